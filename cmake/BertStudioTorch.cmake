@@ -1,0 +1,44 @@
+# Finds LibTorch: a user's own through Torch_DIR, otherwise the one inside the venv's torch wheel
+# (BERT_STUDIO_PYTHON -> torch.utils.cmake_prefix_path). Defines the interface target
+# bert_studio::torch that carries torch's libraries, its ABI flags and, when torch was built with
+# CUDA, BERT_STUDIO_WITH_CUDA so the engine compiles its CUDA memory statistics.
+
+if(NOT Torch_DIR AND BERT_STUDIO_PYTHON)
+    execute_process(
+        COMMAND "${BERT_STUDIO_PYTHON}" -c "import torch.utils; print(torch.utils.cmake_prefix_path)"
+        OUTPUT_VARIABLE torch_prefix OUTPUT_STRIP_TRAILING_WHITESPACE
+        RESULT_VARIABLE torch_prefix_status)
+    if(NOT torch_prefix_status EQUAL 0)
+        message(FATAL_ERROR "${BERT_STUDIO_PYTHON} cannot import torch: run scripts/setup.sh")
+    endif()
+    list(APPEND CMAKE_PREFIX_PATH "${torch_prefix}")
+endif()
+
+# A CUDA build of torch enables the CUDA language at configure time; no GPU is needed for that.
+if(NOT CMAKE_CUDA_COMPILER AND EXISTS /usr/local/cuda/bin/nvcc)
+    set(CMAKE_CUDA_COMPILER /usr/local/cuda/bin/nvcc)
+endif()
+# Naming the architectures silences "Automatic GPU detection failed" on machines without a GPU.
+if(NOT DEFINED TORCH_CUDA_ARCH_LIST AND NOT DEFINED ENV{TORCH_CUDA_ARCH_LIST})
+    set(TORCH_CUDA_ARCH_LIST "8.0;9.0")
+endif()
+
+# torch reads TORCH_CUDA_ARCH_LIST and warns when CMAKE_CUDA_ARCHITECTURES is set as well.
+if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
+    set(CMAKE_CUDA_ARCHITECTURES OFF)
+endif()
+find_package(Torch 2.0 REQUIRED)
+
+add_library(bert_studio_torch INTERFACE)
+add_library(bert_studio::torch ALIAS bert_studio_torch)
+target_link_libraries(bert_studio_torch INTERFACE ${TORCH_LIBRARIES})
+# TORCH_CXX_FLAGS holds -D_GLIBCXX_USE_CXX11_ABI=N, which must agree with Qt's (Debian: 1).
+separate_arguments(torch_cxx_flags UNIX_COMMAND "${TORCH_CXX_FLAGS}")
+target_compile_options(bert_studio_torch INTERFACE ${torch_cxx_flags})
+if(TARGET c10_cuda)
+    target_compile_definitions(bert_studio_torch INTERFACE BERT_STUDIO_WITH_CUDA=1)
+    set(BERT_STUDIO_WITH_CUDA ON)
+else()
+    set(BERT_STUDIO_WITH_CUDA OFF)
+endif()
+message(STATUS "LibTorch ${Torch_VERSION} (CUDA support: ${BERT_STUDIO_WITH_CUDA}) flags: ${TORCH_CXX_FLAGS}")

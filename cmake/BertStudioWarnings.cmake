@@ -1,0 +1,18 @@
+# bert_studio_harden(<target>): the project's warning set, -Werror when asked (the debug preset
+# asks), and the sanitizer / coverage instrumentation options.
+function(bert_studio_harden target)
+    target_compile_options(${target} PRIVATE
+        -Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor -Wold-style-cast -Wcast-align
+        -Woverloaded-virtual -Wimplicit-fallthrough)
+    if(BERT_STUDIO_WERROR)
+        target_compile_options(${target} PRIVATE -Werror)
+    endif()
+    if(BERT_STUDIO_SANITIZE)
+        target_compile_options(${target} PRIVATE -fsanitize=address,undefined -fno-omit-frame-pointer)
+        target_link_options(${target} PRIVATE -fsanitize=address,undefined)
+    endif()
+    if(BERT_STUDIO_COVERAGE)
+        target_compile_options(${target} PRIVATE --coverage)
+        target_link_options(${target} PRIVATE --coverage)
+    endif()
+endfunction()

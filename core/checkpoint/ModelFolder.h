@@ -1,0 +1,74 @@
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/Bert.h"
+#include "model/BertConfig.h"
+#include "tokenizer/WordPieceTokenizer.h"
+
+namespace bert {
+
+/// What loading a checkpoint did, in transformers' terms.
+struct LoadReport {
+    std::filesystem::path weightsFile;
+    /// Model parameters the checkpoint did not have; they keep their fresh initialisation
+    /// (a base model's classifier head, for instance). Our names.
+    std::vector<std::string> missingKeys;
+    /// Checkpoint tensors the model has no place for (an MLM head, for instance). File names.
+    std::vector<std::string> unexpectedKeys;
+    /// The classifier head was created fresh (missing, or a different label set was asked for).
+    bool freshClassifier = false;
+
+    /// The warning transformers prints, in one paragraph; empty when everything matched.
+    std::string describe() const;
+};
+
+struct LoadOptions {
+    /// Label names for a fine-tuning run; when they differ from config.json's, the checkpoint's
+    /// head (if any) is dropped and a fresh one is made for these labels.
+    std::optional<std::vector<std::string>> labels;
+    /// Seed of any freshly initialised weights.
+    std::uint64_t seed = 42;
+};
+
+/// A loaded model folder: configuration, tokenizer and classifier, on the CPU in fp32.
+struct ModelBundle {
+    BertConfig config;
+    WordPieceTokenizer tokenizer;
+    BertForSequenceClassification model;
+    LoadReport report;
+};
+
+/// Loads a transformers BERT folder: config.json, vocab.txt (+ tokenizer_config.json), and
+/// model.safetensors, or pytorch_model.bin where LibTorch can unpickle it. Base-model
+/// checkpoints (keys without "bert.") and legacy LayerNorm gamma/beta names are mapped as
+/// transformers maps them. Throws InputError naming the file and the problem: missing files, a
+/// tensor whose shape disagrees with config.json, a vocabulary smaller than vocab_size.
+ModelBundle loadModelFolder(const std::filesystem::path& folder, const LoadOptions& options = {});
+
+/// A from-scratch model of a preset size over the given tokenizer, initialised with seed.
+ModelBundle makePresetModel(const std::string& preset, WordPieceTokenizer tokenizer,
+                            std::vector<std::string> labels, std::uint64_t seed);
+
+/// Writes a folder that transformers' AutoModelForSequenceClassification and AutoTokenizer load:
+/// config.json (with id2label/label2id), model.safetensors, vocab.txt, tokenizer_config.json,
+/// special_tokens_map.json. Each file is replaced atomically.
+void exportModelFolder(const std::filesystem::path& folder, BertForSequenceClassificationImpl& model,
+                       const WordPieceTokenizer& tokenizer);
+
+/// transformers' names and fp32 CPU copies of every parameter of the model.
+std::vector<std::pair<std::string, at::Tensor>> stateDict(const torch::nn::Module& model);
+
+/// Number of parameters and the bytes they take in their current dtype.
+struct ParameterSummary {
+    std::int64_t count = 0;
+    std::int64_t trainable = 0;
+    std::int64_t bytes = 0;
+};
+ParameterSummary summarizeParameters(const torch::nn::Module& model);
+
+}  // namespace bert

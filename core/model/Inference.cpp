@@ -1,0 +1,46 @@
+#include "model/Inference.h"
+
+#include <ATen/ATen.h>
+#include <torch/csrc/autograd/grad_mode.h>
+
+#include <algorithm>
+
+#include "data/Batch.h"
+
+namespace bert {
+
+std::vector<std::vector<float>> predictProbabilities(BertForSequenceClassificationImpl& model,
+                                                     const WordPieceTokenizer& tokenizer,
+                                                     const std::vector<std::string>& texts,
+                                                     std::size_t maxLength, std::size_t batchSize,
+                                                     c10::Device device) {
+    const bool wasTraining = model.is_training();
+    model.eval();
+    const torch::NoGradGuard noGrad;
+    std::vector<std::vector<float>> result;
+    result.reserve(texts.size());
+    batchSize = std::max<std::size_t>(batchSize, 1);
+    for (std::size_t start = 0; start < texts.size(); start += batchSize) {
+        const std::size_t end = std::min(texts.size(), start + batchSize);
+        std::vector<Encoding> encodings;
+        for (std::size_t i = start; i < end; ++i) {
+            encodings.push_back(tokenizer.encode(texts[i], maxLength));
+        }
+        std::vector<const Encoding*> batch;
+        for (const auto& encoding : encodings) {
+            batch.push_back(&encoding);
+        }
+        const auto inputs = collate(batch, tokenizer.padId(), {}, device);
+        const auto probabilities =
+            at::softmax(model.forward(inputs).to(at::kFloat), -1).to(at::kCPU).contiguous();
+        const auto labels = probabilities.size(1);
+        const float* data = probabilities.data_ptr<float>();
+        for (std::int64_t row = 0; row < probabilities.size(0); ++row) {
+            result.emplace_back(data + row * labels, data + (row + 1) * labels);
+        }
+    }
+    model.train(wasTraining);
+    return result;
+}
+
+}  // namespace bert

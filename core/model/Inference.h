@@ -1,0 +1,23 @@
+#pragma once
+
+#include <c10/core/Device.h>
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "model/Bert.h"
+#include "tokenizer/WordPieceTokenizer.h"
+
+namespace bert {
+
+/// Label probabilities (softmax of the logits) for each text, computed in eval mode without
+/// gradients, in batches of batchSize; texts longer than maxLength tokens are truncated.
+/// The model's training mode is restored afterwards.
+std::vector<std::vector<float>> predictProbabilities(BertForSequenceClassificationImpl& model,
+                                                     const WordPieceTokenizer& tokenizer,
+                                                     const std::vector<std::string>& texts,
+                                                     std::size_t maxLength, std::size_t batchSize,
+                                                     c10::Device device);
+
+}  // namespace bert

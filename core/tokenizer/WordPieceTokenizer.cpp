@@ -1,0 +1,428 @@
+#include "tokenizer/WordPieceTokenizer.h"
+
+#include <nlohmann/json.hpp>
+#include <utf8proc.h>
+
+#include <algorithm>
+#include <array>
+#include <fstream>
+
+#include "Error.h"
+#include "io/AtomicFile.h"
+#include "text/Utf8.h"
+
+namespace bert {
+
+namespace {
+
+struct CodePointRange {
+    char32_t first;
+    char32_t last;
+};
+
+#include "tokenizer/BertUnicodeTables.inc"
+
+template <std::size_t N>
+bool inRanges(const CodePointRange (&ranges)[N], char32_t cp) {
+    const auto* end = ranges + N;
+    const auto* it = std::upper_bound(ranges, end, cp, [](char32_t value, const CodePointRange& r) {
+        return value < r.first;
+    });
+    return it != ranges && cp <= (it - 1)->last;
+}
+
+// Rust's char::is_whitespace (the White_Space property), which the reference uses.
+bool isWhitespace(char32_t cp) {
+    switch (cp) {
+        case 0x09: case 0x0A: case 0x0B: case 0x0C: case 0x0D: case 0x20: case 0x85: case 0xA0:
+        case 0x1680: case 0x2028: case 0x2029: case 0x202F: case 0x205F: case 0x3000:
+            return true;
+        default:
+            return cp >= 0x2000 && cp <= 0x200A;
+    }
+}
+
+// The reference drops NUL, U+FFFD and "other" characters except tab, newline and return.
+bool isDroppedByCleanText(char32_t cp) {
+    if (cp == '\t' || cp == '\n' || cp == '\r') {
+        return false;
+    }
+    return cp == utf8::kReplacement || inRanges(kBertControlRanges, cp);
+}
+
+bool isPunctuation(char32_t cp) {
+    if (cp < 0x80) {
+        return (cp >= 33 && cp <= 47) || (cp >= 58 && cp <= 64) || (cp >= 91 && cp <= 96) ||
+               (cp >= 123 && cp <= 126);
+    }
+    return inRanges(kBertPunctuationRanges, cp);
+}
+
+bool isChineseChar(char32_t cp) { return cp >= 0x3400 && inRanges(kBertChineseRanges, cp); }
+
+// Largest canonical decomposition of one code point (U+1D160 and friends decompose to 3-4).
+constexpr std::size_t kMaxDecomposition = 8;
+
+// Pre-tokenizer state: collects the current word as UTF-8, hands finished words to sink.
+template <typename Sink>
+class WordSplitter {
+public:
+    explicit WordSplitter(Sink& sink) : sink_(sink) {}
+
+    void push(char32_t cp) {
+        if (isWhitespace(cp)) {
+            flush();
+        } else if (isPunctuation(cp)) {
+            flush();
+            utf8::append(word_, cp);
+            chars_ = 1;
+            flush();
+        } else {
+            utf8::append(word_, cp);
+            ++chars_;
+        }
+    }
+
+    void flush() {
+        if (!word_.empty()) {
+            sink_(std::string_view(word_), chars_);
+            word_.clear();
+            chars_ = 0;
+        }
+    }
+
+private:
+    Sink& sink_;
+    std::string word_;
+    std::size_t chars_ = 0;
+};
+
+}  // namespace
+
+WordPieceTokenizer::WordPieceTokenizer(std::vector<std::string> vocabulary,
+                                       TokenizerOptions options,
+                                       const std::filesystem::path& source)
+    : vocabulary_(std::move(vocabulary)), options_(std::move(options)) {
+    if (vocabulary_.empty()) {
+        throw InputError(source, "the vocabulary is empty");
+    }
+    for (std::size_t i = 0; i < vocabulary_.size(); ++i) {
+        const std::string& token = vocabulary_[i];
+        const auto id = static_cast<std::int32_t>(i);
+        // A token listed twice maps to its last line, as in the reference's vocabulary map.
+        if (token.size() > 2 && token.compare(0, 2, "##") == 0) {
+            continuations_.insert_or_assign(token.substr(2), id);
+        }
+        wordStarts_.insert_or_assign(token, id);
+    }
+    std::vector<std::string> missing;
+    auto require = [&](const std::string& token, std::int32_t& id) {
+        const auto found = tokenId(token);
+        if (!found) {
+            missing.push_back(token);
+        } else {
+            id = *found;
+        }
+    };
+    require(options_.unkToken, unkId_);
+    require(options_.clsToken, clsId_);
+    require(options_.sepToken, sepId_);
+    require(options_.padToken, padId_);
+    if (!missing.empty()) {
+        std::string list;
+        for (const auto& token : missing) {
+            list += (list.empty() ? "" : ", ") + token;
+        }
+        throw InputError(source, "the vocabulary lacks the special token(s) " + list +
+                                     " that BERT needs");
+    }
+    for (const std::string* token : {&options_.unkToken, &options_.clsToken, &options_.sepToken,
+                                     &options_.padToken, &options_.maskToken}) {
+        if (tokenId(*token)) {
+            specialTokens_.push_back(*token);
+        }
+    }
+    std::sort(specialTokens_.begin(), specialTokens_.end(),
+              [](const auto& a, const auto& b) { return a.size() > b.size(); });
+}
+
+WordPieceTokenizer WordPieceTokenizer::fromVocabFile(const std::filesystem::path& vocabFile,
+                                                     TokenizerOptions options) {
+    std::ifstream in(vocabFile, std::ios::binary);
+    if (!in) {
+        throw InputError(vocabFile, std::filesystem::exists(vocabFile)
+                                        ? "cannot be opened for reading"
+                                        : "is missing (a BERT model folder needs vocab.txt)");
+    }
+    std::vector<std::string> vocabulary;
+    std::string line;
+    while (std::getline(in, line)) {
+        if (!line.empty() && line.back() == '\r') {
+            line.pop_back();
+        }
+        vocabulary.push_back(line);
+    }
+    // A final empty line is the file's trailing newline, not a token.
+    while (!vocabulary.empty() && vocabulary.back().empty()) {
+        vocabulary.pop_back();
+    }
+    return WordPieceTokenizer(std::move(vocabulary), std::move(options), vocabFile);
+}
+
+WordPieceTokenizer WordPieceTokenizer::fromModelFolder(const std::filesystem::path& folder) {
+    TokenizerOptions options;
+    const auto configFile = folder / "tokenizer_config.json";
+    if (std::filesystem::exists(configFile)) {
+        std::ifstream in(configFile, std::ios::binary);
+        const auto config = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+        if (config.is_discarded() || !config.is_object()) {
+            throw InputError(configFile, "is not valid JSON");
+        }
+        options.lowercase = config.value("do_lower_case", options.lowercase);
+        if (config.contains("strip_accents") && config["strip_accents"].is_boolean()) {
+            options.stripAccents = config["strip_accents"].get<bool>();
+        }
+        options.handleChineseChars =
+            config.value("tokenize_chinese_chars", options.handleChineseChars);
+        auto tokenField = [&](const char* key, std::string& field) {
+            if (config.contains(key) && config[key].is_string()) {
+                field = config[key].get<std::string>();
+            }
+        };
+        tokenField("unk_token", options.unkToken);
+        tokenField("cls_token", options.clsToken);
+        tokenField("sep_token", options.sepToken);
+        tokenField("pad_token", options.padToken);
+        tokenField("mask_token", options.maskToken);
+    }
+    return fromVocabFile(folder / "vocab.txt", std::move(options));
+}
+
+std::optional<std::int32_t> WordPieceTokenizer::tokenId(std::string_view token) const {
+    const auto it = wordStarts_.find(token);
+    if (it == wordStarts_.end()) {
+        return std::nullopt;
+    }
+    return it->second;
+}
+
+void WordPieceTokenizer::appendWordPieces(std::string_view word, std::size_t charCount,
+                                          std::vector<std::int32_t>& out) const {
+    if (charCount > options_.maxInputCharsPerWord) {
+        out.push_back(unkId_);
+        return;
+    }
+    const std::size_t mark = out.size();
+    std::size_t start = 0;
+    while (start < word.size()) {
+        const TokenMap& map = start == 0 ? wordStarts_ : continuations_;
+        std::size_t end = word.size();
+        std::int32_t found = -1;
+        while (end > start) {
+            const auto it = map.find(word.substr(start, end - start));
+            if (it != map.end()) {
+                found = it->second;
+                break;
+            }
+            // Step back one code point: skip UTF-8 continuation bytes.
+            do {
+                --end;
+            } while (end > start && (static_cast<unsigned char>(word[end]) & 0xC0U) == 0x80U);
+        }
+        if (found < 0) {
+            out.resize(mark);
+            out.push_back(unkId_);
+            return;
+        }
+        out.push_back(found);
+        start = end;
+    }
+}
+
+void WordPieceTokenizer::tokenizeSegment(std::string_view text,
+                                         std::vector<std::int32_t>& out) const {
+    auto sink = [&](std::string_view word, std::size_t chars) { appendWordPieces(word, chars, out); };
+    WordSplitter<decltype(sink)> splitter(sink);
+    const bool strip = options_.effectiveStripAccents();
+
+    auto emitCased = [&](char32_t cp) {
+        if (!options_.lowercase) {
+            splitter.push(cp);
+        } else if (cp < 0x80) {
+            splitter.push(cp >= 'A' && cp <= 'Z' ? cp + ('a' - 'A') : cp);
+        } else if (cp == 0x130) {
+            // The one unconditional multi-character lowercase mapping (SpecialCasing.txt).
+            splitter.push('i');
+            splitter.push(0x307);
+        } else {
+            splitter.push(static_cast<char32_t>(utf8proc_tolower(static_cast<utf8proc_int32_t>(cp))));
+        }
+    };
+
+    std::size_t pos = 0;
+    while (pos < text.size()) {
+        char32_t cp = utf8::decode(text, pos);
+        if (options_.cleanText) {
+            if (isDroppedByCleanText(cp) || cp == 0) {
+                continue;
+            }
+            if (isWhitespace(cp)) {
+                cp = ' ';
+            }
+        }
+        if (options_.handleChineseChars && isChineseChar(cp)) {
+            splitter.push(' ');
+            splitter.push(cp);
+            splitter.push(' ');
+            continue;
+        }
+        if (!strip || cp < 0xC0) {
+            emitCased(cp);
+            continue;
+        }
+        std::array<utf8proc_int32_t, kMaxDecomposition> parts{};
+        int lastBoundClass = 0;
+        const auto count = utf8proc_decompose_char(static_cast<utf8proc_int32_t>(cp), parts.data(),
+                                                   parts.size(), UTF8PROC_DECOMPOSE, &lastBoundClass);
+        if (count <= 0 || static_cast<std::size_t>(count) > parts.size()) {
+            emitCased(cp);
+            continue;
+        }
+        for (utf8proc_ssize_t i = 0; i < count; ++i) {
+            const auto part = static_cast<char32_t>(parts[static_cast<std::size_t>(i)]);
+            if (!inRanges(kBertNonspacingMarkRanges, part)) {
+                emitCased(part);
+            }
+        }
+    }
+    splitter.flush();
+}
+
+std::vector<std::int32_t> WordPieceTokenizer::tokenizeToIds(std::string_view text) const {
+    std::vector<std::int32_t> ids;
+    ids.reserve(text.size() / 4 + 4);
+    // Special tokens written in the text are matched on the raw text first, as the reference's
+    // added vocabulary does; the segments between them are normalised and split.
+    std::size_t segmentStart = 0;
+    std::size_t pos = 0;
+    while (pos < text.size()) {
+        const std::size_t bracket = text.find('[', pos);
+        if (bracket == std::string_view::npos) {
+            break;
+        }
+        bool matched = false;
+        for (const auto& special : specialTokens_) {
+            if (text.compare(bracket, special.size(), special) == 0) {
+                tokenizeSegment(text.substr(segmentStart, bracket - segmentStart), ids);
+                ids.push_back(*tokenId(special));
+                pos = segmentStart = bracket + special.size();
+                matched = true;
+                break;
+            }
+        }
+        if (!matched) {
+            pos = bracket + 1;
+        }
+    }
+    tokenizeSegment(text.substr(segmentStart), ids);
+    return ids;
+}
+
+std::vector<std::string> WordPieceTokenizer::tokenize(std::string_view text) const {
+    std::vector<std::string> pieces;
+    for (const auto id : tokenizeToIds(text)) {
+        pieces.push_back(vocabulary_[static_cast<std::size_t>(id)]);
+    }
+    return pieces;
+}
+
+Encoding WordPieceTokenizer::encode(std::string_view text, std::size_t maxLength) const {
+    auto ids = tokenizeToIds(text);
+    constexpr std::size_t kSpecialTokens = 2;  // [CLS] ... [SEP]
+    if (maxLength > 0) {
+        const std::size_t budget = maxLength > kSpecialTokens ? maxLength - kSpecialTokens : 0;
+        if (ids.size() > budget) {
+            ids.resize(budget);
+        }
+    }
+    Encoding encoding;
+    encoding.inputIds.reserve(ids.size() + kSpecialTokens);
+    encoding.inputIds.push_back(clsId_);
+    encoding.inputIds.insert(encoding.inputIds.end(), ids.begin(), ids.end());
+    encoding.inputIds.push_back(sepId_);
+    encoding.tokenTypeIds.assign(encoding.inputIds.size(), 0);
+    encoding.attentionMask.assign(encoding.inputIds.size(), 1);
+    return encoding;
+}
+
+Encoding WordPieceTokenizer::encodePair(std::string_view first, std::string_view second,
+                                        std::size_t maxLength) const {
+    auto a = tokenizeToIds(first);
+    auto b = tokenizeToIds(second);
+    constexpr std::size_t kSpecialTokens = 3;  // [CLS] a [SEP] b [SEP]
+    if (maxLength > 0) {
+        const std::size_t budget = maxLength > kSpecialTokens ? maxLength - kSpecialTokens : 0;
+        if (a.size() + b.size() > budget) {
+            // The reference's longest-first rule (tokenizers' truncate_encodings): keep the
+            // shorter whole when the longer can absorb the cut, otherwise halve the budget.
+            std::size_t n1 = std::min(a.size(), b.size());
+            std::size_t n2 = std::max(a.size(), b.size());
+            const bool swapped = a.size() > b.size();
+            n2 = n1 > budget ? n1 : std::max(n1, budget - n1);
+            if (n1 + n2 > budget) {
+                n1 = budget / 2;
+                n2 = n1 + budget % 2;
+            }
+            if (swapped) {
+                std::swap(n1, n2);
+            }
+            a.resize(std::min(a.size(), n1));
+            b.resize(std::min(b.size(), n2));
+        }
+    }
+    Encoding encoding;
+    encoding.inputIds.reserve(a.size() + b.size() + kSpecialTokens);
+    encoding.inputIds.push_back(clsId_);
+    encoding.inputIds.insert(encoding.inputIds.end(), a.begin(), a.end());
+    encoding.inputIds.push_back(sepId_);
+    const std::size_t firstSegment = encoding.inputIds.size();
+    encoding.inputIds.insert(encoding.inputIds.end(), b.begin(), b.end());
+    encoding.inputIds.push_back(sepId_);
+    encoding.tokenTypeIds.assign(encoding.inputIds.size(), 0);
+    std::fill(encoding.tokenTypeIds.begin() + static_cast<std::ptrdiff_t>(firstSegment),
+              encoding.tokenTypeIds.end(), 1);
+    encoding.attentionMask.assign(encoding.inputIds.size(), 1);
+    return encoding;
+}
+
+void WordPieceTokenizer::save(const std::filesystem::path& folder,
+                              std::size_t modelMaxLength) const {
+    std::string vocab;
+    for (const auto& token : vocabulary_) {
+        vocab += token;
+        vocab += '\n';
+    }
+    writeFileAtomically(folder / "vocab.txt", vocab);
+    nlohmann::json config = {
+        {"tokenizer_class", "BertTokenizer"},
+        {"do_lower_case", options_.lowercase},
+        {"tokenize_chinese_chars", options_.handleChineseChars},
+        {"strip_accents", options_.stripAccents ? nlohmann::json(*options_.stripAccents)
+                                                : nlohmann::json(nullptr)},
+        {"unk_token", options_.unkToken},
+        {"cls_token", options_.clsToken},
+        {"sep_token", options_.sepToken},
+        {"pad_token", options_.padToken},
+        {"mask_token", options_.maskToken},
+        {"model_max_length", modelMaxLength},
+    };
+    const nlohmann::json specials = {
+        {"unk_token", options_.unkToken}, {"cls_token", options_.clsToken},
+        {"sep_token", options_.sepToken}, {"pad_token", options_.padToken},
+        {"mask_token", options_.maskToken},
+    };
+    writeFileAtomically(folder / "tokenizer_config.json", config.dump(2) + "\n");
+    writeFileAtomically(folder / "special_tokens_map.json", specials.dump(2) + "\n");
+}
+
+}  // namespace bert

@@ -35,6 +35,13 @@ target_link_libraries(bert_studio_torch INTERFACE ${TORCH_LIBRARIES})
 # TORCH_CXX_FLAGS holds -D_GLIBCXX_USE_CXX11_ABI=N, which must agree with Qt's (Debian: 1).
 separate_arguments(torch_cxx_flags UNIX_COMMAND "${TORCH_CXX_FLAGS}")
 target_compile_options(bert_studio_torch INTERFACE ${torch_cxx_flags})
+# The wheel's libtorch_cuda finds NCCL, cuDNN, cuBLAS... in site-packages/nvidia/*/lib through its
+# $ORIGIN runpath at run time; at link time ld needs those folders named, or it picks an older
+# system copy (undefined ncclCommGrow and the like).
+file(GLOB torch_wheel_nvidia_libs LIST_DIRECTORIES true "${TORCH_INSTALL_PREFIX}/../nvidia/*/lib")
+foreach(dir IN LISTS torch_wheel_nvidia_libs)
+    target_link_options(bert_studio_torch INTERFACE "LINKER:-rpath-link,${dir}")
+endforeach()
 if(TARGET c10_cuda)
     target_compile_definitions(bert_studio_torch INTERFACE BERT_STUDIO_WITH_CUDA=1)
     set(BERT_STUDIO_WITH_CUDA ON)

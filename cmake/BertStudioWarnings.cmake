@@ -4,6 +4,10 @@ function(bert_studio_harden target)
     target_compile_options(${target} PRIVATE
         -Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor -Wold-style-cast -Wcast-align
         -Woverloaded-virtual -Wimplicit-fallthrough)
+    # GCC 12 reports a false -Wrestrict in std::string's operator+ at -O2/-O3 (GCC bug 105651).
+    if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_CXX_COMPILER_VERSION VERSION_LESS 13)
+        target_compile_options(${target} PRIVATE -Wno-restrict)
+    endif()
     if(BERT_STUDIO_WERROR)
         target_compile_options(${target} PRIVATE -Werror)
     endif()

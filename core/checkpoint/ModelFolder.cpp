@@ -73,8 +73,10 @@ std::vector<std::pair<std::string, at::Tensor>> readPickledStateDict(
         std::string reason = error.what();
         reason = reason.substr(0, reason.find('\n'));
         throw InputError(file, "LibTorch cannot read this pickle (" + reason +
-                                   "); save the model with safetensors instead "
-                                   "(save_pretrained writes model.safetensors by default)");
+                                   "); LibTorch reads plain-dict state dicts but not the "
+                                   "OrderedDict that torch.save(model.state_dict()) writes. "
+                                   "Save the model as model.safetensors instead "
+                                   "(save_pretrained does by default)");
     }
     return tensors;
 }

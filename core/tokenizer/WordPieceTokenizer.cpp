@@ -20,6 +20,18 @@ struct CodePointRange {
     char32_t last;
 };
 
+struct LowercaseMapping {
+    char32_t from;
+    char32_t to;
+    char32_t second;  ///< 0, or the second code point of a two-character lowercase (U+0130)
+};
+
+struct StripException {
+    char32_t from;
+    std::size_t count;
+    char32_t parts[4];
+};
+
 #include "tokenizer/BertUnicodeTables.inc"
 
 template <std::size_t N>
@@ -56,6 +68,21 @@ bool isPunctuation(char32_t cp) {
                (cp >= 123 && cp <= 126);
     }
     return inRanges(kBertPunctuationRanges, cp);
+}
+
+// The reference's lowercase of a non-ASCII code point: itself unless kBertLowercase maps it.
+const LowercaseMapping* findLowercase(char32_t cp) {
+    const auto* end = std::end(kBertLowercase);
+    const auto* it = std::lower_bound(std::begin(kBertLowercase), end, cp,
+                                      [](const LowercaseMapping& m, char32_t value) { return m.from < value; });
+    return it != end && it->from == cp ? it : nullptr;
+}
+
+const StripException* findStripException(char32_t cp) {
+    const auto* end = std::end(kBertStripExceptions);
+    const auto* it = std::lower_bound(std::begin(kBertStripExceptions), end, cp,
+                                      [](const StripException& e, char32_t value) { return e.from < value; });
+    return it != end && it->from == cp ? it : nullptr;
 }
 
 bool isChineseChar(char32_t cp) { return cp >= 0x3400 && inRanges(kBertChineseRanges, cp); }
@@ -96,6 +123,75 @@ private:
     std::string word_;
     std::size_t chars_ = 0;
 };
+
+// BertNormalizer, one code point at a time: clean text, CJK spacing, accent stripping (NFD, then
+// nonspacing marks dropped), lower-casing. Calls emit(cp) for each code point of the result.
+template <typename Emit>
+void normalizeInto(std::string_view text, const TokenizerOptions& options, Emit&& emit) {
+    const bool strip = options.effectiveStripAccents();
+    auto emitCased = [&](char32_t cp) {
+        if (!options.lowercase) {
+            emit(cp);
+        } else if (cp < 0x80) {
+            emit(cp >= 'A' && cp <= 'Z' ? cp + ('a' - 'A') : cp);
+        } else if (const auto* mapping = findLowercase(cp)) {
+            emit(mapping->to);
+            if (mapping->second != 0) {
+                emit(mapping->second);
+            }
+        } else {
+            emit(cp);
+        }
+    };
+    // NFD, then nonspacing marks dropped; code points without a decomposition pass through.
+    auto emitStripped = [&](char32_t cp) {
+        if (!strip || cp < 0xC0) {
+            emitCased(cp);
+            return;
+        }
+        if (const auto* exception = findStripException(cp)) {
+            for (std::size_t i = 0; i < exception->count; ++i) {
+                emitCased(exception->parts[i]);
+            }
+            return;
+        }
+        std::array<utf8proc_int32_t, kMaxDecomposition> parts{};
+        int lastBoundClass = 0;
+        const auto count = utf8proc_decompose_char(static_cast<utf8proc_int32_t>(cp), parts.data(),
+                                                   parts.size(), UTF8PROC_DECOMPOSE, &lastBoundClass);
+        if (count <= 0 || static_cast<std::size_t>(count) > parts.size()) {
+            emitCased(cp);
+            return;
+        }
+        for (utf8proc_ssize_t i = 0; i < count; ++i) {
+            const auto part = static_cast<char32_t>(parts[static_cast<std::size_t>(i)]);
+            if (!inRanges(kBertNonspacingMarkRanges, part)) {
+                emitCased(part);
+            }
+        }
+    };
+    std::size_t pos = 0;
+    while (pos < text.size()) {
+        char32_t cp = utf8::decode(text, pos);
+        if (options.cleanText) {
+            if (cp == 0 || isDroppedByCleanText(cp)) {
+                continue;
+            }
+            if (isWhitespace(cp)) {
+                cp = ' ';
+            }
+        }
+        if (options.handleChineseChars && isChineseChar(cp)) {
+            // Spaced first, then normalised like any character (CJK compatibility ideographs
+            // such as U+F900 decompose under NFD).
+            emit(U' ');
+            emitStripped(cp);
+            emit(U' ');
+            continue;
+        }
+        emitStripped(cp);
+    }
+}
 
 }  // namespace
 
@@ -169,15 +265,69 @@ WordPieceTokenizer WordPieceTokenizer::fromVocabFile(const std::filesystem::path
     return WordPieceTokenizer(std::move(vocabulary), std::move(options), vocabFile);
 }
 
+namespace {
+
+nlohmann::json readJsonFile(const std::filesystem::path& file) {
+    std::ifstream in(file, std::ios::binary);
+    if (!in) {
+        throw InputError(file, "cannot be opened for reading");
+    }
+    auto json = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+    if (json.is_discarded() || !json.is_object()) {
+        throw InputError(file, "is not valid JSON");
+    }
+    return json;
+}
+
+// The vocabulary of a fast tokenizer's tokenizer.json ("model": {"type": "WordPiece",
+// "vocab": {token: id}}), which transformers 5 saves instead of vocab.txt; its BertNormalizer
+// settings go into options.
+std::vector<std::string> vocabularyFromTokenizerJson(const std::filesystem::path& file,
+                                                     TokenizerOptions& options) {
+    const auto json = readJsonFile(file);
+    const auto& model = json.contains("model") ? json["model"] : nlohmann::json();
+    if (!model.is_object() || model.value("type", "") != "WordPiece" || !model.contains("vocab") ||
+        !model["vocab"].is_object()) {
+        throw InputError(file, "does not describe a WordPiece (BERT) tokenizer");
+    }
+    if (model.value("continuing_subword_prefix", "##") != "##") {
+        throw InputError(file, "uses a continuing-subword prefix other than \"##\"");
+    }
+    const auto& vocab = model["vocab"];
+    std::vector<std::string> vocabulary(vocab.size());
+    for (const auto& [token, id] : vocab.items()) {
+        if (!id.is_number_unsigned() || id.get<std::size_t>() >= vocabulary.size()) {
+            throw InputError(file, "token \"" + token + "\" has an id outside 0.." +
+                                       std::to_string(vocabulary.size() - 1));
+        }
+        vocabulary[id.get<std::size_t>()] = token;
+    }
+    options.unkToken = model.value("unk_token", options.unkToken);
+    options.maxInputCharsPerWord =
+        model.value("max_input_chars_per_word", options.maxInputCharsPerWord);
+    if (json.contains("normalizer") && json["normalizer"].is_object()) {
+        const auto& normalizer = json["normalizer"];
+        if (normalizer.value("type", "") != "BertNormalizer") {
+            throw InputError(file, "uses a normalizer other than BertNormalizer");
+        }
+        options.lowercase = normalizer.value("lowercase", options.lowercase);
+        options.cleanText = normalizer.value("clean_text", options.cleanText);
+        options.handleChineseChars =
+            normalizer.value("handle_chinese_chars", options.handleChineseChars);
+        if (normalizer.contains("strip_accents") && normalizer["strip_accents"].is_boolean()) {
+            options.stripAccents = normalizer["strip_accents"].get<bool>();
+        }
+    }
+    return vocabulary;
+}
+
+}  // namespace
+
 WordPieceTokenizer WordPieceTokenizer::fromModelFolder(const std::filesystem::path& folder) {
     TokenizerOptions options;
     const auto configFile = folder / "tokenizer_config.json";
     if (std::filesystem::exists(configFile)) {
-        std::ifstream in(configFile, std::ios::binary);
-        const auto config = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
-        if (config.is_discarded() || !config.is_object()) {
-            throw InputError(configFile, "is not valid JSON");
-        }
+        const auto config = readJsonFile(configFile);
         options.lowercase = config.value("do_lower_case", options.lowercase);
         if (config.contains("strip_accents") && config["strip_accents"].is_boolean()) {
             options.stripAccents = config["strip_accents"].get<bool>();
@@ -195,7 +345,17 @@ WordPieceTokenizer WordPieceTokenizer::fromModelFolder(const std::filesystem::pa
         tokenField("pad_token", options.padToken);
         tokenField("mask_token", options.maskToken);
     }
-    return fromVocabFile(folder / "vocab.txt", std::move(options));
+    const auto vocabFile = folder / "vocab.txt";
+    const auto fastFile = folder / "tokenizer.json";
+    if (!std::filesystem::exists(vocabFile) && std::filesystem::exists(fastFile)) {
+        auto vocabulary = vocabularyFromTokenizerJson(fastFile, options);
+        return WordPieceTokenizer(std::move(vocabulary), std::move(options), fastFile);
+    }
+    if (!std::filesystem::exists(vocabFile)) {
+        throw InputError(vocabFile, "is missing, and there is no tokenizer.json either "
+                                    "(a BERT model folder needs its vocabulary)");
+    }
+    return fromVocabFile(vocabFile, std::move(options));
 }
 
 std::optional<std::int32_t> WordPieceTokenizer::tokenId(std::string_view token) const {
@@ -243,59 +403,15 @@ void WordPieceTokenizer::tokenizeSegment(std::string_view text,
                                          std::vector<std::int32_t>& out) const {
     auto sink = [&](std::string_view word, std::size_t chars) { appendWordPieces(word, chars, out); };
     WordSplitter<decltype(sink)> splitter(sink);
-    const bool strip = options_.effectiveStripAccents();
-
-    auto emitCased = [&](char32_t cp) {
-        if (!options_.lowercase) {
-            splitter.push(cp);
-        } else if (cp < 0x80) {
-            splitter.push(cp >= 'A' && cp <= 'Z' ? cp + ('a' - 'A') : cp);
-        } else if (cp == 0x130) {
-            // The one unconditional multi-character lowercase mapping (SpecialCasing.txt).
-            splitter.push('i');
-            splitter.push(0x307);
-        } else {
-            splitter.push(static_cast<char32_t>(utf8proc_tolower(static_cast<utf8proc_int32_t>(cp))));
-        }
-    };
-
-    std::size_t pos = 0;
-    while (pos < text.size()) {
-        char32_t cp = utf8::decode(text, pos);
-        if (options_.cleanText) {
-            if (isDroppedByCleanText(cp) || cp == 0) {
-                continue;
-            }
-            if (isWhitespace(cp)) {
-                cp = ' ';
-            }
-        }
-        if (options_.handleChineseChars && isChineseChar(cp)) {
-            splitter.push(' ');
-            splitter.push(cp);
-            splitter.push(' ');
-            continue;
-        }
-        if (!strip || cp < 0xC0) {
-            emitCased(cp);
-            continue;
-        }
-        std::array<utf8proc_int32_t, kMaxDecomposition> parts{};
-        int lastBoundClass = 0;
-        const auto count = utf8proc_decompose_char(static_cast<utf8proc_int32_t>(cp), parts.data(),
-                                                   parts.size(), UTF8PROC_DECOMPOSE, &lastBoundClass);
-        if (count <= 0 || static_cast<std::size_t>(count) > parts.size()) {
-            emitCased(cp);
-            continue;
-        }
-        for (utf8proc_ssize_t i = 0; i < count; ++i) {
-            const auto part = static_cast<char32_t>(parts[static_cast<std::size_t>(i)]);
-            if (!inRanges(kBertNonspacingMarkRanges, part)) {
-                emitCased(part);
-            }
-        }
-    }
+    normalizeInto(text, options_, [&](char32_t cp) { splitter.push(cp); });
     splitter.flush();
+}
+
+std::string WordPieceTokenizer::normalize(std::string_view text) const {
+    std::string out;
+    out.reserve(text.size());
+    normalizeInto(text, options_, [&](char32_t cp) { utf8::append(out, cp); });
+    return out;
 }
 
 std::vector<std::int32_t> WordPieceTokenizer::tokenizeToIds(std::string_view text) const {
@@ -357,6 +473,10 @@ Encoding WordPieceTokenizer::encode(std::string_view text, std::size_t maxLength
 
 Encoding WordPieceTokenizer::encodePair(std::string_view first, std::string_view second,
                                         std::size_t maxLength) const {
+    // transformers treats an empty second text as no pair at all (`if text_pair` is false).
+    if (second.empty()) {
+        return encode(first, maxLength);
+    }
     auto a = tokenizeToIds(first);
     auto b = tokenizeToIds(second);
     constexpr std::size_t kSpecialTokens = 3;  // [CLS] a [SEP] b [SEP]

@@ -49,7 +49,8 @@ public:
     /// file when it is missing, empty, or lacks one of the special tokens.
     static WordPieceTokenizer fromVocabFile(const std::filesystem::path& vocabFile,
                                             TokenizerOptions options = {});
-    /// Reads vocab.txt and tokenizer_config.json (when present) from a model folder.
+    /// Reads a model folder's vocabulary: vocab.txt with tokenizer_config.json, or, where
+    /// vocab.txt is absent (transformers 5 saves), the WordPiece model of tokenizer.json.
     static WordPieceTokenizer fromModelFolder(const std::filesystem::path& folder);
 
     WordPieceTokenizer(std::vector<std::string> vocabulary, TokenizerOptions options,
@@ -57,6 +58,8 @@ public:
 
     /// WordPiece ids of text, without special tokens and without truncation.
     std::vector<std::int32_t> tokenizeToIds(std::string_view text) const;
+    /// The text after BertNormalizer (what the reference's normalize_str returns).
+    std::string normalize(std::string_view text) const;
     /// WordPiece strings of text (for display and debugging).
     std::vector<std::string> tokenize(std::string_view text) const;
 

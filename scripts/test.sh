@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Sets up the machine (scripts/setup.sh), builds the release preset and runs every test:
+# engine unit tests, parity with transformers, and (once built) the UI tests offscreen.
+# Usage: scripts/test.sh [extra ctest arguments, e.g. -L parity or -R Tokenizer]
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+
+"$root/scripts/setup.sh"
+export QT_QPA_PLATFORM=${QT_QPA_PLATFORM:-offscreen}
+jobs=$(nproc)
+
+cmake --preset release >/dev/null
+cmake --build --preset release -j "$jobs"
+ctest --preset release -j "$jobs" "$@"

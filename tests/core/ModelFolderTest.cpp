@@ -1,0 +1,183 @@
+#include <ATen/ATen.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <torch/csrc/autograd/grad_mode.h>
+
+#include "Error.h"
+#include "TinyModel.h"
+#include "checkpoint/ModelFolder.h"
+#include "checkpoint/SafeTensors.h"
+#include "data/Batch.h"
+#include "support/TestSupport.h"
+
+namespace bert {
+namespace {
+
+at::Tensor logitsOf(BertForSequenceClassificationImpl& model, const WordPieceTokenizer& tokenizer,
+                    const std::vector<std::string>& texts) {
+    std::vector<Encoding> encodings;
+    for (const auto& text : texts) {
+        encodings.push_back(tokenizer.encode(text));
+    }
+    std::vector<const Encoding*> batch;
+    for (const auto& encoding : encodings) {
+        batch.push_back(&encoding);
+    }
+    model.eval();
+    const torch::NoGradGuard noGrad;
+    return model.forward(collate(batch, tokenizer.padId(), {}, c10::kCPU));
+}
+
+const std::vector<std::string> kTexts = {"the cat sat on the mat .", "i loved it !",
+                                         "win free money now , click here"};
+
+// Expects fn to throw InputError whose file is file and whose message contains fragment.
+template <typename Fn>
+void expectInputError(Fn&& fn, const std::filesystem::path& file, const std::string& fragment) {
+    try {
+        fn();
+        FAIL() << "expected InputError about " << file;
+    } catch (const InputError& error) {
+        EXPECT_EQ(error.file(), file) << error.what();
+        EXPECT_NE(std::string(error.what()).find(fragment), std::string::npos) << error.what();
+    }
+}
+
+class ModelFolderTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        bundle_ = test::makeTinyModel(7, {"ham", "spam", "eggs"});
+        exportModelFolder(dir_.path(), *bundle_.model, bundle_.tokenizer);
+    }
+    void editConfig(const std::function<void(nlohmann::json&)>& edit) {
+        auto json = nlohmann::json::parse(test::readFile(dir_ / "config.json"));
+        edit(json);
+        test::writeFile(dir_ / "config.json", json.dump());
+    }
+
+    test::TempDir dir_;
+    ModelBundle bundle_ = test::makeTinyModel(0);
+};
+
+TEST_F(ModelFolderTest, ExportThenLoadGivesIdenticalLogitsAndLabels) {
+    auto loaded = loadModelFolder(dir_.path());
+    EXPECT_TRUE(loaded.report.missingKeys.empty());
+    EXPECT_TRUE(loaded.report.unexpectedKeys.empty());
+    EXPECT_EQ(loaded.config.labels, (std::vector<std::string>{"ham", "spam", "eggs"}));
+    EXPECT_TRUE(at::equal(logitsOf(*loaded.model, loaded.tokenizer, kTexts),
+                          logitsOf(*bundle_.model, bundle_.tokenizer, kTexts)));
+    const auto config = nlohmann::json::parse(test::readFile(dir_ / "config.json"));
+    EXPECT_EQ(config["architectures"][0], "BertForSequenceClassification");
+    EXPECT_EQ(config["label2id"]["spam"], 1);
+    EXPECT_EQ(config["id2label"]["2"], "eggs");
+}
+
+TEST_F(ModelFolderTest, BaseModelCheckpointGetsAFreshHeadAndAReport) {
+    // A base-model checkpoint: names without "bert.", no classifier, plus an MLM head.
+    std::vector<std::pair<std::string, at::Tensor>> base;
+    for (auto& [name, tensor] : readSafeTensors(dir_ / "model.safetensors").tensors) {
+        if (name.rfind("bert.", 0) == 0) {
+            base.emplace_back(name.substr(5), tensor);
+        }
+    }
+    base.emplace_back("cls.predictions.bias", at::zeros({4}));
+    base.emplace_back("embeddings.position_ids", at::arange(64, at::kLong));
+    writeSafeTensors(dir_ / "model.safetensors", base);
+    const auto loaded = loadModelFolder(dir_.path());
+    EXPECT_EQ(loaded.report.missingKeys,
+              (std::vector<std::string>{"classifier.bias", "classifier.weight"}));
+    EXPECT_EQ(loaded.report.unexpectedKeys, (std::vector<std::string>{"cls.predictions.bias"}));
+    EXPECT_TRUE(loaded.report.freshClassifier);
+    EXPECT_NE(loaded.report.describe().find("newly initialized: classifier.bias"),
+              std::string::npos);
+    // The encoder weights did load.
+    EXPECT_TRUE(at::equal(loaded.model->bert->embeddings->word_embeddings->weight,
+                          bundle_.model->bert->embeddings->word_embeddings->weight));
+}
+
+TEST_F(ModelFolderTest, NewLabelSetReplacesTheHead) {
+    LoadOptions options;
+    options.labels = std::vector<std::string>{"positive", "negative"};
+    const auto loaded = loadModelFolder(dir_.path(), options);
+    EXPECT_EQ(loaded.model->classifier->weight.size(0), 2);
+    EXPECT_TRUE(loaded.report.freshClassifier);
+    EXPECT_EQ(loaded.config.labels, *options.labels);
+}
+
+TEST_F(ModelFolderTest, ShapeThatDisagreesWithConfigNamesTensorAndShapes) {
+    editConfig([](nlohmann::json& json) { json["intermediate_size"] = 48; });
+    expectInputError([&] { loadModelFolder(dir_.path()); }, dir_ / "model.safetensors",
+                     "\"bert.encoder.layer.0.intermediate.dense.bias\" has shape [64] but "
+                     "config.json");
+}
+
+TEST_F(ModelFolderTest, ConfigThatIsNotJson) {
+    test::writeFile(dir_ / "config.json", "{\"hidden_size\": 32,");
+    expectInputError([&] { loadModelFolder(dir_.path()); }, dir_ / "config.json",
+                     "is not valid JSON");
+}
+
+TEST_F(ModelFolderTest, UnknownActivation) {
+    editConfig([](nlohmann::json& json) { json["hidden_act"] = "mish"; });
+    expectInputError([&] { loadModelFolder(dir_.path()); }, dir_ / "config.json",
+                     "hidden_act \"mish\" is not supported (supported: gelu, gelu_new");
+}
+
+TEST_F(ModelFolderTest, MissingVocabulary) {
+    std::filesystem::remove(dir_ / "vocab.txt");
+    expectInputError([&] { loadModelFolder(dir_.path()); }, dir_ / "vocab.txt", "is missing");
+}
+
+TEST_F(ModelFolderTest, VocabularyWithoutSpecialTokens) {
+    test::writeFile(dir_ / "vocab.txt", "[PAD]\n[CLS]\nhello\n");
+    expectInputError([&] { loadModelFolder(dir_.path()); }, dir_ / "vocab.txt",
+                     "lacks the special token(s) [UNK], [SEP]");
+}
+
+TEST_F(ModelFolderTest, VocabularyLargerThanTheModel) {
+    std::string vocab = test::readFile(dir_ / "vocab.txt");
+    for (int i = 0; i < 10; ++i) {
+        vocab += "extra" + std::to_string(i) + "\n";
+    }
+    test::writeFile(dir_ / "vocab.txt", vocab);
+    expectInputError([&] { loadModelFolder(dir_.path()); }, dir_ / "vocab.txt",
+                     "they belong to different models");
+}
+
+TEST_F(ModelFolderTest, MissingWeights) {
+    std::filesystem::remove(dir_ / "model.safetensors");
+    expectInputError([&] { loadModelFolder(dir_.path()); }, dir_.path(),
+                     "has no model.safetensors");
+}
+
+TEST_F(ModelFolderTest, CorruptPytorchBinIsAClearError) {
+    std::filesystem::remove(dir_ / "model.safetensors");
+    test::writeFile(dir_ / "pytorch_model.bin", "PK\x03\x04 this is not a real archive");
+    expectInputError([&] { loadModelFolder(dir_.path()); }, dir_ / "pytorch_model.bin",
+                     "LibTorch cannot read this pickle");
+}
+
+TEST(BertConfigTest, ValidatesFields) {
+    const std::filesystem::path source = "config.json";
+    EXPECT_THROW(BertConfig::fromJson({{"hidden_size", 100}, {"num_attention_heads", 12}}, source),
+                 InputError);
+    EXPECT_THROW(BertConfig::fromJson({{"model_type", "roberta"}}, source), InputError);
+    EXPECT_THROW(BertConfig::fromJson({{"hidden_dropout_prob", 1.5}}, source), InputError);
+    EXPECT_THROW(BertConfig::fromJson({{"hidden_size", "big"}}, source), InputError);
+    const auto config = BertConfig::fromJson({{"id2label", {{"1", "b"}, {"0", "a"}}}}, source);
+    EXPECT_EQ(config.labels, (std::vector<std::string>{"a", "b"}));
+    EXPECT_EQ(BertConfig::fromJson({{"num_labels", 4}}, source).numLabels(), 4);
+}
+
+TEST(BertConfigTest, PresetsHaveTheirPublishedSizes) {
+    const auto base = BertConfig::preset("base");
+    EXPECT_EQ(base.numHiddenLayers, 12);
+    EXPECT_EQ(base.hiddenSize, 768);
+    BertForSequenceClassification model(base);
+    // bert-base-uncased with a 2-label head: 109,483,778 parameters.
+    EXPECT_EQ(summarizeParameters(*model).count, 109483778);
+    EXPECT_THROW(BertConfig::preset("huge"), InputError);
+}
+
+}  // namespace
+}  // namespace bert

@@ -1,0 +1,77 @@
+#include "support/TestSupport.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <stdexcept>
+
+namespace bert::test {
+
+TempDir::TempDir() {
+    std::random_device entropy;
+    path_ = std::filesystem::temp_directory_path() /
+            ("bert-studio-test-" + std::to_string(::getpid()) + "-" + std::to_string(entropy()));
+    std::filesystem::create_directories(path_);
+}
+
+TempDir::~TempDir() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path_, ignored);
+}
+
+std::string referencePython() { return BERT_STUDIO_TEST_PYTHON; }
+
+namespace {
+std::string quote(const std::string& text) {
+    std::string quoted(1, '\'');
+    for (const char c : text) {
+        if (c == '\'') {
+            quoted.append("'\\''");
+        } else {
+            quoted.push_back(c);
+        }
+    }
+    quoted.push_back('\'');
+    return quoted;
+}
+}  // namespace
+
+int runReference(const std::vector<std::string>& args, const std::filesystem::path& log) {
+    std::string command = "HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 " + quote(referencePython()) +
+                          " " + quote(sourcePath("tests/parity/reference.py").string());
+    for (const auto& arg : args) {
+        command += " " + quote(arg);
+    }
+    command += " >" + quote(log.string()) + " 2>&1";
+    const int status = std::system(command.c_str());
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+std::filesystem::path sharedDataFile(const std::string& name) {
+    const auto file = std::filesystem::path(BERT_STUDIO_SHARED_DIR) / "data" / name;
+    return std::filesystem::exists(file) ? file : std::filesystem::path();
+}
+
+std::string readFile(const std::filesystem::path& file) {
+    std::ifstream in(file, std::ios::binary);
+    if (!in) {
+        throw std::runtime_error("cannot read " + file.string());
+    }
+    std::ostringstream content;
+    content << in.rdbuf();
+    return content.str();
+}
+
+void writeFile(const std::filesystem::path& file, const std::string& content) {
+    std::ofstream out(file, std::ios::binary | std::ios::trunc);
+    out << content;
+}
+
+std::filesystem::path sourcePath(const std::string& relative) {
+    return std::filesystem::path(BERT_STUDIO_SOURCE_DIR) / relative;
+}
+
+}  // namespace bert::test

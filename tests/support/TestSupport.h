@@ -1,0 +1,40 @@
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace bert::test {
+
+/// A fresh folder under the system temp folder, removed with everything in it on destruction.
+class TempDir {
+public:
+    TempDir();
+    ~TempDir();
+    TempDir(const TempDir&) = delete;
+    TempDir& operator=(const TempDir&) = delete;
+    const std::filesystem::path& path() const { return path_; }
+    std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
+
+private:
+    std::filesystem::path path_;
+};
+
+/// The venv's Python configured at build time, or empty.
+std::string referencePython();
+
+/// Runs tests/parity/reference.py with args under the venv's Python, offline. Returns its exit
+/// code; its output goes to log (shown by the caller on failure).
+int runReference(const std::vector<std::string>& args, const std::filesystem::path& log);
+
+/// A file of ../shared/data, or empty when the shared data is absent.
+std::filesystem::path sharedDataFile(const std::string& name);
+
+/// The whole content of a file.
+std::string readFile(const std::filesystem::path& file);
+void writeFile(const std::filesystem::path& file, const std::string& content);
+
+/// Source tree path of a test data file.
+std::filesystem::path sourcePath(const std::string& relative);
+
+}  // namespace bert::test

@@ -1,5 +1,7 @@
 #include "TinyModel.h"
 
+#include <random>
+
 namespace bert::test {
 
 std::vector<std::string> tinyVocabulary() {
@@ -11,6 +13,60 @@ std::vector<std::string> tinyVocabulary() {
         vocabulary.emplace_back(word);
     }
     return vocabulary;
+}
+
+ModelBundle makeModel(std::int64_t layers, std::int64_t hidden, std::int64_t heads, double dropout,
+                      std::uint64_t seed, std::vector<std::string> labels) {
+    BertConfig config;
+    config.vocabSize = static_cast<std::int64_t>(tinyVocabulary().size());
+    config.hiddenSize = hidden;
+    config.numHiddenLayers = layers;
+    config.numAttentionHeads = heads;
+    config.intermediateSize = 4 * hidden;
+    config.maxPositionEmbeddings = 512;
+    config.hiddenDropoutProb = dropout;
+    config.attentionProbsDropoutProb = dropout;
+    config.labels = std::move(labels);
+    BertForSequenceClassification model(config);
+    model->initializeWeights(seed);
+    return ModelBundle{config, WordPieceTokenizer(tinyVocabulary(), {}), model, {}};
+}
+
+TrainingData makeTinyData(std::size_t trainCount, std::size_t validationCount, std::uint64_t seed,
+                          std::size_t minWords, std::size_t maxWords, std::size_t maxLength) {
+    const auto vocabulary = tinyVocabulary();
+    const std::vector<std::string> positive = {"good", "great", "loved"};
+    const std::vector<std::string> neutral = {"the", "a", "cat", "dog", "sat", "on", "mat", "movie",
+                                              "film", "it", "was", "very", "meeting", "today"};
+    std::mt19937_64 random(seed);
+    auto makeSet = [&](std::size_t count) {
+        ExampleSet set;
+        set.file = "tiny.csv";
+        for (std::size_t i = 0; i < count; ++i) {
+            const bool isPositive = i % 2 == 0;
+            const std::size_t words = minWords + random() % (maxWords - minWords + 1);
+            std::string text;
+            for (std::size_t w = 0; w < words; ++w) {
+                text += neutral[random() % neutral.size()] + " ";
+            }
+            if (isPositive) {
+                text += positive[random() % positive.size()];
+            } else {
+                text += "bad";
+            }
+            set.examples.push_back({text, "", isPositive ? "pos" : "neg", i + 2});
+        }
+        return set;
+    };
+    const auto train = makeSet(trainCount);
+    const auto validation = makeSet(validationCount);
+    const WordPieceTokenizer tokenizer(vocabulary, {});
+    TrainingData data;
+    data.labels = buildLabelMap(train);
+    data.train = tokenizeExamples(train, tokenizer, data.labels, maxLength);
+    data.validation = tokenizeExamples(validation, tokenizer, data.labels, maxLength);
+    data.fingerprint = "tiny";
+    return data;
 }
 
 ModelBundle makeTinyModel(std::uint64_t seed, std::vector<std::string> labels) {

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "checkpoint/ModelFolder.h"
+#include "train/Trainer.h"
 
 namespace bert::test {
 
@@ -13,5 +14,17 @@ std::vector<std::string> tinyVocabulary();
 
 /// A 2-layer BERT with hidden size 32 over tinyVocabulary(), initialised with seed.
 ModelBundle makeTinyModel(std::uint64_t seed, std::vector<std::string> labels = {"neg", "pos"});
+
+/// A BERT of the given size over tinyVocabulary(); dropout as given (0 for exact comparisons).
+ModelBundle makeModel(std::int64_t layers, std::int64_t hidden, std::int64_t heads,
+                      double dropout, std::uint64_t seed,
+                      std::vector<std::string> labels = {"neg", "pos"});
+
+/// A learnable two-class task over tinyVocabulary(): "pos" when the sentence holds a positive
+/// word. Lengths vary from minWords to maxWords, so padding and length grouping matter.
+/// Tokenized with maxLength.
+TrainingData makeTinyData(std::size_t trainCount, std::size_t validationCount, std::uint64_t seed,
+                          std::size_t minWords = 3, std::size_t maxWords = 40,
+                          std::size_t maxLength = 64);
 
 }  // namespace bert::test

@@ -1,0 +1,188 @@
+#include "data/Dataset.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <random>
+#include <set>
+#include <sstream>
+
+#include "Error.h"
+
+namespace bert {
+
+namespace {
+
+// FNV-1a, 64 bits: a fingerprint to recognise the same data, not a security hash.
+constexpr std::uint64_t kFnvOffset = 1469598103934665603ULL;
+constexpr std::uint64_t kFnvPrime = 1099511628211ULL;
+
+std::uint64_t fnv1a(std::string_view bytes, std::uint64_t hash = kFnvOffset) {
+    for (const char c : bytes) {
+        hash ^= static_cast<unsigned char>(c);
+        hash *= kFnvPrime;
+    }
+    return hash;
+}
+
+std::string fileFingerprint(const std::filesystem::path& file, const ColumnSpec& columns) {
+    std::ifstream in(file, std::ios::binary);
+    std::ostringstream content;
+    content << in.rdbuf();
+    std::uint64_t hash = fnv1a(content.str());
+    hash = fnv1a(columns.text + '\x1f' + columns.textPair + '\x1f' + columns.label, hash);
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(hash));
+    return hex;
+}
+
+bool isBlank(const std::string& text) {
+    return text.find_first_not_of(" \t\r\n") == std::string::npos;
+}
+
+}  // namespace
+
+ExampleSet loadExamples(const std::filesystem::path& file, const ColumnSpec& columns,
+                        std::optional<TableFormat> format) {
+    const Table table = readTable(file, format);
+    auto require = [&](const std::string& name, const char* role) {
+        const auto index = table.columnIndex(name);
+        if (!index) {
+            std::string found;
+            for (const auto& column : table.columns) {
+                found += (found.empty() ? "" : ", ") + ("\"" + column + "\"");
+            }
+            throw InputError(file, std::string("has no ") + role + " column \"" + name +
+                                       "\"; the columns found are " + found);
+        }
+        return *index;
+    };
+    const std::size_t textIndex = require(columns.text, "text");
+    const std::size_t labelIndex = require(columns.label, "label");
+    std::optional<std::size_t> pairIndex;
+    if (!columns.textPair.empty()) {
+        pairIndex = require(columns.textPair, "second text");
+    }
+    ExampleSet set;
+    set.file = file;
+    set.invalidUtf8Replaced = table.invalidUtf8Replaced;
+    set.fingerprint = fileFingerprint(file, columns);
+    for (std::size_t r = 0; r < table.rows.size(); ++r) {
+        const auto& row = table.rows[r];
+        Example example{row[textIndex], pairIndex ? row[*pairIndex] : std::string(), row[labelIndex],
+                        table.lines[r]};
+        if (isBlank(example.text) || isBlank(example.label)) {
+            ++set.skippedEmpty;
+            continue;
+        }
+        set.examples.push_back(std::move(example));
+    }
+    if (set.examples.empty()) {
+        throw InputError(file, "has no rows with both a text and a label");
+    }
+    return set;
+}
+
+std::optional<std::int64_t> LabelMap::id(const std::string& name) const {
+    const auto it = std::lower_bound(names.begin(), names.end(), name);
+    if (it == names.end() || *it != name) {
+        return std::nullopt;
+    }
+    return static_cast<std::int64_t>(it - names.begin());
+}
+
+LabelMap buildLabelMap(const ExampleSet& train) {
+    std::set<std::string> names;
+    for (const auto& example : train.examples) {
+        names.insert(example.label);
+    }
+    if (names.size() < 2) {
+        throw InputError(train.file, "has a single class (\"" + *names.begin() +
+                                         "\"); a classifier needs at least two labels");
+    }
+    return LabelMap{{names.begin(), names.end()}};
+}
+
+void checkValidationLabels(const LabelMap& labels, const ExampleSet& validation) {
+    std::set<std::string> unseen;
+    for (const auto& example : validation.examples) {
+        if (!labels.id(example.label)) {
+            unseen.insert(example.label);
+        }
+    }
+    if (!unseen.empty()) {
+        std::string list;
+        for (const auto& label : unseen) {
+            list += (list.empty() ? "\"" : ", \"") + label + "\"";
+        }
+        throw InputError(validation.file, "has label(s) " + list +
+                                              " that the training data never shows");
+    }
+}
+
+Split stratifiedSplit(const ExampleSet& all, double validationFraction, std::uint64_t seed) {
+    if (!(validationFraction > 0.0 && validationFraction < 1.0)) {
+        throw InputError("the validation fraction must lie between 0 and 1");
+    }
+    std::map<std::string, std::vector<std::size_t>> byLabel;
+    for (std::size_t i = 0; i < all.examples.size(); ++i) {
+        byLabel[all.examples[i].label].push_back(i);
+    }
+    std::mt19937_64 random(seed);
+    std::vector<bool> inValidation(all.examples.size(), false);
+    for (auto& [label, indices] : byLabel) {
+        std::shuffle(indices.begin(), indices.end(), random);
+        auto take = static_cast<std::size_t>(static_cast<double>(indices.size()) * validationFraction + 0.5);
+        if (indices.size() >= 2) {
+            take = std::clamp<std::size_t>(take, 1, indices.size() - 1);
+        } else {
+            take = 0;
+        }
+        for (std::size_t k = 0; k < take; ++k) {
+            inValidation[indices[k]] = true;
+        }
+    }
+    Split split;
+    for (ExampleSet* part : {&split.train, &split.validation}) {
+        part->file = all.file;
+        part->fingerprint = all.fingerprint;
+    }
+    split.train.skippedEmpty = all.skippedEmpty;
+    split.train.invalidUtf8Replaced = all.invalidUtf8Replaced;
+    for (std::size_t i = 0; i < all.examples.size(); ++i) {
+        (inValidation[i] ? split.validation : split.train).examples.push_back(all.examples[i]);
+    }
+    return split;
+}
+
+TokenizedSet tokenizeExamples(const ExampleSet& set, const WordPieceTokenizer& tokenizer,
+                              const LabelMap& labels, std::size_t maxLength) {
+    TokenizedSet out;
+    out.encodings.reserve(set.examples.size());
+    for (const auto& example : set.examples) {
+        const auto id = labels.id(example.label);
+        if (!id) {
+            throw InputError(set.file, "line " + std::to_string(example.line) + ": label \"" +
+                                           example.label + "\" is not one of the run's labels");
+        }
+        out.encodings.push_back(example.pair.empty()
+                                    ? tokenizer.encode(example.text, maxLength)
+                                    : tokenizer.encodePair(example.text, example.pair, maxLength));
+        out.labels.push_back(*id);
+        out.lengths.push_back(out.encodings.back().size());
+    }
+    return out;
+}
+
+std::vector<std::size_t> labelCounts(const ExampleSet& set, const LabelMap& labels) {
+    std::vector<std::size_t> counts(labels.size(), 0);
+    for (const auto& example : set.examples) {
+        if (const auto id = labels.id(example.label)) {
+            ++counts[static_cast<std::size_t>(*id)];
+        }
+    }
+    return counts;
+}
+
+}  // namespace bert

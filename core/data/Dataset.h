@@ -1,0 +1,77 @@
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "data/TableReader.h"
+#include "tokenizer/WordPieceTokenizer.h"
+
+namespace bert {
+
+/// Which columns hold what. textPair is empty for single-text classification.
+struct ColumnSpec {
+    std::string text = "text";
+    std::string textPair;
+    std::string label = "label";
+};
+
+struct Example {
+    std::string text;
+    std::string pair;
+    std::string label;
+    std::size_t line = 0;  ///< where it starts in its file, for messages
+};
+
+/// The examples of one file and what was done to them on the way in.
+struct ExampleSet {
+    std::filesystem::path file;
+    std::vector<Example> examples;
+    std::size_t skippedEmpty = 0;         ///< rows whose text (or label) was empty
+    std::size_t invalidUtf8Replaced = 0;  ///< invalid UTF-8 sequences replaced by U+FFFD
+    std::string fingerprint;              ///< 16 hex digits over the file's bytes and the columns
+};
+
+/// Reads a CSV/TSV/JSONL file and picks the columns. Throws InputError naming the file: a column
+/// missing (the message lists the columns found), and whatever readTable rejects.
+ExampleSet loadExamples(const std::filesystem::path& file, const ColumnSpec& columns,
+                        std::optional<TableFormat> format = std::nullopt);
+
+/// Label names in a stable order (sorted), id = position. Stored with each run.
+struct LabelMap {
+    std::vector<std::string> names;
+    std::optional<std::int64_t> id(const std::string& name) const;
+    std::size_t size() const { return names.size(); }
+};
+
+/// The label map of the training examples. Throws InputError when there is only one class.
+LabelMap buildLabelMap(const ExampleSet& train);
+
+/// Throws InputError naming the file when validation has labels that training never saw.
+void checkValidationLabels(const LabelMap& labels, const ExampleSet& validation);
+
+/// Stratified split: in every class, validationFraction of its examples (rounded, at least one
+/// when the class has two or more) go to validation, chosen by a seeded shuffle.
+struct Split {
+    ExampleSet train;
+    ExampleSet validation;
+};
+Split stratifiedSplit(const ExampleSet& all, double validationFraction, std::uint64_t seed);
+
+/// Examples tokenized once (truncated to maxLength), with label ids and token counts kept.
+struct TokenizedSet {
+    std::vector<Encoding> encodings;
+    std::vector<std::int64_t> labels;
+    std::vector<std::size_t> lengths;
+
+    std::size_t size() const { return encodings.size(); }
+};
+TokenizedSet tokenizeExamples(const ExampleSet& set, const WordPieceTokenizer& tokenizer,
+                              const LabelMap& labels, std::size_t maxLength);
+
+/// Per-label example counts, in label-map order.
+std::vector<std::size_t> labelCounts(const ExampleSet& set, const LabelMap& labels);
+
+}  // namespace bert

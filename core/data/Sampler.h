@@ -1,0 +1,30 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace bert {
+
+enum class BatchOrder {
+    Random,         ///< a seeded shuffle each epoch
+    LengthGrouped,  ///< transformers' group_by_length: sorted megabatches, longest first
+};
+
+/// The example indices of one epoch, as optimizer-step windows of stepExamples examples each
+/// (micro-batch x accumulation steps; the last window may be shorter). Every example appears
+/// exactly once. Deterministic in (seed, epoch), so a resumed run replays the same order.
+///
+/// LengthGrouped follows transformers' get_length_grouped_indices with its batch size of
+/// train batch x accumulation: shuffle, cut into megabatches of min(n / (4 x batch), 50)
+/// batches (at least 1), sort each megabatch by length descending, and swap the longest example
+/// of all to the very front, so an out-of-memory error shows on the first step, not hours later.
+std::vector<std::vector<std::size_t>> planEpoch(const std::vector<std::size_t>& lengths,
+                                                std::size_t stepExamples, BatchOrder order,
+                                                std::uint64_t seed, std::size_t epoch);
+
+/// Splits a window into consecutive micro-batches of at most microBatch examples.
+std::vector<std::vector<std::size_t>> splitWindow(const std::vector<std::size_t>& window,
+                                                  std::size_t microBatch);
+
+}  // namespace bert

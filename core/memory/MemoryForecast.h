@@ -1,0 +1,33 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "model/BertConfig.h"
+#include "train/TrainerEvents.h"
+#include "train/TrainingConfig.h"
+
+namespace bert {
+
+/// Parameter counts of a BERT classifier, from its configuration alone.
+struct ParameterCounts {
+    std::int64_t embeddings = 0;
+    std::int64_t perLayer = 0;
+    std::int64_t head = 0;  ///< pooler + classifier
+    std::int64_t total(std::int64_t layers) const { return embeddings + perLayer * layers + head; }
+};
+ParameterCounts countParameters(const BertConfig& model);
+
+/// Predicts training memory from the configuration before anything is allocated:
+///  - weights: 4 bytes per parameter (fp32 master weights, also under mixed precision);
+///  - gradients: 4 bytes per trainable parameter (frozen parts have none);
+///  - optimizer state: AdamW's two moments, 8 bytes per trainable parameter;
+///  - activations of the longest micro-batch (batchSize x padded length of the longest example,
+///    or maxLength under fixed padding): what autograd keeps per layer for backward (see
+///    MemoryForecast.cpp for the tensor count), in 4 bytes or the autocast dtype's 2; under
+///    gradient checkpointing each layer keeps only its input, plus one layer recomputed in
+///    backward; frozen layers on a frozen input keep nothing.
+MemoryBreakdown forecastMemory(const BertConfig& model, const TrainingConfig& training,
+                               std::size_t longestExample);
+
+}  // namespace bert

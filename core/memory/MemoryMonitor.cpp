@@ -1,0 +1,214 @@
+#include "memory/MemoryMonitor.h"
+
+#include <c10/core/Allocator.h>
+#include <c10/core/CPUAllocator.h>
+#include <c10/util/Exception.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <mutex>
+#include <unordered_map>
+
+#ifdef BERT_STUDIO_WITH_CUDA
+#include <c10/cuda/CUDACachingAllocator.h>
+#include <c10/cuda/CUDAFunctions.h>
+#include <c10/cuda/CUDAGuard.h>
+#include <cuda_runtime_api.h>
+#endif
+
+namespace bert {
+
+namespace {
+
+// Above LibTorch's default registration (0), so our wrapper wins.
+constexpr std::uint8_t kAccountingPriority = 100;
+
+std::string megabytes(std::int64_t bytes) {
+    if (bytes < 1024 * 1024) {
+        return std::to_string(bytes / 1024) + " KiB";
+    }
+    return std::to_string(bytes / (1024 * 1024)) + " MiB";
+}
+
+/// Counts live CPU tensor bytes. The DataPtr it returns has context == data (many CPU kernels
+/// use raw_allocate, which asserts that), and sizes are kept in a map keyed by the data pointer.
+class CountingCpuAllocator final : public c10::Allocator {
+public:
+    explicit CountingCpuAllocator(c10::Allocator* inner)
+        : inner_(inner), innerDeleter_(inner->raw_deleter()) {}
+
+    static CountingCpuAllocator& instance() {
+        static CountingCpuAllocator* allocator = [] {
+            auto* created = new CountingCpuAllocator(c10::GetDefaultCPUAllocator());
+            c10::SetCPUAllocator(created, kAccountingPriority);
+            return created;
+        }();
+        return *allocator;
+    }
+
+    c10::DataPtr allocate(std::size_t bytes) override {
+        const auto size = static_cast<std::int64_t>(bytes);
+        const std::int64_t cap = cap_.load(std::memory_order_relaxed);
+        if (cap > 0 && current_.load(std::memory_order_relaxed) + size > cap) {
+            TORCH_CHECK_WITH(OutOfMemoryError, false, "CPU memory cap of ", megabytes(cap),
+                             " reached: tried to allocate ", megabytes(size), " with ",
+                             megabytes(current_.load()), " in use");
+        }
+        c10::DataPtr inner = inner_->allocate(bytes);
+        void* data = inner.get();
+        if (data == nullptr || innerDeleter_ == nullptr || inner.get_context() != data) {
+            return inner;  // nothing to count (0 bytes) or a form we cannot wrap
+        }
+        (void)inner.release_context();
+        {
+            const std::lock_guard lock(mutex_);
+            sizes_[data] = bytes;
+        }
+        const std::int64_t now = current_.fetch_add(size) + size;
+        std::int64_t peak = peak_.load();
+        while (now > peak && !peak_.compare_exchange_weak(peak, now)) {
+        }
+        return {data, data, &CountingCpuAllocator::deleteCounted, c10::Device(c10::kCPU)};
+    }
+
+    c10::DeleterFnPtr raw_deleter() const override { return &CountingCpuAllocator::deleteCounted; }
+
+    void copy_data(void* dest, const void* src, std::size_t count) const override {
+        default_copy_data(dest, src, count);
+    }
+
+    std::int64_t current() const { return current_.load(); }
+    std::int64_t peak() const { return peak_.load(); }
+    void resetPeak() { peak_.store(current_.load()); }
+    void setCap(std::int64_t cap) { cap_.store(cap); }
+
+private:
+    static void deleteCounted(void* data) {
+        auto& self = instance();
+        std::size_t bytes = 0;
+        {
+            const std::lock_guard lock(self.mutex_);
+            const auto it = self.sizes_.find(data);
+            if (it != self.sizes_.end()) {
+                bytes = it->second;
+                self.sizes_.erase(it);
+            }
+        }
+        self.current_.fetch_sub(static_cast<std::int64_t>(bytes));
+        self.innerDeleter_(data);
+    }
+
+    c10::Allocator* inner_;
+    c10::DeleterFnPtr innerDeleter_;
+    std::mutex mutex_;
+    std::unordered_map<void*, std::size_t> sizes_;
+    std::atomic<std::int64_t> current_{0};
+    std::atomic<std::int64_t> peak_{0};
+    std::atomic<std::int64_t> cap_{0};
+};
+
+}  // namespace
+
+MemoryMonitor::MemoryMonitor(c10::Device device) : device_(device) {
+    if (device_.is_cpu()) {
+        CountingCpuAllocator::instance();
+    }
+}
+
+MemorySample MemoryMonitor::sample() const {
+    if (device_.is_cpu()) {
+        const auto& allocator = CountingCpuAllocator::instance();
+        const auto current = allocator.current();
+        return {current, allocator.peak(), current};
+    }
+#ifdef BERT_STUDIO_WITH_CUDA
+    const auto stats = c10::cuda::CUDACachingAllocator::getDeviceStats(device_.index());
+    constexpr auto kAggregate = static_cast<std::size_t>(c10::CachingAllocator::StatType::AGGREGATE);
+    return {stats.allocated_bytes[kAggregate].current, stats.allocated_bytes[kAggregate].peak,
+            stats.reserved_bytes[kAggregate].current};
+#else
+    return {};
+#endif
+}
+
+void MemoryMonitor::resetPeak() {
+    if (device_.is_cpu()) {
+        CountingCpuAllocator::instance().resetPeak();
+        return;
+    }
+#ifdef BERT_STUDIO_WITH_CUDA
+    c10::cuda::CUDACachingAllocator::resetPeakStats(device_.index());
+#endif
+}
+
+void MemoryMonitor::setCap(std::optional<std::int64_t> capBytes) {
+    cap_ = capBytes;
+    if (device_.is_cpu()) {
+        CountingCpuAllocator::instance().setCap(capBytes.value_or(0));
+        return;
+    }
+#ifdef BERT_STUDIO_WITH_CUDA
+    const double total = static_cast<double>(deviceTotalBytes());
+    const double fraction = capBytes ? std::min(1.0, static_cast<double>(*capBytes) / total) : 1.0;
+    c10::cuda::CUDACachingAllocator::setMemoryFraction(fraction, device_.index());
+#endif
+}
+
+void MemoryMonitor::releaseCache() {
+#ifdef BERT_STUDIO_WITH_CUDA
+    if (device_.is_cuda()) {
+        c10::cuda::CUDACachingAllocator::emptyCache();
+    }
+#endif
+}
+
+std::int64_t MemoryMonitor::deviceTotalBytes() const {
+#ifdef BERT_STUDIO_WITH_CUDA
+    if (device_.is_cuda()) {
+        std::size_t freeBytes = 0;
+        std::size_t totalBytes = 0;
+        c10::cuda::CUDAGuard guard(device_.index());
+        if (cudaMemGetInfo(&freeBytes, &totalBytes) == cudaSuccess) {
+            return static_cast<std::int64_t>(totalBytes);
+        }
+        return 0;
+    }
+#endif
+    return static_cast<std::int64_t>(::sysconf(_SC_PHYS_PAGES)) *
+           static_cast<std::int64_t>(::sysconf(_SC_PAGE_SIZE));
+}
+
+bool isOutOfMemory(const c10::Error& error) {
+    if (dynamic_cast<const c10::OutOfMemoryError*>(&error) != nullptr) {
+        return true;
+    }
+    const std::string message = error.what_without_backtrace();
+    return message.find("can't allocate memory") != std::string::npos ||
+           message.find("out of memory") != std::string::npos;
+}
+
+int cudaDeviceCount() {
+#ifdef BERT_STUDIO_WITH_CUDA
+    try {
+        return static_cast<int>(c10::cuda::device_count());
+    } catch (const c10::Error&) {
+        return 0;
+    }
+#else
+    return 0;
+#endif
+}
+
+std::string deviceDescription(const c10::Device& device) {
+#ifdef BERT_STUDIO_WITH_CUDA
+    if (device.is_cuda()) {
+        cudaDeviceProp properties{};
+        if (cudaGetDeviceProperties(&properties, device.index()) == cudaSuccess) {
+            return std::string(properties.name) + " (cuda:" + std::to_string(device.index()) + ")";
+        }
+    }
+#endif
+    return device.is_cpu() ? "CPU" : device.str();
+}
+
+}  // namespace bert

@@ -1,0 +1,65 @@
+#pragma once
+
+#include <ATen/core/Tensor.h>
+#include <c10/core/DeviceType.h>
+#include <c10/core/ScalarType.h>
+
+#include <vector>
+
+namespace bert {
+
+/// RAII autocast for one device type on the current thread (LibTorch has no C++ guard:
+/// pytorch #44710). Saves the thread-local state, enables autocast with dtype, and on exit
+/// clears the cast cache when leaving the outermost region and restores the saved state.
+class AutocastGuard {
+public:
+    AutocastGuard(c10::DeviceType deviceType, bool enabled, c10::ScalarType dtype);
+    ~AutocastGuard();
+    AutocastGuard(const AutocastGuard&) = delete;
+    AutocastGuard& operator=(const AutocastGuard&) = delete;
+
+private:
+    c10::DeviceType deviceType_;
+    bool previousEnabled_;
+    c10::ScalarType previousDtype_;
+};
+
+/// Dynamic loss scaling for fp16 (torch.amp.GradScaler's algorithm on LibTorch's ATen ops):
+/// multiply the loss by the scale before backward; unscale the gradients and check them for
+/// inf/NaN before clipping; skip the optimizer step when any is non-finite and multiply the
+/// scale by backoff; after growthInterval clean steps in a row multiply it by growth.
+class DynamicLossScaler {
+public:
+    /// The reference's defaults: 2^16, x2 every 2000 clean steps, x0.5 on overflow.
+    static constexpr double kInitialScale = 65536.0;
+    static constexpr double kGrowthFactor = 2.0;
+    static constexpr double kBackoffFactor = 0.5;
+    static constexpr std::int64_t kGrowthInterval = 2000;
+
+    explicit DynamicLossScaler(c10::Device device, double initialScale = kInitialScale,
+                               double growthFactor = kGrowthFactor,
+                               double backoffFactor = kBackoffFactor,
+                               std::int64_t growthInterval = kGrowthInterval);
+
+    at::Tensor scale(const at::Tensor& loss) const;
+    /// Divides the gradients of params by the scale in place; returns true when any gradient
+    /// held inf or NaN (then the optimizer step must be skipped).
+    bool unscale(const std::vector<at::Tensor>& params);
+    /// Updates the scale from the last unscale's finding. Call once per optimizer step.
+    void update();
+
+    double scaleValue() const;
+    std::int64_t growthTracker() const;
+    /// For checkpoints: restore scale and growth tracker.
+    void restore(double scale, std::int64_t growthTracker);
+
+private:
+    at::Tensor scale_;          // [1] float32
+    at::Tensor growthTracker_;  // [1] int32
+    at::Tensor foundInf_;       // [1] float32
+    double growthFactor_;
+    double backoffFactor_;
+    std::int64_t growthInterval_;
+};
+
+}  // namespace bert

@@ -1,0 +1,151 @@
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "memory/MemoryMonitor.h"
+
+namespace bert {
+
+/// One optimizer step, as plain numbers (no tensors survive the step).
+struct StepMetrics {
+    std::size_t step = 0;          ///< 1-based optimizer step
+    double epoch = 0.0;            ///< fractional epoch at the end of the step
+    double loss = 0.0;             ///< mean loss per example over the step
+    double learningRate = 0.0;     ///< learning rate the step used
+    MemorySample memory;           ///< current after the step; peak during the step
+    double samplesPerSecond = 0.0;
+    double tokensPerSecond = 0.0;  ///< real (non-padding) tokens
+    double paddingShare = 0.0;     ///< padding tokens / all tokens of the step's batches
+    std::int64_t realTokens = 0;   ///< non-padding tokens of the step
+    std::int64_t paddedTokens = 0; ///< all tokens of the step's padded batches
+    double lossScale = 0.0;        ///< fp16 loss scale; 0 without loss scaling
+    double gradNorm = 0.0;         ///< total gradient norm before clipping
+    std::size_t microBatch = 0;    ///< examples per micro-batch (after any OOM recovery)
+    std::size_t accumulation = 0;  ///< micro-batches in the step
+    bool skipped = false;          ///< optimizer step skipped (inf/NaN gradients under fp16)
+};
+
+/// One evaluation on the validation set.
+struct EvalMetrics {
+    std::size_t step = 0;
+    double epoch = 0.0;
+    double loss = 0.0;
+    double accuracy = 0.0;
+    double macroF1 = 0.0;
+    std::vector<std::vector<std::int64_t>> confusion;  ///< [true label][predicted label]
+};
+
+/// One finished epoch: how much of what was computed was padding.
+struct EpochSummary {
+    std::size_t epoch = 0;  ///< 1-based
+    std::int64_t realTokens = 0;
+    std::int64_t paddedTokens = 0;  ///< all tokens of the padded batches
+    double seconds = 0.0;
+    double paddingShare() const {
+        return paddedTokens > 0 ? 1.0 - static_cast<double>(realTokens) / static_cast<double>(paddedTokens) : 0.0;
+    }
+};
+
+enum class EventKind {
+    OomRecovered,      ///< a training step ran out of memory; micro-batch halved, accumulation doubled
+    EvalOomRecovered,  ///< an evaluation batch ran out of memory; evaluation batch halved
+    StepSkipped,       ///< non-finite gradients under fp16: optimizer step skipped, scale backed off
+    CheckpointSaved,   ///< data: {"path", "kind" (epoch|best|cancel), "metric"}
+    Cancelled,         ///< the user stopped the run
+    Interrupted,       ///< the process died during the run (found at the next open of the store)
+    Error,             ///< the run failed; message says why
+    Info,              ///< anything else worth a line in the log (forecast, trial step, ...)
+};
+
+std::string toString(EventKind kind);
+
+struct TrainerEvent {
+    EventKind kind = EventKind::Info;
+    std::size_t step = 0;
+    std::string message;
+    nlohmann::json data = nlohmann::json::object();
+};
+
+/// Memory of a run by kind, in bytes. Forecast values come from the configuration alone;
+/// measured values from the trial step and the first optimizer step.
+struct MemoryBreakdown {
+    std::int64_t weights = 0;
+    std::int64_t gradients = 0;
+    std::int64_t optimizerState = 0;
+    std::int64_t activations = 0;
+    std::int64_t total() const { return weights + gradients + optimizerState + activations; }
+    nlohmann::json toJson() const;
+};
+
+/// What a run started with.
+struct RunStart {
+    std::string device;
+    std::size_t trainExamples = 0;
+    std::size_t validationExamples = 0;
+    std::size_t totalSteps = 0;
+    std::vector<std::string> labels;
+    MemoryBreakdown forecast;
+    std::int64_t trialPeakBytes = 0;  ///< measured peak of the trial step on the longest batch
+    std::size_t resumedFromStep = 0;  ///< 0 for a fresh run
+};
+
+enum class RunStatus { Running, Completed, Cancelled, Failed, Interrupted };
+std::string toString(RunStatus status);
+RunStatus runStatusFromString(const std::string& text);
+
+struct RunResult {
+    RunStatus status = RunStatus::Completed;
+    std::string error;  ///< why it failed
+    std::size_t steps = 0;
+    EvalMetrics finalEval;
+    EvalMetrics bestEval;
+    std::int64_t peakMemoryBytes = 0;
+    MemoryBreakdown measured;  ///< weights, gradients, optimizer state, activations at the peak
+    std::filesystem::path lastCheckpoint;
+    std::filesystem::path bestCheckpoint;
+    double seconds = 0.0;
+};
+
+/// The trainer's one event interface (PlotJuggler-style contract):
+///  - every callback runs on the training thread, in order, and must return quickly: a UI
+///    forwards them as queued signals, a run store queues them for its writer thread;
+///  - the trainer holds no lock while calling;
+///  - an exception thrown by a callback ends the run as Failed with that message.
+class TrainerObserver {
+public:
+    virtual ~TrainerObserver() = default;
+    virtual void onStarted(const RunStart& /*start*/) {}
+    virtual void onStep(const StepMetrics& /*metrics*/) {}
+    virtual void onEvaluation(const EvalMetrics& /*metrics*/) {}
+    virtual void onEpochEnd(const EpochSummary& /*summary*/) {}
+    virtual void onEvent(const TrainerEvent& /*event*/) {}
+    virtual void onFinished(const RunResult& /*result*/) {}
+};
+
+/// Forwards every callback to several observers, in order.
+class ObserverList final : public TrainerObserver {
+public:
+    void add(TrainerObserver* observer) { observers_.push_back(observer); }
+    void onStarted(const RunStart& s) override { each([&](auto* o) { o->onStarted(s); }); }
+    void onStep(const StepMetrics& m) override { each([&](auto* o) { o->onStep(m); }); }
+    void onEvaluation(const EvalMetrics& m) override { each([&](auto* o) { o->onEvaluation(m); }); }
+    void onEpochEnd(const EpochSummary& s) override { each([&](auto* o) { o->onEpochEnd(s); }); }
+    void onEvent(const TrainerEvent& e) override { each([&](auto* o) { o->onEvent(e); }); }
+    void onFinished(const RunResult& r) override { each([&](auto* o) { o->onFinished(r); }); }
+
+private:
+    template <typename Fn>
+    void each(Fn&& fn) {
+        for (auto* observer : observers_) {
+            fn(observer);
+        }
+    }
+    std::vector<TrainerObserver*> observers_;
+};
+
+}  // namespace bert

@@ -1,0 +1,419 @@
+// Tests that fail if a technique were fake: each compares the technique with its definition.
+#include <ATen/ATen.h>
+#include <gtest/gtest.h>
+#include <torch/csrc/autograd/grad_mode.h>
+
+#include <map>
+#include <numeric>
+
+#include "TinyModel.h"
+#include "support/TestSupport.h"
+#include "data/Sampler.h"
+#include "train/MixedPrecision.h"
+#include "train/Trainer.h"
+
+namespace bert {
+namespace {
+
+// Collects what the trainer reports.
+struct Recorder : TrainerObserver {
+    std::vector<StepMetrics> steps;
+    std::vector<EvalMetrics> evaluations;
+    std::vector<TrainerEvent> events;
+    std::vector<EpochSummary> epochs;
+    RunStart start;
+    void onStarted(const RunStart& s) override { start = s; }
+    void onStep(const StepMetrics& m) override { steps.push_back(m); }
+    void onEvaluation(const EvalMetrics& m) override { evaluations.push_back(m); }
+    void onEpochEnd(const EpochSummary& e) override { epochs.push_back(e); }
+    void onEvent(const TrainerEvent& e) override { events.push_back(e); }
+    std::size_t count(EventKind kind) const {
+        return static_cast<std::size_t>(std::count_if(events.begin(), events.end(),
+                                                      [&](const auto& e) { return e.kind == kind; }));
+    }
+};
+
+TrainingConfig smallConfig() {
+    TrainingConfig config;
+    config.batchSize = 8;
+    config.evalBatchSize = 16;
+    config.maxLength = 64;
+    config.learningRate = 1e-3;
+    config.warmupRatio = 0.0;
+    config.saveCheckpoints = false;
+    return config;
+}
+
+std::map<std::string, at::Tensor> gradients(const ModelBundle& bundle) {
+    std::map<std::string, at::Tensor> grads;
+    for (const auto& item : bundle.model->named_parameters()) {
+        if (item.value().grad().defined()) {
+            grads[item.key()] = item.value().grad().clone();
+        }
+    }
+    return grads;
+}
+
+double maxGradientDifference(const std::map<std::string, at::Tensor>& a,
+                             const std::map<std::string, at::Tensor>& b) {
+    EXPECT_EQ(a.size(), b.size());
+    double worst = 0.0;
+    for (const auto& [name, grad] : a) {
+        const auto it = b.find(name);
+        if (it == b.end()) {
+            ADD_FAILURE() << "no gradient for " << name;
+            continue;
+        }
+        worst = std::max(worst, (grad - it->second).abs().max().item<double>());
+    }
+    return worst;
+}
+
+TEST(Trainer, AccumulatedGradientsEqualFullBatchGradients) {
+    // 7 examples: one batch of 7 against micro-batches 2+2+2+1 (a short last micro-batch).
+    const auto data = test::makeTinyData(32, 8, 11);
+    const std::vector<std::size_t> window = {0, 1, 2, 3, 4, 5, 6};
+    Recorder recorder;
+    auto full = test::makeModel(2, 32, 4, 0.0, 5);
+    auto config = smallConfig();
+    config.batchSize = 7;
+    Trainer fullTrainer(full, data, config, recorder);
+    fullTrainer.computeGradients(window);
+
+    auto accumulated = test::makeModel(2, 32, 4, 0.0, 5);
+    config.batchSize = 2;
+    config.accumulationSteps = 4;
+    Trainer accumulatedTrainer(accumulated, data, config, recorder);
+    accumulatedTrainer.computeGradients(window);
+
+    // Tolerance: fp32 sums of the same terms in a different order.
+    const double difference = maxGradientDifference(gradients(full), gradients(accumulated));
+    std::cout << "accumulated vs full-batch max |gradient difference| = " << difference << "\n";
+    EXPECT_LT(difference, 1e-6);
+}
+
+TEST(Trainer, CheckpointedGradientsEqualPlainGradientsWithDropout) {
+    const auto data = test::makeTinyData(32, 8, 12);
+    const std::vector<std::size_t> window = {0, 1, 2, 3, 4, 5, 6, 7};
+    Recorder recorder;
+    auto plain = test::makeModel(3, 32, 4, 0.1, 6);
+    auto checkpointed = test::makeModel(3, 32, 4, 0.1, 6);
+    auto config = smallConfig();
+    Trainer plainTrainer(plain, data, config, recorder);
+    config.gradientCheckpointing = true;
+    Trainer checkpointedTrainer(checkpointed, data, config, recorder);
+
+    at::manual_seed(99);
+    plainTrainer.computeGradients(window);
+    at::manual_seed(99);
+    checkpointedTrainer.computeGradients(window);
+    const double difference = maxGradientDifference(gradients(plain), gradients(checkpointed));
+    std::cout << "checkpointed vs plain max |gradient difference| (dropout 0.1) = " << difference << "\n";
+    EXPECT_LT(difference, 1e-6);
+
+    // Guard for the test itself: with another dropout draw, gradients do differ.
+    checkpointedTrainer.clearGradients();
+    at::manual_seed(100);
+    checkpointedTrainer.computeGradients(window);
+    EXPECT_GT(maxGradientDifference(gradients(plain), gradients(checkpointed)), 1e-4);
+}
+
+TEST(Trainer, FrozenPartsGetNoGradientAndNoOptimizerState) {
+    const auto data = test::makeTinyData(32, 8, 13);
+    Recorder recorder;
+    auto bundle = test::makeModel(3, 32, 4, 0.1, 7);
+    auto config = smallConfig();
+    config.freezeEmbeddings = true;
+    config.freezeLayers = 1;
+    config.maxSteps = 2;
+    const auto embeddingsBefore = bundle.model->bert->embeddings->word_embeddings->weight.clone();
+    Trainer trainer(bundle, data, config, recorder);
+    trainer.computeGradients({0, 1, 2, 3});
+    for (const auto& parameter : bundle.model->bert->embeddings->parameters()) {
+        EXPECT_FALSE(parameter.grad().defined());
+    }
+    for (const auto& parameter : bundle.model->bert->encoder->layer[0]->parameters()) {
+        EXPECT_FALSE(parameter.grad().defined());
+    }
+    for (const auto& parameter : bundle.model->bert->encoder->layer[1]->parameters()) {
+        EXPECT_TRUE(parameter.grad().defined());
+    }
+    trainer.clearGradients();
+    const std::atomic<bool> cancel{false};
+    const auto result = trainer.run(cancel);
+    ASSERT_EQ(result.status, RunStatus::Completed) << result.error;
+    for (const auto& parameter : bundle.model->bert->embeddings->parameters()) {
+        EXPECT_EQ(trainer.optimizer().state().count(parameter.unsafeGetTensorImpl()), 0U);
+    }
+    EXPECT_TRUE(at::equal(embeddingsBefore, bundle.model->bert->embeddings->word_embeddings->weight));
+    EXPECT_EQ(trainer.optimizer().state().size(), trainer.trainableParameters().size());
+}
+
+TEST(Trainer, CheckpointingWithFrozenEmbeddingsStillTrainsTheEncoder) {
+    // transformers #21381: the reentrant checkpoint with a frozen input trained nothing.
+    const auto data = test::makeTinyData(32, 8, 14);
+    Recorder recorder;
+    auto bundle = test::makeModel(2, 32, 4, 0.1, 8);
+    auto config = smallConfig();
+    config.freezeEmbeddings = true;
+    config.gradientCheckpointing = true;
+    config.maxSteps = 1;
+    const auto before = bundle.model->bert->encoder->layer[0]->as<BertLayerImpl>()
+                            ->attention->self->query->weight.clone();
+    Trainer trainer(bundle, data, config, recorder);
+    trainer.computeGradients({0, 1, 2, 3});
+    const auto& grad = bundle.model->bert->encoder->layer[0]->as<BertLayerImpl>()
+                           ->attention->self->query->weight.grad();
+    ASSERT_TRUE(grad.defined()) << "checkpointed layer 0 got no gradient";
+    EXPECT_GT(grad.abs().sum().item<double>(), 0.0);
+    trainer.clearGradients();
+    const std::atomic<bool> cancel{false};
+    ASSERT_EQ(trainer.run(cancel).status, RunStatus::Completed);
+    const auto after = bundle.model->bert->encoder->layer[0]->as<BertLayerImpl>()
+                           ->attention->self->query->weight;
+    EXPECT_FALSE(at::equal(before, after)) << "the encoder's first layer did not change";
+}
+
+TEST(Sampler, LengthGroupingIsAPermutationWithTheLongestFirst) {
+    const auto data = test::makeTinyData(203, 8, 15);
+    for (std::size_t epoch = 0; epoch < 3; ++epoch) {
+        const auto windows = planEpoch(data.train.lengths, 8, BatchOrder::LengthGrouped, 42, epoch);
+        std::vector<std::size_t> seen;
+        for (const auto& window : windows) {
+            seen.insert(seen.end(), window.begin(), window.end());
+        }
+        std::vector<std::size_t> sorted = seen;
+        std::sort(sorted.begin(), sorted.end());
+        std::vector<std::size_t> all(data.train.size());
+        std::iota(all.begin(), all.end(), std::size_t{0});
+        EXPECT_EQ(sorted, all) << "epoch " << epoch << " is not a permutation";
+        EXPECT_EQ(windows.back().size(), 203U % 8U);
+        const auto longest = *std::max_element(data.train.lengths.begin(), data.train.lengths.end());
+        EXPECT_EQ(data.train.lengths[windows.front().front()], longest);
+        // Windows are length-sorted inside megabatches: far less spread than random batches.
+        double groupedSpread = 0.0;
+        double randomSpread = 0.0;
+        const auto randomWindows = planEpoch(data.train.lengths, 8, BatchOrder::Random, 42, epoch);
+        auto spread = [&](const std::vector<std::size_t>& w) {
+            std::size_t lo = SIZE_MAX;
+            std::size_t hi = 0;
+            for (const auto i : w) {
+                lo = std::min(lo, data.train.lengths[i]);
+                hi = std::max(hi, data.train.lengths[i]);
+            }
+            return static_cast<double>(hi - lo);
+        };
+        for (std::size_t k = 1; k + 1 < windows.size(); ++k) {
+            groupedSpread += spread(windows[k]);
+            randomSpread += spread(randomWindows[k]);
+        }
+        EXPECT_LT(groupedSpread, randomSpread / 2);
+    }
+    // Different epochs, different orders; the same epoch, the same order.
+    EXPECT_NE(planEpoch(data.train.lengths, 8, BatchOrder::Random, 42, 0),
+              planEpoch(data.train.lengths, 8, BatchOrder::Random, 42, 1));
+    EXPECT_EQ(planEpoch(data.train.lengths, 8, BatchOrder::Random, 42, 1),
+              planEpoch(data.train.lengths, 8, BatchOrder::Random, 42, 1));
+}
+
+TEST(LossScaler, SkipsAStepWithInfAndBacksOffThenGrows) {
+    DynamicLossScaler scaler(c10::kCPU, 1024.0, 2.0, 0.5, /*growthInterval=*/2);
+    auto weight = at::ones({3}).requires_grad_(true);
+    weight.mutable_grad() = at::tensor({1024.0F, 2048.0F, std::numeric_limits<float>::infinity()});
+    EXPECT_TRUE(scaler.unscale({weight}));
+    scaler.update();
+    EXPECT_EQ(scaler.scaleValue(), 512.0);
+    weight.mutable_grad() = at::tensor({512.0F, 1024.0F, 0.0F});
+    EXPECT_FALSE(scaler.unscale({weight}));
+    EXPECT_TRUE(at::allclose(weight.grad(), at::tensor({1.0F, 2.0F, 0.0F})));
+    scaler.update();
+    EXPECT_EQ(scaler.scaleValue(), 512.0);  // one clean step: not yet
+    weight.mutable_grad() = at::tensor({1.0F, 1.0F, 1.0F});
+    EXPECT_FALSE(scaler.unscale({weight}));
+    scaler.update();
+    EXPECT_EQ(scaler.scaleValue(), 1024.0);  // two clean steps: grows
+}
+
+TEST(Trainer, Fp16StepWithInjectedInfIsSkippedAndTheScaleBacksOff) {
+    const auto data = test::makeTinyData(16, 8, 16);
+    Recorder recorder;
+    auto bundle = test::makeModel(2, 32, 4, 0.0, 9);
+    auto config = smallConfig();
+    config.precision = Precision::Fp16;
+    config.maxSteps = 1;
+    Trainer trainer(bundle, data, config, recorder);
+    // An infinite weight in the classifier makes every gradient non-finite.
+    {
+        const torch::NoGradGuard noGrad;
+        bundle.model->classifier->weight[0][0].fill_(std::numeric_limits<float>::infinity());
+    }
+    const auto queryBefore = bundle.model->bert->encoder->layer[1]->as<BertLayerImpl>()
+                                 ->attention->self->query->weight.clone();
+    const std::atomic<bool> cancel{false};
+    const auto result = trainer.run(cancel);
+    ASSERT_EQ(recorder.steps.size(), 1U) << result.error;
+    EXPECT_TRUE(recorder.steps[0].skipped);
+    EXPECT_EQ(recorder.steps[0].lossScale, DynamicLossScaler::kInitialScale * DynamicLossScaler::kBackoffFactor);
+    EXPECT_EQ(recorder.count(EventKind::StepSkipped), 1U);
+    EXPECT_TRUE(at::equal(queryBefore, bundle.model->bert->encoder->layer[1]->as<BertLayerImpl>()
+                                           ->attention->self->query->weight));
+}
+
+TEST(Trainer, LearnsTheTinyTaskAndReportsEveryStep) {
+    const auto data = test::makeTinyData(256, 64, 17);
+    Recorder recorder;
+    auto bundle = test::makeModel(2, 32, 4, 0.1, 10);
+    auto config = smallConfig();
+    config.epochs = 3;
+    config.learningRate = 2e-3;
+    config.groupByLength = true;
+    Trainer trainer(bundle, data, config, recorder);
+    const std::atomic<bool> cancel{false};
+    const auto result = trainer.run(cancel);
+    ASSERT_EQ(result.status, RunStatus::Completed) << result.error;
+    EXPECT_EQ(recorder.steps.size(), 3U * 32U);
+    EXPECT_EQ(recorder.epochs.size(), 3U);
+    EXPECT_EQ(recorder.evaluations.size(), 3U);
+    EXPECT_GT(result.finalEval.accuracy, 0.9) << "final loss " << result.finalEval.loss;
+    EXPECT_LT(recorder.steps.back().loss, recorder.steps.front().loss);
+    for (const auto& step : recorder.steps) {
+        EXPECT_GT(step.memory.peak, 0);
+        EXPECT_GE(step.paddingShare, 0.0);
+        EXPECT_EQ(step.microBatch * step.accumulation, 8U);
+    }
+    EXPECT_GT(recorder.start.trialPeakBytes, 0);
+    EXPECT_GT(result.peakMemoryBytes, 0);
+    EXPECT_GT(result.measured.optimizerState, 0);
+}
+
+TEST(Trainer, OutOfMemoryUnderACpuCapKeepsTheEffectiveBatch) {
+    const auto data = test::makeTinyData(64, 16, 18, 30, 60, 64);
+    auto config = smallConfig();
+    config.batchSize = 16;
+    config.padding = PaddingMode::Fixed;
+    config.maxSteps = 3;
+    // Measure what micro-batches of 16 and 8 need, then cap between the two.
+    auto peakAt = [&](std::size_t batch) {
+        Recorder recorder;
+        auto bundle = test::makeModel(2, 64, 4, 0.0, 11);
+        auto c = config;
+        c.batchSize = batch;
+        Trainer trainer(bundle, data, c, recorder);
+        return trainer.trialStepPeak();
+    };
+    const auto peak16 = peakAt(16);
+    const auto peak8 = peakAt(8);
+    ASSERT_GT(peak16, peak8);
+    Recorder recorder;
+    auto bundle = test::makeModel(2, 64, 4, 0.0, 11);
+    // The cap counts everything allocated: the model is already resident.
+    config.memoryCapBytes = (peak16 + peak8) / 2;
+    Trainer trainer(bundle, data, config, recorder);
+    const std::atomic<bool> cancel{false};
+    const auto result = trainer.run(cancel);
+    std::cout << "cap " << (*config.memoryCapBytes >> 10) << " KiB between trial peaks of micro-batch 16 ("
+              << (peak16 >> 10) << " KiB) and 8 (" << (peak8 >> 10) << " KiB)\n";
+    ASSERT_EQ(result.status, RunStatus::Completed) << result.error;
+    EXPECT_GE(recorder.count(EventKind::OomRecovered), 1U);
+    ASSERT_EQ(recorder.steps.size(), 3U);
+    for (const auto& step : recorder.steps) {
+        EXPECT_EQ(step.microBatch, 8U);
+        EXPECT_EQ(step.accumulation, 2U);
+    }
+    EXPECT_LE(result.peakMemoryBytes, *config.memoryCapBytes);
+}
+
+TEST(Trainer, OutOfMemoryAtMicroBatchOneFailsWithAClearMessage) {
+    const auto data = test::makeTinyData(16, 8, 19);
+    Recorder recorder;
+    auto bundle = test::makeModel(2, 64, 4, 0.0, 12);
+    auto config = smallConfig();
+    config.maxSteps = 1;
+    // Room for bookkeeping, not for a forward pass of even one example.
+    config.memoryCapBytes = MemoryMonitor(c10::kCPU).sample().current + 16 * 1024;
+    Trainer trainer(bundle, data, config, recorder);
+    const std::atomic<bool> cancel{false};
+    const auto result = trainer.run(cancel);
+    EXPECT_EQ(result.status, RunStatus::Failed);
+    EXPECT_NE(result.error.find("cannot shrink further"), std::string::npos) << result.error;
+    EXPECT_EQ(recorder.count(EventKind::Error), 1U);
+    EXPECT_EQ(recorder.count(EventKind::OomRecovered), 3U);  // 8 -> 4 -> 2 -> 1, then give up
+}
+
+TEST(Trainer, EvaluationOutOfMemoryShrinksOnlyTheEvaluationBatch) {
+    const auto data = test::makeTinyData(16, 64, 20, 30, 60, 64);
+    auto config = smallConfig();
+    config.batchSize = 2;
+    config.evalBatchSize = 64;
+    config.maxSteps = 1;
+    config.padding = PaddingMode::Dynamic;
+    Recorder probe;
+    auto probeBundle = test::makeModel(2, 64, 4, 0.0, 13);
+    Trainer probeTrainer(probeBundle, data, config, probe);
+    const auto trainingPeak = probeTrainer.trialStepPeak();
+    Recorder recorder;
+    auto bundle = test::makeModel(2, 64, 4, 0.0, 13);
+    config.memoryCapBytes = trainingPeak + (trainingPeak >> 3);
+    Trainer trainer(bundle, data, config, recorder);
+    const std::atomic<bool> cancel{false};
+    const auto result = trainer.run(cancel);
+    ASSERT_EQ(result.status, RunStatus::Completed) << result.error;
+    EXPECT_GE(recorder.count(EventKind::EvalOomRecovered), 1U);
+    EXPECT_EQ(recorder.count(EventKind::OomRecovered), 0U);
+    EXPECT_EQ(recorder.steps.front().microBatch, 2U);
+}
+
+TEST(Trainer, ResumedRunEndsWithTheSameWeightsAsAnUninterruptedOne) {
+    const auto data = test::makeTinyData(96, 16, 21);
+    auto config = smallConfig();
+    config.epochs = 2;
+    config.saveCheckpoints = true;
+    test::TempDir dir;
+    const std::atomic<bool> go{false};
+
+    Recorder straightRecorder;
+    auto straight = test::makeModel(2, 32, 4, 0.1, 14);
+    at::manual_seed(7);
+    Trainer straightTrainer(straight, data, config, straightRecorder, dir / "straight");
+    ASSERT_EQ(straightTrainer.run(go).status, RunStatus::Completed);
+
+    // Cancel after 5 steps (mid-epoch), then resume in a new trainer and model.
+    struct CancelAfter : Recorder {
+        std::atomic<bool>* flag = nullptr;
+        void onStep(const StepMetrics& m) override {
+            Recorder::onStep(m);
+            if (m.step == 5) {
+                flag->store(true);
+            }
+        }
+    } first;
+    std::atomic<bool> stop{false};
+    first.flag = &stop;
+    auto interrupted = test::makeModel(2, 32, 4, 0.1, 14);
+    at::manual_seed(7);
+    Trainer firstTrainer(interrupted, data, config, first, dir / "resumed");
+    const auto partial = firstTrainer.run(stop);
+    ASSERT_EQ(partial.status, RunStatus::Cancelled);
+    ASSERT_FALSE(partial.lastCheckpoint.empty());
+
+    Recorder second;
+    auto fresh = test::makeModel(2, 32, 4, 0.1, 1234);  // other weights: all must come from the checkpoint
+    at::manual_seed(12345);  // other global RNG: the checkpoint's must win
+    Trainer secondTrainer(fresh, data, config, second, dir / "resumed");
+    secondTrainer.resumeFrom(partial.lastCheckpoint);
+    ASSERT_EQ(secondTrainer.run(go).status, RunStatus::Completed);
+    EXPECT_EQ(second.steps.front().step, 6U);
+    EXPECT_EQ(first.steps.size() + second.steps.size(), straightRecorder.steps.size());
+
+    const auto a = straight.model->named_parameters();
+    const auto b = fresh.model->named_parameters();
+    double worst = 0.0;
+    for (const auto& item : a) {
+        worst = std::max(worst, (item.value() - b[item.key()]).abs().max().item<double>());
+    }
+    std::cout << "resumed vs uninterrupted max |weight difference| = " << worst << "\n";
+    EXPECT_EQ(worst, 0.0);
+}
+
+}  // namespace
+}  // namespace bert

@@ -22,8 +22,8 @@ ParameterCounts countParameters(const BertConfig& m) {
 
 MemoryBreakdown forecastMemory(const BertConfig& model, const TrainingConfig& training,
                                std::size_t longestExample) {
-    constexpr std::int64_t kFloatBytes = 4;         // fp32 weights, gradients, moments
-    constexpr std::int64_t kAdamMoments = 2;        // exp_avg and exp_avg_sq
+    constexpr std::int64_t kFloatBytes = 4;   // fp32 weights, gradients, moments, LayerNorm inputs
+    constexpr std::int64_t kAdamMoments = 2;  // exp_avg and exp_avg_sq
     const auto counts = countParameters(model);
     const std::int64_t layers = model.numHiddenLayers;
     const auto frozenLayers = static_cast<std::int64_t>(training.freezeLayers);
@@ -47,38 +47,68 @@ MemoryBreakdown forecastMemory(const BertConfig& model, const TrainingConfig& tr
     const auto batch = static_cast<std::int64_t>(training.batchSize);
     const std::int64_t tokens = batch * length;
     const std::int64_t h = model.hiddenSize;
-    const std::int64_t i = model.intermediateSize;
     const std::int64_t heads = model.numAttentionHeads;
-    const std::int64_t element = training.precision == Precision::Fp32 ? 4 : 2;
+    const bool cuda = training.device.rfind("cuda", 0) == 0;
+    const bool autocast = training.precision != Precision::Fp32;
+    const std::int64_t e = autocast ? 2 : kFloatBytes;  // element of autocast's matmul outputs
+    const bool hiddenDropout = model.hiddenDropoutProb > 0.0;
+    const bool attentionDropout = model.attentionProbsDropoutProb > 0.0;
+    // Dropout keeps its mask: a float noise tensor of the input's dtype on CPU (ATen's
+    // _dropout_impl), a bool mask from the fused kernel on CUDA.
+    const std::int64_t mask = hiddenDropout ? (cuda ? 1 : e) : 0;
 
-    // What one layer keeps for backward, in elements. Per token: the layer input (read by
-    // query/key/value), query, key and value, the attention output and its dropout mask, the
-    // attention projection's output before LayerNorm and its normalised result, the
-    // intermediate projection before and after the activation (2 x intermediate), the output
-    // projection's dropout mask and its pre-LayerNorm sum: 10 x hidden + 2 x intermediate.
-    // Per head and query-key pair (the attention weights and their dropout mask): 2 x S x S.
-    constexpr std::int64_t kHiddenTensorsPerLayer = 10;
-    constexpr std::int64_t kIntermediateTensorsPerLayer = 2;
-    constexpr std::int64_t kAttentionMapsPerLayer = 2;
+    // Bytes one layer keeps for backward per token, times hidden size: query/key/value's input
+    // (under autocast each linear saves its own low-precision copy), the attention inputs, the
+    // context feeding attention.output.dense, two dropout masks, two LayerNorm inputs (fp32), and
+    // LayerNorm 1's output (or its copy) feeding the intermediate projection.
+    // Attention on CPU takes ATen's math path (a padding mask and dropout rule out the flash
+    // kernel), which upcasts half types to fp32 and keeps scaled query, key and value; on CUDA the
+    // memory-efficient kernel keeps query, key, value and its output in the autocast dtype.
+    const std::int64_t qkvInput = autocast ? 3 * e : kFloatBytes;
+    const std::int64_t attentionInputs = cuda ? 4 * e : 3 * kFloatBytes;
+    const std::int64_t perTokenHidden = qkvInput + attentionInputs + e + 2 * mask + 2 * kFloatBytes +
+                                        (autocast ? e : kFloatBytes);
+    // The activation's input and output (2 x intermediate size).
+    const std::int64_t perTokenIntermediate = 2 * e;
+    // CPU math path: softmax output, and with attention dropout its noise and the dropped
+    // weights, all fp32, per head and query-key pair. CUDA: only a log-sum-exp per query.
+    const std::int64_t attentionMaps =
+        cuda ? batch * heads * length * kFloatBytes
+             : batch * heads * length * length * kFloatBytes * (attentionDropout ? 3 : 1);
     const std::int64_t layerActivations =
-        (tokens * (kHiddenTensorsPerLayer * h + kIntermediateTensorsPerLayer * i) +
-         kAttentionMapsPerLayer * batch * heads * length * length) * element;
-    // Embeddings: sum before LayerNorm, LayerNorm output, dropout mask (fp32: outside autocast).
-    constexpr std::int64_t kEmbeddingTensors = 3;
+        tokens * (perTokenHidden * h + perTokenIntermediate * model.intermediateSize) + attentionMaps;
+    // Embeddings: the LayerNorm input (fp32) and the dropout mask, only when they train.
     const std::int64_t embeddingActivations =
-        training.freezeEmbeddings ? 0 : tokens * h * kEmbeddingTensors * kFloatBytes;
+        training.freezeEmbeddings ? 0 : tokens * h * (kFloatBytes + (hiddenDropout ? (cuda ? 1 : 4) : 0));
+    // Autocast caches a low-precision copy of every linear weight for the step.
+    const std::int64_t linearWeights = layers * (4 * h * h + 2 * h * model.intermediateSize) + h * h;
+    const std::int64_t castCache = autocast ? linearWeights * e : 0;
     const std::int64_t layerInput = tokens * h * kFloatBytes;
 
-    // Layers below the lowest trainable one see no gradient flow when embeddings are frozen too.
+    // Layers below the lowest trainable one keep nothing when the embeddings are frozen too.
     const std::int64_t quietLayers = training.freezeEmbeddings ? frozenLayers : 0;
     const std::int64_t activeLayers = layers - quietLayers;
-    std::int64_t activations = embeddingActivations;
+    std::int64_t activations = embeddingActivations + castCache;
     if (training.gradientCheckpointing) {
+        // Each layer keeps its input; backward recomputes one layer at a time.
         activations += activeLayers * layerInput + layerActivations;
     } else {
         activations += activeLayers * layerActivations;
     }
     forecast.activations = activations;
+    // Gradients that exist at the moment of the peak. With accumulation, all of the earlier
+    // micro-batches' gradients coexist with the next one's activations. Under checkpointing the
+    // peak comes while backward recomputes the layers, after the head's and encoder's gradients
+    // but before the embeddings' (computed last). Otherwise the peak is the start of backward,
+    // before any gradient exists; they then replace activations as those are freed.
+    const std::int64_t embeddingGradients = training.freezeEmbeddings ? 0 : counts.embeddings * kFloatBytes;
+    if (training.accumulationSteps > 1) {
+        forecast.peakGradients = forecast.gradients;
+    } else if (training.gradientCheckpointing) {
+        forecast.peakGradients = forecast.gradients - embeddingGradients;
+    } else {
+        forecast.peakGradients = counts.head * kFloatBytes;
+    }
     return forecast;
 }
 

@@ -23,10 +23,14 @@ ParameterCounts countParameters(const BertConfig& model);
 ///  - gradients: 4 bytes per trainable parameter (frozen parts have none);
 ///  - optimizer state: AdamW's two moments, 8 bytes per trainable parameter;
 ///  - activations of the longest micro-batch (batchSize x padded length of the longest example,
-///    or maxLength under fixed padding): what autograd keeps per layer for backward (see
-///    MemoryForecast.cpp for the tensor count), in 4 bytes or the autocast dtype's 2; under
-///    gradient checkpointing each layer keeps only its input, plus one layer recomputed in
-///    backward; frozen layers on a frozen input keep nothing.
+///    or maxLength under fixed padding): the tensors autograd keeps per layer for backward,
+///    counted one by one in MemoryForecast.cpp for LibTorch's CPU kernels (attention on the math
+///    path, float dropout noise) and CUDA's (memory-efficient attention, bool dropout masks);
+///    under gradient checkpointing each layer keeps only its input, plus one layer recomputed in
+///    backward; frozen layers on a frozen input keep nothing; autocast adds its weight cache.
+/// The peak (MemoryBreakdown::total) is weights + optimizer state + activations + the gradients
+/// alive at that moment: all of them with accumulation, all but the embeddings' under
+/// checkpointing, only the head's otherwise (the peak is then the start of backward).
 MemoryBreakdown forecastMemory(const BertConfig& model, const TrainingConfig& training,
                                std::size_t longestExample);
 

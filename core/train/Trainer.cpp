@@ -81,7 +81,8 @@ RunStatus runStatusFromString(const std::string& text) {
 
 nlohmann::json MemoryBreakdown::toJson() const {
     return {{"weights", weights}, {"gradients", gradients}, {"optimizer_state", optimizerState},
-            {"activations", activations}, {"total", total()}};
+            {"activations", activations}, {"peak_gradients", peakGradients < 0 ? gradients : peakGradients},
+            {"total", total()}};
 }
 
 // ---- data ------------------------------------------------------------------------------------
@@ -470,12 +471,14 @@ std::int64_t Trainer::trialStepPeak() {
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
         return data_.train.lengths[a] > data_.train.lengths[b];
     });
-    order.resize(std::min(order.size(), microBatch_));
+    // With accumulation, two micro-batches: the first one's gradients are alive during the second.
+    const std::size_t microBatches = (config_.accumulationSteps > 1 && microBatch_ < config_.stepExamples()) ? 2 : 1;
+    order.resize(std::min(order.size(), microBatch_ * microBatches));
     const auto rng = getRngState(device_);
     monitor_.resetPeak();
     std::int64_t peak = 0;
     try {
-        computeGradients(order);  // one micro-batch: a window that holds only it
+        computeGradients(order);
         peak = monitor_.sample().peak;
     } catch (const c10::Error& error) {
         if (!isOutOfMemory(error)) {

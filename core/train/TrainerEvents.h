@@ -78,7 +78,13 @@ struct MemoryBreakdown {
     std::int64_t gradients = 0;
     std::int64_t optimizerState = 0;
     std::int64_t activations = 0;
-    std::int64_t total() const { return weights + gradients + optimizerState + activations; }
+    /// Of the gradients, those alive at the moment of the peak (forecasts only; see
+    /// MemoryForecast.h). Measured breakdowns leave it equal to gradients.
+    std::int64_t peakGradients = -1;
+    /// The peak: weights + optimizer state + activations + the gradients alive at the peak.
+    std::int64_t total() const {
+        return weights + optimizerState + activations + (peakGradients < 0 ? gradients : peakGradients);
+    }
     nlohmann::json toJson() const;
 };
 

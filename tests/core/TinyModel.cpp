@@ -16,9 +16,9 @@ std::vector<std::string> tinyVocabulary() {
 }
 
 ModelBundle makeModel(std::int64_t layers, std::int64_t hidden, std::int64_t heads, double dropout,
-                      std::uint64_t seed, std::vector<std::string> labels) {
+                      std::uint64_t seed, std::vector<std::string> labels, std::int64_t vocabSize) {
     BertConfig config;
-    config.vocabSize = static_cast<std::int64_t>(tinyVocabulary().size());
+    config.vocabSize = vocabSize > 0 ? vocabSize : static_cast<std::int64_t>(tinyVocabulary().size());
     config.hiddenSize = hidden;
     config.numHiddenLayers = layers;
     config.numAttentionHeads = heads;

@@ -16,9 +16,10 @@ std::vector<std::string> tinyVocabulary();
 ModelBundle makeTinyModel(std::uint64_t seed, std::vector<std::string> labels = {"neg", "pos"});
 
 /// A BERT of the given size over tinyVocabulary(); dropout as given (0 for exact comparisons).
+/// vocabSize > 0 gives the embedding table a real BERT's size (ids beyond the vocabulary unused).
 ModelBundle makeModel(std::int64_t layers, std::int64_t hidden, std::int64_t heads,
                       double dropout, std::uint64_t seed,
-                      std::vector<std::string> labels = {"neg", "pos"});
+                      std::vector<std::string> labels = {"neg", "pos"}, std::int64_t vocabSize = 0);
 
 /// A learnable two-class task over tinyVocabulary(): "pos" when the sentence holds a positive
 /// word. Lengths vary from minWords to maxWords, so padding and length grouping matter.

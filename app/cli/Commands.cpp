@@ -6,7 +6,19 @@
 #include <cstdio>
 #include <ostream>
 
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <fstream>
+#include <iomanip>
+#include <map>
+#include <functional>
+#include <sstream>
+
+#include "Error.h"
 #include "checkpoint/ModelFolder.h"
+#include "memory/MemoryForecast.h"
 #include "model/Inference.h"
 
 namespace bert::cli {
@@ -98,6 +110,379 @@ void predict(const std::filesystem::path& folder, const std::vector<std::string>
         }
         out << '\t' << texts[i] << '\n';
     }
+}
+
+// ---- train / resume / estimate --------------------------------------------------------------
+
+namespace {
+
+constexpr int kExitRunFailed = 3;
+constexpr int kExitCancelled = 130;
+
+std::string clock(double seconds) {
+    const auto total = static_cast<long>(std::max(0.0, seconds));
+    char text[32];
+    if (total >= 3600) {
+        std::snprintf(text, sizeof text, "%ld:%02ld:%02ld", total / 3600, (total / 60) % 60, total % 60);
+    } else {
+        std::snprintf(text, sizeof text, "%02ld:%02ld", total / 60, total % 60);
+    }
+    return text;
+}
+
+/// A progress bar with ETA, loss and memory on a terminal; one line per 5% otherwise.
+class ProgressPrinter final : public TrainerObserver {
+public:
+    explicit ProgressPrinter(std::ostream& out) : out_(out), terminal_(::isatty(STDERR_FILENO) != 0) {}
+
+    void onStarted(const RunStart& start) override {
+        total_ = start.totalSteps;
+        first_ = start.resumedFromStep;
+        started_ = std::chrono::steady_clock::now();
+        out_ << "training on " << start.device << ": " << start.trainExamples << " examples, "
+             << start.validationExamples << " for validation, " << start.totalSteps << " steps\n"
+             << "memory forecast " << humanBytes(static_cast<double>(start.forecast.total()));
+        if (start.trialPeakBytes > 0) {
+            out_ << ", trial step on the longest batch " << humanBytes(static_cast<double>(start.trialPeakBytes));
+        }
+        out_ << "\n";
+    }
+    void onStep(const StepMetrics& m) override {
+        const double elapsed =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+        const double done = static_cast<double>(m.step - first_);
+        const double eta = done > 0 ? elapsed / done * static_cast<double>(total_ - m.step) : 0.0;
+        const double fraction = total_ > 0 ? static_cast<double>(m.step) / static_cast<double>(total_) : 1.0;
+        const auto percent = static_cast<int>(fraction * 100.0);
+        if (!terminal_ && percent < lastPercent_ + 5 && m.step != total_) {
+            return;
+        }
+        lastPercent_ = percent;
+        constexpr int kBarWidth = 24;
+        const int filled = static_cast<int>(fraction * kBarWidth);
+        char line[256];
+        std::snprintf(line, sizeof line, "[%s%s] %3d%% step %zu/%zu loss %.4f mem %s peak %s %s ETA %s",
+                      std::string(static_cast<std::size_t>(filled), '#').c_str(),
+                      std::string(static_cast<std::size_t>(kBarWidth - filled), '.').c_str(), percent, m.step,
+                      total_, m.loss, humanBytes(static_cast<double>(m.memory.current)).c_str(),
+                      humanBytes(static_cast<double>(m.memory.peak)).c_str(),
+                      m.microBatch ? ("mb " + std::to_string(m.microBatch) + "x" + std::to_string(m.accumulation)).c_str() : "",
+                      clock(eta).c_str());
+        out_ << (terminal_ ? "\r" : "") << line << (terminal_ ? "" : "\n") << std::flush;
+    }
+    void onEvaluation(const EvalMetrics& m) override {
+        char line[160];
+        std::snprintf(line, sizeof line, "evaluation at step %zu: loss %.4f accuracy %.4f macro-F1 %.4f", m.step,
+                      m.loss, m.accuracy, m.macroF1);
+        out_ << (terminal_ ? "\n" : "") << line << "\n";
+    }
+    void onEvent(const TrainerEvent& event) override {
+        if (event.kind == EventKind::OomRecovered || event.kind == EventKind::EvalOomRecovered ||
+            event.kind == EventKind::StepSkipped || event.kind == EventKind::Error ||
+            event.kind == EventKind::Cancelled) {
+            out_ << (terminal_ ? "\n" : "") << toString(event.kind) << ": " << event.message << "\n";
+        }
+    }
+
+private:
+    std::ostream& out_;
+    bool terminal_;
+    std::size_t total_ = 0;
+    std::size_t first_ = 0;
+    int lastPercent_ = -5;
+    std::chrono::steady_clock::time_point started_;
+};
+
+int reportResult(const SessionResult& session, std::ostream& out, std::ostream& err) {
+    const auto& result = session.result;
+    out << "run " << session.runId << " " << toString(result.status) << " after " << result.steps << " steps in "
+        << clock(result.seconds) << "; peak memory " << humanBytes(static_cast<double>(result.peakMemoryBytes));
+    if (!result.finalEval.confusion.empty()) {
+        char metrics[96];
+        std::snprintf(metrics, sizeof metrics, "; validation accuracy %.4f, macro-F1 %.4f",
+                      result.finalEval.accuracy, result.finalEval.macroF1);
+        out << metrics;
+    }
+    out << "\n";
+    switch (result.status) {
+        case RunStatus::Completed:
+            return 0;
+        case RunStatus::Cancelled:
+            err << "cancelled; continue with: bert-studio-cli resume " << session.runId << "\n";
+            return kExitCancelled;
+        default:
+            err << "error: " << result.error << "\n";
+            return kExitRunFailed;
+    }
+}
+
+}  // namespace
+
+std::int64_t parseByteSize(const std::string& text) {
+    std::size_t used = 0;
+    double value = 0.0;
+    try {
+        value = std::stod(text, &used);
+    } catch (const std::exception&) {
+        throw InputError("memory size \"" + text + "\" is not a number with a unit (e.g. 16GiB)");
+    }
+    std::string unit = text.substr(used);
+    unit.erase(0, unit.find_first_not_of(' '));
+    static const std::map<std::string, double> kUnits = {
+        {"", 1.0}, {"B", 1.0}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"KiB", 1024.0},
+        {"MiB", 1024.0 * 1024.0}, {"GiB", 1024.0 * 1024.0 * 1024.0}};
+    const auto it = kUnits.find(unit);
+    if (it == kUnits.end() || !(value > 0.0)) {
+        throw InputError("memory size \"" + text + "\": use B, KB, MB, GB, KiB, MiB or GiB");
+    }
+    return static_cast<std::int64_t>(value * it->second);
+}
+
+void loadConfigFile(const std::filesystem::path& file, TrainArguments& args) {
+    std::ifstream in(file);
+    if (!in) {
+        throw InputError(file, "cannot be read");
+    }
+    const auto json = nlohmann::json::parse(in, nullptr, false);
+    if (json.is_discarded() || !json.is_object()) {
+        throw InputError(file, "is not a JSON object");
+    }
+    try {
+        if (json.contains("data")) {
+            const auto model = args.job.modelFolder;
+            args.job = TrainingJob::fromJson(json);
+            if (args.job.modelFolder.empty()) {
+                args.job.modelFolder = model;
+            }
+        } else {
+            args.job.training = TrainingConfig::fromJson(json.contains("training") ? json["training"] : json);
+        }
+    } catch (const InputError& error) {
+        throw InputError(file, error.problem());
+    }
+    const auto& c = args.job.training;
+    args.padding = toString(c.padding);
+    args.precision = toString(c.precision);
+    args.cacheRelease = toString(c.cacheRelease);
+    if (c.memoryCapBytes) {
+        args.memoryCap = std::to_string(*c.memoryCapBytes);
+    }
+    if (args.job.data.validationFile) {
+        args.validationFile = args.job.data.validationFile->string();
+    }
+}
+
+TrainingJob TrainArguments::resolve() const {
+    TrainingJob resolved = job;
+    auto json = resolved.training.toJson();
+    json["padding"] = padding;
+    json["precision"] = precision;
+    json["cache_release"] = cacheRelease;
+    resolved.training = TrainingConfig::fromJson(json);
+    if (!memoryCap.empty()) {
+        resolved.training.memoryCapBytes = parseByteSize(memoryCap);
+    }
+    if (!validationFile.empty()) {
+        resolved.data.validationFile = validationFile;
+    }
+    if (resolved.data.trainFile.empty()) {
+        throw InputError("no training data: give --train FILE (or a --config with data.train_file)");
+    }
+    return resolved;
+}
+
+int train(const TrainArguments& args, const std::filesystem::path& database, const std::atomic<bool>& cancel,
+          std::ostream& out, std::ostream& err) {
+    const auto job = args.resolve();
+    ProgressPrinter progress(err);
+    const auto session = runTrainingJob(job, database, &progress, cancel);
+    err << "\n";
+    return reportResult(session, out, err);
+}
+
+int resume(std::int64_t runId, const std::filesystem::path& database, const std::atomic<bool>& cancel,
+           std::ostream& out, std::ostream& err) {
+    ProgressPrinter progress(err);
+    const auto session = resumeTrainingRun(runId, database, &progress, cancel);
+    err << "\n";
+    return reportResult(session, out, err);
+}
+
+void estimate(const TrainArguments& args, bool trial, std::ostream& out) {
+    const auto job = args.resolve();
+    auto prepared = prepareJob(job);
+    TrainerObserver silent;
+    Trainer trainer(prepared.model, prepared.data, job.training, silent);
+    const auto forecast = trainer.forecast();
+    const MemoryMonitor monitor{c10::Device(job.training.device)};
+    const std::int64_t budget = job.training.memoryCapBytes.value_or(monitor.deviceTotalBytes());
+    auto row = [&](const char* name, std::int64_t bytes) {
+        out << std::left << std::setw(20) << name << std::right << std::setw(12)
+            << humanBytes(static_cast<double>(bytes)) << "\n";
+    };
+    out << "Memory forecast for " << job.displayName() << " on " << job.training.device << "\n";
+    row("weights", forecast.weights);
+    row("gradients", forecast.gradients);
+    row("optimizer state", forecast.optimizerState);
+    row("activations", forecast.activations);
+    row("peak", forecast.total());
+    row(job.training.memoryCapBytes ? "memory cap" : "device memory", budget);
+    if (trial) {
+        row("trial step peak", trainer.trialStepPeak());
+    }
+    if (forecast.total() <= budget) {
+        out << "fits (" << std::fixed << std::setprecision(0)
+            << 100.0 * static_cast<double>(forecast.total()) / static_cast<double>(budget) << "% of the budget)\n";
+        return;
+    }
+    std::size_t longest = 0;
+    for (const auto length : prepared.data.train.lengths) {
+        longest = std::max(longest, length);
+    }
+    const auto advice = suggestFit(prepared.model.config, job.training, longest, budget);
+    out << "will not fit" << (advice.fits ? "; to fit: " + advice.description : "; nothing makes it fit") << "\n";
+}
+
+// ---- runs ------------------------------------------------------------------------------------
+
+namespace {
+
+std::string percent(double value) {
+    char text[16];
+    std::snprintf(text, sizeof text, "%.4f", value);
+    return text;
+}
+
+// Flattens nested JSON into "a.b.c" -> value text, for comparing configurations.
+void flatten(const nlohmann::json& json, const std::string& prefix, std::map<std::string, std::string>& out) {
+    if (json.is_object()) {
+        for (const auto& [key, value] : json.items()) {
+            flatten(value, prefix.empty() ? key : prefix + "." + key, out);
+        }
+    } else {
+        out[prefix] = json.is_string() ? json.get<std::string>() : json.dump();
+    }
+}
+
+}  // namespace
+
+void listRuns(const std::filesystem::path& database, bool json, std::ostream& out) {
+    RunStore store(database);
+    const auto runs = store.runs();
+    if (json) {
+        nlohmann::json list = nlohmann::json::array();
+        for (const auto& run : runs) {
+            list.push_back({{"id", run.id}, {"name", run.name}, {"created_at", run.createdAt},
+                            {"status", toString(run.status)}, {"base_model", run.baseModel},
+                            {"techniques", run.techniques}, {"best_accuracy", run.bestAccuracy},
+                            {"peak_memory_bytes", run.peakMemoryBytes}, {"seconds", run.seconds}});
+        }
+        out << list.dump(2) << "\n";
+        return;
+    }
+    out << std::left << std::setw(5) << "id" << std::setw(28) << "name" << std::setw(22) << "created"
+        << std::setw(12) << "status" << std::setw(10) << "accuracy" << std::setw(11) << "peak"
+        << std::setw(10) << "time" << "techniques\n";
+    for (const auto& run : runs) {
+        out << std::left << std::setw(5) << run.id << std::setw(28) << run.name.substr(0, 27) << std::setw(22)
+            << run.createdAt << std::setw(12) << toString(run.status) << std::setw(10) << percent(run.bestAccuracy)
+            << std::setw(11) << humanBytes(static_cast<double>(run.peakMemoryBytes)) << std::setw(10)
+            << clock(run.seconds) << run.techniques << "\n";
+    }
+}
+
+void showRun(const std::filesystem::path& database, std::int64_t runId, std::ostream& out) {
+    RunStore store(database);
+    const auto run = store.run(runId);
+    if (!run) {
+        throw InputError(database, "has no run " + std::to_string(runId));
+    }
+    out << "Run " << run->id << ": " << run->name << "\n"
+        << "Status       " << toString(run->status) << (run->error.empty() ? "" : " (" + run->error + ")") << "\n"
+        << "Created      " << run->createdAt << "\n"
+        << "Model        " << run->baseModel << "\n"
+        << "Dataset      " << run->datasetPath << " (" << run->datasetFingerprint << ")\n"
+        << "Labels       ";
+    for (std::size_t i = 0; i < run->labels.size(); ++i) {
+        out << (i ? ", " : "") << run->labels[i];
+    }
+    out << "\nTechniques   " << run->techniques << "\n"
+        << "Device       " << run->device << "\n"
+        << "Memory       peak " << humanBytes(static_cast<double>(run->peakMemoryBytes)) << ", forecast "
+        << humanBytes(static_cast<double>(run->forecastBytes)) << ", trial step "
+        << humanBytes(static_cast<double>(run->trialPeakBytes)) << "\n"
+        << "Accuracy     best " << percent(run->bestAccuracy) << "\n"
+        << "Duration     " << clock(run->seconds) << "\n";
+    const auto steps = store.steps(runId);
+    out << "Steps        " << steps.size();
+    if (!steps.empty()) {
+        out << " (loss " << percent(steps.front().loss) << " -> " << percent(steps.back().loss) << ")";
+    }
+    out << "\n";
+    for (const auto& epoch : store.epochs(runId)) {
+        out << "Epoch " << epoch.epoch << "      padding share " << percent(epoch.paddingShare()) << ", "
+            << clock(epoch.seconds) << "\n";
+    }
+    for (const auto& eval : store.evaluations(runId)) {
+        out << "Evaluation   step " << eval.step << ": loss " << percent(eval.loss) << ", accuracy "
+            << percent(eval.accuracy) << ", macro-F1 " << percent(eval.macroF1) << "\n";
+    }
+    for (const auto& event : store.events(runId)) {
+        out << "Event        step " << event.step << " " << toString(event.kind) << ": " << event.message << "\n";
+    }
+}
+
+void compareRuns(const std::filesystem::path& database, const std::vector<std::int64_t>& runIds,
+                 std::ostream& out) {
+    RunStore store(database);
+    std::vector<RunRecord> runs;
+    for (const auto id : runIds) {
+        auto run = store.run(id);
+        if (!run) {
+            throw InputError(database, "has no run " + std::to_string(id));
+        }
+        runs.push_back(std::move(*run));
+    }
+    std::vector<std::map<std::string, std::string>> settings(runs.size());
+    std::map<std::string, bool> keys;
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        flatten(runs[i].config, "", settings[i]);
+        for (const auto& [key, value] : settings[i]) {
+            keys[key] = true;
+        }
+    }
+    out << std::left << std::setw(36) << "setting";
+    for (const auto& run : runs) {
+        out << std::setw(22) << ("run " + std::to_string(run.id));
+    }
+    out << "\n";
+    for (const auto& [key, unused] : keys) {
+        bool differs = false;
+        for (std::size_t i = 1; i < runs.size(); ++i) {
+            differs = differs || settings[i][key] != settings[0][key];
+        }
+        if (!differs) {
+            continue;
+        }
+        const auto shortKey = key.rfind("job.", 0) == 0 ? key.substr(4) : key;
+        out << std::setw(36) << shortKey.substr(0, 35);
+        for (auto& s : settings) {
+            out << std::setw(22) << s[key].substr(0, 21);
+        }
+        out << "\n";
+    }
+    auto resultRow = [&](const char* name, const std::function<std::string(const RunRecord&)>& value) {
+        out << std::setw(36) << name;
+        for (const auto& run : runs) {
+            out << std::setw(22) << value(run);
+        }
+        out << "\n";
+    };
+    resultRow("status", [](const RunRecord& r) { return toString(r.status); });
+    resultRow("best accuracy", [](const RunRecord& r) { return percent(r.bestAccuracy); });
+    resultRow("peak memory", [](const RunRecord& r) { return humanBytes(static_cast<double>(r.peakMemoryBytes)); });
+    resultRow("forecast", [](const RunRecord& r) { return humanBytes(static_cast<double>(r.forecastBytes)); });
+    resultRow("duration", [](const RunRecord& r) { return clock(r.seconds); });
 }
 
 }  // namespace bert::cli

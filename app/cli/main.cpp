@@ -1,50 +1,212 @@
 // bert-studio-cli: the headless face of the engine.
 #include <CLI/CLI.hpp>
 
+#include <atomic>
+#include <csignal>
+#include <fstream>
 #include <iostream>
 
 #include "Commands.h"
 #include "DefaultModel.h"
 #include "Error.h"
+#include "store/RunStore.h"
 
 namespace {
 
-// Exit codes: 0 done, 1 internal failure, 2 bad input (file, column, setting) or usage.
+// Exit codes: 0 done, 1 internal failure, 2 bad input (file, column, setting) or usage,
+// 3 the run failed (out of memory, ...), 130 cancelled with Ctrl-C (the shell's convention).
 constexpr int kExitInternal = 1;
 constexpr int kExitBadInput = 2;
+
+std::atomic<bool> cancelRequested{false};
+
+extern "C" void onInterrupt(int) {
+    cancelRequested.store(true);
+    std::signal(SIGINT, SIG_DFL);  // a second Ctrl-C ends the process at once
+}
+
+// Adds every TrainingConfig switch as a flag of `command`.
+void addTrainingFlags(CLI::App& command, bert::cli::TrainArguments& args) {
+    // A flag given twice takes its last value, as users of shells expect when they append one.
+    command.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+    auto& c = args.job.training;
+    command.add_option("--config", args.configFile, "Read the job (or training settings) from this JSON file");
+    command.add_option("--model,-m", args.job.modelFolder, "Base model folder (default: the bundled MiniLM)");
+    command.add_option("--preset", args.job.preset, "Train from scratch at this size with the model's tokenizer")
+        ->check(CLI::IsMember({"tiny", "mini", "small", "base"}));
+    command.add_option("--train", args.job.data.trainFile, "Training data (.csv, .tsv, .jsonl)");
+    command.add_option("--validation", args.validationFile, "Validation data (default: a stratified split)");
+    command.add_option("--text-column", args.job.data.columns.text, "Column holding the text")->capture_default_str();
+    command.add_option("--pair-column", args.job.data.columns.textPair, "Column holding a second text (pairs)");
+    command.add_option("--label-column", args.job.data.columns.label, "Column holding the label")->capture_default_str();
+    command.add_option("--name", args.job.name, "Run name");
+    command.add_option("--validation-fraction", c.validationFraction, "Share of data held out for validation")
+        ->capture_default_str();
+    command.add_option("--max-length", c.maxLength, "Tokens per example")->capture_default_str();
+    command.add_option("--padding", args.padding, "fixed | dynamic")->capture_default_str();
+    command.add_option("--pad-to-multiple-of", c.padToMultipleOf, "Round padded lengths up")->capture_default_str();
+    command.add_flag("--group-by-length", c.groupByLength, "Length-grouped batching");
+    command.add_option("--batch-size,-b", c.batchSize, "Examples per micro-batch")->capture_default_str();
+    command.add_option("--accumulation", c.accumulationSteps, "Micro-batches per optimizer step")->capture_default_str();
+    command.add_option("--eval-batch-size", c.evalBatchSize, "Examples per evaluation batch")->capture_default_str();
+    command.add_option("--epochs", c.epochs, "Epochs")->capture_default_str();
+    command.add_option("--max-steps", c.maxSteps, "Stop after this many optimizer steps (0: no limit)");
+    command.add_option("--lr", c.learningRate, "Peak learning rate")->capture_default_str();
+    command.add_option("--weight-decay", c.weightDecay, "AdamW weight decay")->capture_default_str();
+    command.add_option("--warmup-ratio", c.warmupRatio, "Share of steps warming up")->capture_default_str();
+    command.add_option("--max-grad-norm", c.maxGradNorm, "Clip gradients to this norm (0: off)")->capture_default_str();
+    command.add_option("--seed", c.seed, "Random seed")->capture_default_str();
+    command.add_option("--eval-every", c.evalEverySteps, "Evaluate every N steps as well as at epoch ends");
+    command.add_flag("--freeze-embeddings", c.freezeEmbeddings, "Freeze the embeddings");
+    command.add_option("--freeze-layers", c.freezeLayers, "Freeze the lowest N encoder layers");
+    command.add_option("--precision", args.precision, "fp32 | bf16 | fp16")->capture_default_str();
+    command.add_flag("--gradient-checkpointing", c.gradientCheckpointing, "Recompute layers in backward");
+    command.add_option("--cache-release", args.cacheRelease, "never | after-eval | every-n-steps")->capture_default_str();
+    command.add_option("--cache-release-steps", c.cacheReleaseSteps, "N for every-n-steps")->capture_default_str();
+    command.add_option("--memory-cap", args.memoryCap, "Refuse allocations past this size, e.g. 16GiB or 800MiB");
+    command.add_flag("!--no-oom-recovery", c.recoverFromOom, "Fail instead of shrinking the micro-batch on OOM");
+    command.add_option("--device", c.device, "cpu or cuda:N")->capture_default_str();
+    command.add_flag("!--no-checkpoints", c.saveCheckpoints, "Do not save checkpoints");
+    command.add_option("--threads", c.threads, "CPU threads (0: LibTorch's default)");
+}
 
 }  // namespace
 
 int main(int argc, char** argv) {
-    CLI::App app{"BERT Studio command line: inspect, predict (train, estimate, runs: see --help)"};
+    CLI::App app{"BERT Studio command line: fine-tune BERT classifiers without running out of memory"};
     app.require_subcommand(1);
     const auto defaultModel = bert::defaultModelFolder().string();
+    std::string database = bert::RunStore::defaultLocation().string();
+    app.add_option("--db", database, "Run database")->capture_default_str();
 
     std::string inspectFolder = defaultModel;
     bool inspectJson = false;
     auto* inspect = app.add_subcommand("inspect", "Show a model folder's configuration and size");
-    inspect->add_option("model", inspectFolder, "Model folder (config.json, vocab.txt, weights)")
-        ->capture_default_str();
+    inspect->add_option("model", inspectFolder, "Model folder (config.json, vocab.txt, weights)")->capture_default_str();
     inspect->add_flag("--json", inspectJson, "Print JSON");
 
     std::string predictFolder = defaultModel;
+    std::int64_t predictRun = 0;
     std::vector<std::string> texts;
     std::size_t maxLength = 512;
     bool predictJson = false;
     auto* predict = app.add_subcommand("predict", "Label probabilities of texts");
     predict->add_option("--model,-m", predictFolder, "Model folder")->capture_default_str();
+    predict->add_option("--run", predictRun, "Use the best model of this stored run");
     predict->add_option("texts", texts, "Texts to classify")->required();
     predict->add_option("--max-length", maxLength, "Truncate texts to this many tokens")
         ->capture_default_str()
         ->check(CLI::Range(8, 4096));
     predict->add_flag("--json", predictJson, "Print one JSON object per text");
 
+    bert::cli::TrainArguments trainArgs;
+    trainArgs.job.modelFolder = defaultModel;
+    auto* train = app.add_subcommand("train", "Fine-tune a classifier; every metric goes to the run database");
+    addTrainingFlags(*train, trainArgs);
+
+    bert::cli::TrainArguments estimateArgs;
+    estimateArgs.job.modelFolder = defaultModel;
+    bool estimateTrial = false;
+    auto* estimate = app.add_subcommand("estimate", "Forecast training memory before training");
+    addTrainingFlags(*estimate, estimateArgs);
+    estimate->add_flag("--trial", estimateTrial, "Check the forecast with one trial step on the longest batch");
+
+    std::int64_t resumeRun = 0;
+    auto* resume = app.add_subcommand("resume", "Continue an interrupted or cancelled run from its last checkpoint");
+    resume->add_option("run", resumeRun, "Run id")->required();
+
+    std::int64_t exportRunId = 0;
+    std::string exportTarget;
+    bool exportLast = false;
+    auto* exporter = app.add_subcommand("export", "Write a run's model as a transformers folder with a run card");
+    exporter->add_option("run", exportRunId, "Run id")->required();
+    exporter->add_option("folder", exportTarget, "Target folder")->required();
+    exporter->add_flag("--last", exportLast, "Export the last checkpoint instead of the best");
+
+    auto* runs = app.add_subcommand("runs", "List, show, compare, rename or delete stored runs");
+    runs->require_subcommand(1);
+    bool listJson = false;
+    auto* runsList = runs->add_subcommand("list", "All runs");
+    runsList->add_flag("--json", listJson, "Print JSON");
+    std::int64_t showRun = 0;
+    auto* runsShow = runs->add_subcommand("show", "One run: configuration, metrics, events");
+    runsShow->add_option("run", showRun, "Run id")->required();
+    std::vector<std::int64_t> compareRuns;
+    auto* runsCompare = runs->add_subcommand("compare", "Configuration differences and results of runs");
+    runsCompare->add_option("runs", compareRuns, "Run ids")->required()->expected(2, 64);
+    std::int64_t deleteRun = 0;
+    bool deleteYes = false;
+    auto* runsDelete = runs->add_subcommand("delete", "Delete a run and its checkpoints");
+    runsDelete->add_option("run", deleteRun, "Run id")->required();
+    runsDelete->add_flag("--yes,-y", deleteYes, "Do not ask");
+    std::int64_t renameRun = 0;
+    std::string newName;
+    auto* runsRename = runs->add_subcommand("rename", "Rename a run");
+    runsRename->add_option("run", renameRun, "Run id")->required();
+    runsRename->add_option("name", newName, "New name")->required();
+
+    try {
+        // --config is read before the flags are parsed, so flags given explicitly override it.
+        for (int i = 1; i + 1 < argc; ++i) {
+            if (std::string(argv[i]) == "--config") {
+                for (int j = 1; j < i; ++j) {
+                    const std::string word = argv[j];
+                    if (word == "train" || word == "estimate") {
+                        bert::cli::loadConfigFile(argv[i + 1], word == "train" ? trainArgs : estimateArgs);
+                    }
+                }
+            }
+        }
+    } catch (const bert::InputError& error) {
+        std::cerr << "error: " << error.what() << '\n';
+        return kExitBadInput;
+    }
     CLI11_PARSE(app, argc, argv);
+    std::signal(SIGINT, onInterrupt);
     try {
         if (inspect->parsed()) {
             bert::cli::inspect(inspectFolder, inspectJson, std::cout);
         } else if (predict->parsed()) {
+            if (predictRun > 0) {
+                bert::RunStore store(database);
+                predictFolder = bert::modelCheckpointOfRun(store, predictRun).string();
+                if (predictFolder.empty()) {
+                    throw bert::InputError("run " + std::to_string(predictRun) + " has no saved model");
+                }
+            }
             bert::cli::predict(predictFolder, texts, maxLength, predictJson, std::cout, std::cerr);
+        } else if (train->parsed()) {
+            return bert::cli::train(trainArgs, database, cancelRequested, std::cout, std::cerr);
+        } else if (estimate->parsed()) {
+            bert::cli::estimate(estimateArgs, estimateTrial, std::cout);
+        } else if (resume->parsed()) {
+            return bert::cli::resume(resumeRun, database, cancelRequested, std::cout, std::cerr);
+        } else if (exporter->parsed()) {
+            bert::RunStore store(database);
+            const auto folder = bert::exportRun(store, exportRunId, exportTarget, !exportLast);
+            std::cout << "exported run " << exportRunId << " to " << folder.string() << "\n";
+        } else if (runsList->parsed()) {
+            bert::cli::listRuns(database, listJson, std::cout);
+        } else if (runsShow->parsed()) {
+            bert::cli::showRun(database, showRun, std::cout);
+        } else if (runsCompare->parsed()) {
+            bert::cli::compareRuns(database, compareRuns, std::cout);
+        } else if (runsDelete->parsed()) {
+            if (!deleteYes) {
+                std::cerr << "delete run " << deleteRun << " and its checkpoints? [y/N] ";
+                std::string answer;
+                std::getline(std::cin, answer);
+                if (answer != "y" && answer != "Y" && answer != "yes") {
+                    std::cerr << "kept\n";
+                    return 0;
+                }
+            }
+            bert::RunStore store(database);
+            store.remove(deleteRun);
+            std::cout << "deleted run " << deleteRun << "\n";
+        } else if (runsRename->parsed()) {
+            bert::RunStore store(database);
+            store.rename(renameRun, newName);
         }
     } catch (const bert::InputError& error) {
         std::cerr << "error: " << error.what() << '\n';

@@ -1,6 +1,7 @@
 #include "memory/MemoryForecast.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "data/Batch.h"
 
@@ -110,6 +111,74 @@ MemoryBreakdown forecastMemory(const BertConfig& model, const TrainingConfig& tr
         forecast.peakGradients = counts.head * kFloatBytes;
     }
     return forecast;
+}
+
+namespace {
+
+std::string mebibytes(std::int64_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
+
+}  // namespace
+
+FitAdvice suggestFit(const BertConfig& model, const TrainingConfig& training, std::size_t longestExample,
+                     std::int64_t budgetBytes) {
+    struct Change {
+        const char* what;
+        bool (*apply)(TrainingConfig&);  // false when it does not apply (already on)
+    };
+    static const Change kChanges[] = {
+        {"use dynamic padding",
+         [](TrainingConfig& c) { return std::exchange(c.padding, PaddingMode::Dynamic) != PaddingMode::Dynamic; }},
+        {"turn on gradient checkpointing",
+         [](TrainingConfig& c) { return !std::exchange(c.gradientCheckpointing, true); }},
+        {"use bf16 mixed precision",
+         [](TrainingConfig& c) { return std::exchange(c.precision, Precision::Bf16) == Precision::Fp32; }},
+        {"halve the micro-batch and double accumulation",
+         [](TrainingConfig& c) {
+             if (c.batchSize < 2) {
+                 return false;
+             }
+             c.batchSize /= 2;
+             c.accumulationSteps *= 2;
+             return true;
+         }},
+        {"freeze the embeddings", [](TrainingConfig& c) { return !std::exchange(c.freezeEmbeddings, true); }},
+        {"halve the max length",
+         [](TrainingConfig& c) {
+             if (c.maxLength < 32) {
+                 return false;
+             }
+             c.maxLength /= 2;
+             return true;
+         }},
+    };
+    auto peakOf = [&](const TrainingConfig& c) { return forecastMemory(model, c, longestExample).total(); };
+    for (const auto& change : kChanges) {
+        TrainingConfig changed = training;
+        if (change.apply(changed) && peakOf(changed) <= budgetBytes) {
+            return {true, std::string(change.what) + " (forecast " + mebibytes(peakOf(changed)) + ")", changed};
+        }
+    }
+    // Everything together, micro-batch halved until it fits or reaches 1.
+    TrainingConfig all = training;
+    std::string applied;
+    for (const auto& change : kChanges) {
+        if (change.apply(all)) {
+            applied += (applied.empty() ? "" : ", ") + std::string(change.what);
+        }
+        if (peakOf(all) <= budgetBytes) {
+            return {true, applied + " (forecast " + mebibytes(peakOf(all)) + ")", all};
+        }
+    }
+    while (all.batchSize > 1 && peakOf(all) > budgetBytes) {
+        all.batchSize /= 2;
+        all.accumulationSteps *= 2;
+    }
+    const bool fits = peakOf(all) <= budgetBytes;
+    return {fits,
+            fits ? applied + ", micro-batch " + std::to_string(all.batchSize) + " (forecast " +
+                       mebibytes(peakOf(all)) + ")"
+                 : "",
+            all};
 }
 
 }  // namespace bert

@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 #include "model/BertConfig.h"
 #include "train/TrainerEvents.h"
@@ -33,5 +34,19 @@ ParameterCounts countParameters(const BertConfig& model);
 /// checkpointing, only the head's otherwise (the peak is then the start of backward).
 MemoryBreakdown forecastMemory(const BertConfig& model, const TrainingConfig& training,
                                std::size_t longestExample);
+
+/// What would make a run fit a memory budget.
+struct FitAdvice {
+    bool fits = false;
+    std::string description;  ///< "turn on gradient checkpointing (forecast 3.1 GiB)"
+    TrainingConfig config;    ///< the configuration with the change applied
+};
+
+/// The cheapest change (in speed and accuracy) whose forecast fits budgetBytes: dynamic
+/// padding, gradient checkpointing, bf16, a smaller micro-batch with more accumulation (the
+/// effective batch kept), frozen embeddings, a shorter max length; then all of these together.
+/// fits is false when even that does not fit.
+FitAdvice suggestFit(const BertConfig& model, const TrainingConfig& training, std::size_t longestExample,
+                     std::int64_t budgetBytes);
 
 }  // namespace bert

@@ -226,9 +226,7 @@ Trainer::Trainer(ModelBundle& model, const TrainingData& data, TrainingConfig co
     }
     monitor_.setCap(config_.memoryCapBytes);
 
-    const std::size_t windowsPerEpoch =
-        (data_.train.size() + config_.stepExamples() - 1) / config_.stepExamples();
-    totalSteps_ = windowsPerEpoch * config_.epochs;
+    totalSteps_ = totalWindowsInEpoch() * config_.epochs;
     if (config_.maxSteps > 0) {
         totalSteps_ = config_.epochs > 0 ? std::min(totalSteps_, config_.maxSteps) : config_.maxSteps;
     }
@@ -500,6 +498,10 @@ std::int64_t Trainer::trialStepPeak() {
     return peak + optimizerState;
 }
 
+std::size_t Trainer::totalWindowsInEpoch() const {
+    return (data_.train.size() + config_.stepExamples() - 1) / config_.stepExamples();
+}
+
 MemoryBreakdown Trainer::forecast() const {
     std::size_t longest = 0;
     for (const auto length : data_.train.lengths) {
@@ -716,8 +718,18 @@ RunResult Trainer::run(const std::atomic<bool>& cancel) {
             saveCheckpoint("epoch", eval.accuracy);
         }
         if (result.status != RunStatus::Cancelled && result.finalEval.confusion.empty()) {
-            result.finalEval = evaluate();  // stopped by max_steps inside an epoch
+            // Stopped by max_steps inside an epoch: evaluate and keep the model all the same.
+            result.finalEval = evaluate();
+            result.finalEval.epoch = static_cast<double>(position_.epoch) +
+                                     static_cast<double>(position_.window) /
+                                         static_cast<double>(std::max<std::size_t>(1, totalWindowsInEpoch()));
             observer_.onEvaluation(result.finalEval);
+            if (result.finalEval.accuracy > bestAccuracy_) {
+                bestAccuracy_ = result.finalEval.accuracy;
+                result.bestEval = result.finalEval;
+                saveCheckpoint("best", result.finalEval.accuracy);
+            }
+            saveCheckpoint("final", result.finalEval.accuracy);
         }
     } catch (const OutOfMemoryFailure& failure) {
         result.status = RunStatus::Failed;

@@ -101,6 +101,7 @@ private:
     double forwardBackward(const std::vector<std::size_t>& window, double& realTokens,
                            double& paddedTokens);
     double learningRateAt(std::size_t step) const;
+    std::size_t totalWindowsInEpoch() const;
     void applyLearningRate(double lr);
     std::filesystem::path saveCheckpoint(const std::string& kind, double metric);
     void emit(EventKind kind, const std::string& message, nlohmann::json data = nlohmann::json::object());

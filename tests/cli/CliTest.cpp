@@ -1,0 +1,255 @@
+// The command line as a user drives it: train, runs, compare, export, predict, kill -9 and
+// Ctrl-C in the middle of training, resume, and bad input with exit code 2.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <fstream>
+#include <thread>
+
+#include "../core/TinyModel.h"
+#include "store/RunStore.h"
+#include "support/TestSupport.h"
+
+namespace bert {
+namespace {
+
+struct Outcome {
+    int code = -1;
+    std::string out;
+    std::string err;
+};
+
+// Starts the command line with args; stdout and stderr go to files in dir.
+pid_t start(const std::vector<std::string>& args, const std::filesystem::path& dir) {
+    const pid_t pid = fork();
+    if (pid == 0) {
+        std::FILE* out = std::fopen((dir / "stdout").c_str(), "w");
+        std::FILE* err = std::fopen((dir / "stderr").c_str(), "w");
+        dup2(fileno(out), STDOUT_FILENO);
+        dup2(fileno(err), STDERR_FILENO);
+        std::vector<char*> argv;
+        std::string program = BERT_STUDIO_CLI;
+        argv.push_back(program.data());
+        std::vector<std::string> copy = args;
+        for (auto& arg : copy) {
+            argv.push_back(arg.data());
+        }
+        argv.push_back(nullptr);
+        execv(program.c_str(), argv.data());
+        _exit(127);
+    }
+    return pid;
+}
+
+Outcome finish(pid_t pid, const std::filesystem::path& dir) {
+    int status = 0;
+    waitpid(pid, &status, 0);
+    Outcome outcome;
+    outcome.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    outcome.out = test::readFile(dir / "stdout");
+    outcome.err = test::readFile(dir / "stderr");
+    return outcome;
+}
+
+Outcome runCli(const std::vector<std::string>& args, const std::filesystem::path& dir) {
+    return finish(start(args, dir), dir);
+}
+
+class Cli : public ::testing::Test {
+protected:
+    void SetUp() override {
+        auto bundle = test::makeModel(2, 32, 4, 0.1, 3);
+        exportModelFolder(dir_ / "model", *bundle.model, bundle.tokenizer);
+        // A learnable task over the tiny vocabulary, with quoting as real exports have it.
+        std::ofstream csv(dir_ / "reviews.csv");
+        csv << "review,sentiment\n";
+        for (int i = 0; i < 80; ++i) {
+            csv << (i % 2 == 0 ? "\"i loved it, a great film !\"" : "\"the film was very bad , awful\"") << ","
+                << (i % 2 == 0 ? "pos" : "neg") << "\n";
+        }
+        db_ = (dir_ / "runs.sqlite").string();
+    }
+
+    std::vector<std::string> trainArgs(const std::vector<std::string>& extra) const {
+        std::vector<std::string> args = {"--db", db_, "train", "--model", (dir_ / "model").string(),
+                                         "--train", (dir_ / "reviews.csv").string(), "--text-column", "review",
+                                         "--label-column", "sentiment", "--batch-size", "8", "--max-length", "32",
+                                         "--lr", "1e-3"};
+        args.insert(args.end(), extra.begin(), extra.end());
+        return args;
+    }
+
+    // Waits until the run database holds at least count steps of run 1; returns the count seen.
+    std::size_t waitForSteps(std::size_t count) const {
+        for (int attempt = 0; attempt < 600; ++attempt) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+            if (!std::filesystem::exists(db_)) {
+                continue;
+            }
+            try {
+                RunStore store(db_);
+                if (store.checkpoints(1).empty()) {
+                    continue;
+                }
+                const auto steps = store.steps(1).size();
+                if (steps >= count) {
+                    return steps;
+                }
+            } catch (const std::exception&) {
+                // the database may be mid-creation
+            }
+        }
+        return 0;
+    }
+
+    test::TempDir dir_;
+    std::string db_;
+};
+
+TEST_F(Cli, TrainListCompareExportAndPredict) {
+    const auto first = runCli(trainArgs({"--epochs", "8", "--lr", "3e-3", "--name", "dynamic"}), dir_.path());
+    ASSERT_EQ(first.code, 0) << first.err;
+    EXPECT_NE(first.out.find("run 1 completed"), std::string::npos) << first.out;
+    const auto second = runCli(trainArgs({"--epochs", "2", "--padding", "fixed", "--batch-size", "4",
+                                          "--accumulation", "2", "--name", "fixed"}),
+                               dir_.path());
+    ASSERT_EQ(second.code, 0) << second.err;
+
+    const auto list = runCli({"--db", db_, "runs", "list"}, dir_.path());
+    ASSERT_EQ(list.code, 0);
+    EXPECT_NE(list.out.find("dynamic"), std::string::npos);
+    EXPECT_NE(list.out.find("fixed padding, accumulation x2"), std::string::npos) << list.out;
+
+    const auto compare = runCli({"--db", db_, "runs", "compare", "1", "2"}, dir_.path());
+    ASSERT_EQ(compare.code, 0) << compare.err;
+    EXPECT_NE(compare.out.find("training.padding"), std::string::npos) << compare.out;
+    EXPECT_NE(compare.out.find("training.accumulation_steps"), std::string::npos);
+    EXPECT_EQ(compare.out.find("training.seed"), std::string::npos) << "equal settings are not differences";
+
+    const auto show = runCli({"--db", db_, "runs", "show", "1"}, dir_.path());
+    EXPECT_NE(show.out.find("padding share"), std::string::npos) << show.out;
+    EXPECT_NE(show.out.find("checkpoint_saved"), std::string::npos);
+
+    const auto exported = dir_ / "exported";
+    const auto exportOutcome = runCli({"--db", db_, "export", "1", exported.string()}, dir_.path());
+    ASSERT_EQ(exportOutcome.code, 0) << exportOutcome.err;
+    for (const char* file : {"config.json", "model.safetensors", "vocab.txt", "tokenizer_config.json",
+                             "special_tokens_map.json", "run_card.json", "README.md"}) {
+        EXPECT_TRUE(std::filesystem::exists(exported / file)) << file;
+    }
+    EXPECT_FALSE(std::filesystem::exists(exported / "training_state.safetensors"));
+    const auto card = nlohmann::json::parse(test::readFile(exported / "run_card.json"));
+    EXPECT_EQ(card["labels"], nlohmann::json({"neg", "pos"}));
+
+    {
+        RunStore store(db_);
+        EXPECT_GT(store.run(1)->bestAccuracy, 0.95) << "the task is learnable: the run did not learn it";
+    }
+    const auto predict = runCli({"--db", db_, "predict", "--run", "1", "--json", "i loved it, a great film !"},
+                                dir_.path());
+    ASSERT_EQ(predict.code, 0) << predict.err;
+    const auto answer = nlohmann::json::parse(predict.out);
+    EXPECT_EQ(answer["label"], "pos") << predict.out;
+    const auto fromFolder = runCli({"predict", "-m", exported.string(), "the film was very bad , awful"}, dir_.path());
+    EXPECT_EQ(fromFolder.out.rfind("neg", 0), 0U) << fromFolder.out;
+}
+
+TEST_F(Cli, MetricsSurviveKillDashNineAndTheRunResumes) {
+    const pid_t pid = start(trainArgs({"--epochs", "60"}), dir_.path());
+    const auto seen = waitForSteps(20);
+    ASSERT_GT(seen, 0U) << "training never reached 20 recorded steps";
+    kill(pid, SIGKILL);
+    const auto killed = finish(pid, dir_.path());
+    EXPECT_EQ(killed.code, 128 + SIGKILL);
+    {
+        RunStore store(db_);
+        const auto run = store.run(1);
+        ASSERT_TRUE(run);
+        EXPECT_EQ(run->status, RunStatus::Interrupted);
+        EXPECT_GE(store.steps(1).size(), seen) << "steps written before the kill were lost";
+        EXPECT_EQ(store.events(1).back().kind, EventKind::Interrupted);
+    }
+    const auto resumed = runCli({"--db", db_, "resume", "1"}, dir_.path());
+    ASSERT_EQ(resumed.code, 0) << resumed.err;
+    RunStore store(db_);
+    EXPECT_EQ(store.run(1)->status, RunStatus::Completed);
+    const auto steps = store.steps(1);
+    EXPECT_EQ(steps.size(), 60U * 8U);  // 64 training examples: 8 steps an epoch
+    EXPECT_EQ(steps.back().step, 60U * 8U);
+}
+
+TEST_F(Cli, CtrlCCancelsWithACheckpointAndResumeCompletes) {
+    const pid_t pid = start(trainArgs({"--epochs", "40"}), dir_.path());
+    ASSERT_GT(waitForSteps(10), 0U);
+    kill(pid, SIGINT);
+    const auto cancelled = finish(pid, dir_.path());
+    EXPECT_EQ(cancelled.code, 130) << cancelled.err;
+    EXPECT_NE(cancelled.err.find("resume 1"), std::string::npos) << cancelled.err;
+    {
+        RunStore store(db_);
+        EXPECT_EQ(store.run(1)->status, RunStatus::Cancelled);
+        bool cancelCheckpoint = false;
+        for (const auto& checkpoint : store.checkpoints(1)) {
+            cancelCheckpoint = cancelCheckpoint || checkpoint.kind == "cancel";
+        }
+        EXPECT_TRUE(cancelCheckpoint);
+    }
+    const auto resumed = runCli({"--db", db_, "resume", "1"}, dir_.path());
+    ASSERT_EQ(resumed.code, 0) << resumed.err;
+    RunStore store(db_);
+    EXPECT_EQ(store.steps(1).back().step, 40U * 8U);
+}
+
+TEST_F(Cli, BadInputExitsWithCodeTwoAndNamesTheFile) {
+    const auto missing = runCli({"--db", db_, "train", "--model", (dir_ / "model").string(), "--train",
+                                 (dir_ / "reviews.csv").string(), "--text-column", "body"},
+                                dir_.path());
+    EXPECT_EQ(missing.code, 2);
+    EXPECT_NE(missing.err.find("reviews.csv: has no text column \"body\"; the columns found are \"review\", "
+                               "\"sentiment\""),
+              std::string::npos)
+        << missing.err;
+
+    test::writeFile(dir_ / "broken.csv", "text,label\n\"never closed,pos\nmore,neg\n");
+    const auto broken = runCli(trainArgs({"--train", (dir_ / "broken.csv").string(), "--text-column", "text",
+                                          "--label-column", "label"}),
+                               dir_.path());
+    EXPECT_EQ(broken.code, 2);
+    EXPECT_NE(broken.err.find("broken.csv: line 2: a quoted field starts here and is never closed"),
+              std::string::npos)
+        << broken.err;
+
+    test::writeFile(dir_ / "one.csv", "review,sentiment\ngood,pos\ngreat,pos\n");
+    const auto single = runCli(trainArgs({"--train", (dir_ / "one.csv").string()}), dir_.path());
+    EXPECT_EQ(single.code, 2);
+    EXPECT_NE(single.err.find("single class"), std::string::npos) << single.err;
+
+    const auto notModel = runCli({"inspect", dir_.path().string()}, dir_.path());
+    EXPECT_EQ(notModel.code, 2);
+    EXPECT_NE(notModel.err.find("config.json: is missing"), std::string::npos) << notModel.err;
+    // Nothing was stored for runs that never started.
+    RunStore store(db_);
+    EXPECT_TRUE(store.runs().empty());
+}
+
+TEST_F(Cli, EstimateSaysWhatWouldMakeItFit) {
+    const auto fits = runCli(trainArgs({}), dir_.path());
+    (void)fits;
+    std::vector<std::string> args = trainArgs({"--memory-cap", "2MiB", "--padding", "fixed"});
+    args[2] = "estimate";
+    const auto tight = runCli(args, dir_.path());
+    ASSERT_EQ(tight.code, 0) << tight.err;
+    EXPECT_NE(tight.out.find("activations"), std::string::npos);
+    EXPECT_NE(tight.out.find("will not fit"), std::string::npos) << tight.out;
+    args = trainArgs({"--memory-cap", "1GiB", "--trial"});
+    args[2] = "estimate";
+    const auto roomy = runCli(args, dir_.path());
+    EXPECT_NE(roomy.out.find("fits ("), std::string::npos) << roomy.out;
+    EXPECT_NE(roomy.out.find("trial step peak"), std::string::npos) << roomy.out;
+}
+
+}  // namespace
+}  // namespace bert

@@ -1,0 +1,143 @@
+#include <SQLiteCpp/SQLiteCpp.h>
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "Error.h"
+#include "TinyModel.h"
+#include "store/RunStore.h"
+#include "support/TestSupport.h"
+
+namespace bert {
+namespace {
+
+NewRun sampleRun() {
+    NewRun run;
+    run.name = "tiny run";
+    run.config = {{"job", {{"training", {{"batch_size", 8}}}}}};
+    run.labels = {"neg", "pos"};
+    run.techniques = "dynamic padding";
+    return run;
+}
+
+TEST(RunStore, RecordsARunThroughTheRecorder) {
+    test::TempDir dir;
+    RunStore store(dir / "runs.sqlite");
+    const auto id = store.createRun(sampleRun());
+    {
+        RunRecorder recorder(store.file(), id);
+        for (std::size_t step = 1; step <= 300; ++step) {
+            StepMetrics m;
+            m.step = step;
+            m.loss = 1.0 / static_cast<double>(step);
+            m.memory = {100, 200, 300};
+            recorder.onStep(m);
+        }
+        EvalMetrics eval;
+        eval.step = 300;
+        eval.accuracy = 0.75;
+        eval.confusion = {{3, 1}, {0, 4}};
+        recorder.onEvaluation(eval);
+        recorder.onEpochEnd({1, 700, 1000, 2.5});
+        recorder.onEvent({EventKind::OomRecovered, 17, "halved", {{"to_micro_batch", 4}}});
+        RunResult result;
+        result.status = RunStatus::Completed;
+        result.finalEval = eval;
+        result.peakMemoryBytes = 12345;
+        recorder.onFinished(result);
+        EXPECT_EQ(recorder.lastError(), "");
+    }
+    const auto run = store.run(id);
+    ASSERT_TRUE(run);
+    EXPECT_EQ(run->status, RunStatus::Completed);
+    EXPECT_EQ(run->peakMemoryBytes, 12345);
+    EXPECT_DOUBLE_EQ(run->bestAccuracy, 0.75);
+    EXPECT_EQ(run->labels, (std::vector<std::string>{"neg", "pos"}));
+    const auto steps = store.steps(id);
+    ASSERT_EQ(steps.size(), 300U);
+    EXPECT_DOUBLE_EQ(steps[9].loss, 0.1);
+    EXPECT_EQ(steps[9].memory.reserved, 300);
+    ASSERT_EQ(store.evaluations(id).size(), 1U);
+    EXPECT_EQ(store.evaluations(id)[0].confusion[1][1], 4);
+    ASSERT_EQ(store.epochs(id).size(), 1U);
+    EXPECT_DOUBLE_EQ(store.epochs(id)[0].paddingShare(), 0.3);
+    ASSERT_EQ(store.events(id).size(), 1U);
+    EXPECT_EQ(store.events(id)[0].kind, EventKind::OomRecovered);
+    EXPECT_EQ(store.events(id)[0].data["to_micro_batch"], 4);
+}
+
+TEST(RunStore, RenameNotesAndDeleteWithItsFolder) {
+    test::TempDir dir;
+    RunStore store(dir / "runs.sqlite");
+    const auto id = store.createRun(sampleRun());
+    store.rename(id, "renamed");
+    store.setNotes(id, "lr too high");
+    EXPECT_EQ(store.run(id)->name, "renamed");
+    EXPECT_EQ(store.run(id)->notes, "lr too high");
+    std::filesystem::create_directories(store.runFolder(id) / "best");
+    store.remove(id);
+    EXPECT_FALSE(store.run(id));
+    EXPECT_FALSE(std::filesystem::exists(store.runFolder(id)));
+}
+
+TEST(RunStore, ARunWhoseProcessDiedIsMarkedInterruptedAtTheNextOpen) {
+    test::TempDir dir;
+    std::int64_t id = 0;
+    {
+        RunStore store(dir / "runs.sqlite");
+        id = store.createRun(sampleRun());
+        RunRecorder recorder(store.file(), id);
+        StepMetrics m;
+        m.step = 1;
+        recorder.onStep(m);
+        recorder.flush();
+        // The process that "ran" it: a child that has exited.
+        const pid_t child = fork();
+        if (child == 0) {
+            _exit(0);
+        }
+        waitpid(child, nullptr, 0);
+        SQLite::Database db((dir / "runs.sqlite").string(), SQLite::OPEN_READWRITE);
+        db.exec("UPDATE runs SET pid = " + std::to_string(child) + " WHERE id = " + std::to_string(id));
+    }
+    RunStore reopened(dir / "runs.sqlite");
+    EXPECT_EQ(reopened.interruptedAtOpen(), std::vector<std::int64_t>{id});
+    EXPECT_EQ(reopened.run(id)->status, RunStatus::Interrupted);
+    EXPECT_EQ(reopened.steps(id).size(), 1U);
+    ASSERT_FALSE(reopened.events(id).empty());
+    EXPECT_EQ(reopened.events(id).back().kind, EventKind::Interrupted);
+    // A run of this (live) process is left alone.
+    const auto live = reopened.createRun(sampleRun());
+    RunStore again(dir / "runs.sqlite");
+    EXPECT_EQ(again.run(live)->status, RunStatus::Running);
+}
+
+TEST(RunStore, RefusesForeignAndNewerDatabases) {
+    test::TempDir dir;
+    {
+        SQLite::Database db((dir / "foreign.sqlite").string(), SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+        db.exec("CREATE TABLE contacts (name TEXT)");
+    }
+    try {
+        RunStore store(dir / "foreign.sqlite");
+        FAIL() << "opened a foreign database";
+    } catch (const InputError& error) {
+        EXPECT_EQ(error.file(), dir / "foreign.sqlite");
+        EXPECT_NE(std::string(error.what()).find("another application"), std::string::npos);
+    }
+    {
+        RunStore store(dir / "new.sqlite");
+        store.database().exec("PRAGMA user_version = 99");
+    }
+    try {
+        RunStore store(dir / "new.sqlite");
+        FAIL() << "opened a newer schema";
+    } catch (const InputError& error) {
+        EXPECT_NE(std::string(error.what()).find("newer BERT Studio"), std::string::npos);
+    }
+    test::writeFile(dir / "garbage.sqlite", std::string(4096, 'x'));
+    EXPECT_THROW(RunStore(dir / "garbage.sqlite"), InputError);
+}
+
+}  // namespace
+}  // namespace bert

@@ -121,7 +121,8 @@ Table parseDelimited(const std::string& text, char delimiter, const std::filesys
 Table parseJsonLines(const std::string& text, const std::filesystem::path& source,
                      std::size_t maxRows) {
     Table table;
-    std::vector<nlohmann::json> objects;
+    // ordered_json keeps each object's keys in file order, so columns come in the file's order.
+    std::vector<nlohmann::ordered_json> objects;
     std::vector<std::size_t> lines;
     std::istringstream in(text);
     std::string lineText;
@@ -134,7 +135,7 @@ Table parseJsonLines(const std::string& text, const std::filesystem::path& sourc
         if (lineText.find_first_not_of(" \t") == std::string::npos) {
             continue;
         }
-        auto json = nlohmann::json::parse(lineText, nullptr, /*allow_exceptions=*/false);
+        auto json = nlohmann::ordered_json::parse(lineText, nullptr, /*allow_exceptions=*/false);
         if (json.is_discarded()) {
             throw InputError(source, "line " + std::to_string(line) + " is not valid JSON");
         }

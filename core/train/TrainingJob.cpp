@@ -108,7 +108,8 @@ SessionResult trainRun(RunStore& store, std::int64_t runId, PreparedJob& prepare
 }  // namespace
 
 SessionResult runTrainingJob(const TrainingJob& job, const std::filesystem::path& database,
-                             TrainerObserver* observer, const std::atomic<bool>& cancel) {
+                             TrainerObserver* observer, const std::atomic<bool>& cancel,
+                             const std::function<void(std::int64_t)>& onRunCreated) {
     auto prepared = prepareJob(job);
     RunStore store(database);
     NewRun run;
@@ -120,6 +121,9 @@ SessionResult runTrainingJob(const TrainingJob& job, const std::filesystem::path
     run.labels = prepared.data.labels.names;
     run.techniques = job.training.techniquesSummary();
     const auto runId = store.createRun(run);
+    if (onRunCreated) {
+        onRunCreated(runId);
+    }
     if (prepared.data.skippedEmpty > 0 || prepared.data.invalidUtf8Replaced > 0) {
         RunRecorder note(database, runId);
         note.onEvent({EventKind::Info, 0,

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -47,7 +48,8 @@ struct SessionResult {
 /// as well. Input errors before training (bad file, missing column) throw InputError and store
 /// nothing; everything after is recorded in the run.
 SessionResult runTrainingJob(const TrainingJob& job, const std::filesystem::path& database,
-                             TrainerObserver* observer, const std::atomic<bool>& cancel);
+                             TrainerObserver* observer, const std::atomic<bool>& cancel,
+                             const std::function<void(std::int64_t)>& onRunCreated = {});
 SessionResult resumeTrainingRun(std::int64_t runId, const std::filesystem::path& database,
                                 TrainerObserver* observer, const std::atomic<bool>& cancel);
 

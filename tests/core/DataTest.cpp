@@ -1,0 +1,138 @@
+// Import of real-world files, labels, split and padding estimates (no LibTorch needed).
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "Error.h"
+#include "data/Dataset.h"
+#include "data/DatasetProfile.h"
+#include "support/TestSupport.h"
+
+namespace bert {
+namespace {
+
+template <typename Fn>
+std::string inputErrorOf(Fn&& fn) {
+    try {
+        fn();
+    } catch (const InputError& error) {
+        return error.what();
+    }
+    return "no error";
+}
+
+TEST(TableReader, ReadsQuotedCommasNewlinesQuotesBomAndCrlf) {
+    test::TempDir dir;
+    test::writeFile(dir / "mail.csv",
+                    "\xEF\xBB\xBFtext,label\r\n"
+                    "\"Hello, world\",ham\r\n"
+                    "\"He said \"\"hi\"\"\nand left\",spam\r\n"
+                    "plain,ham\r\n");
+    const auto table = readTable(dir / "mail.csv");
+    EXPECT_EQ(table.columns, (std::vector<std::string>{"text", "label"}));
+    ASSERT_EQ(table.rows.size(), 3U);
+    EXPECT_EQ(table.rows[0][0], "Hello, world");
+    EXPECT_EQ(table.rows[1][0], "He said \"hi\"\nand left");
+    EXPECT_EQ(table.lines, (std::vector<std::size_t>{2, 3, 5}));
+}
+
+TEST(TableReader, TsvAndJsonLines) {
+    test::TempDir dir;
+    test::writeFile(dir / "a.tsv", "text\tlabel\nfirst one\tx\n\"quoted\ttab\"\ty\n");
+    const auto tsv = readTable(dir / "a.tsv");
+    EXPECT_EQ(tsv.rows[1][0], "quoted\ttab");
+    test::writeFile(dir / "a.jsonl", "{\"text\": \"hi\", \"label\": 1}\n\n{\"label\": true, \"text\": \"yo\", \"extra\": null}\n");
+    const auto jsonl = readTable(dir / "a.jsonl");
+    EXPECT_EQ(jsonl.columns, (std::vector<std::string>{"text", "label", "extra"}));
+    EXPECT_EQ(jsonl.rows[0][1], "1");
+    EXPECT_EQ(jsonl.rows[1][1], "true");
+    EXPECT_EQ(jsonl.rows[1][2], "");
+    EXPECT_EQ(jsonl.lines[1], 3U);
+    test::writeFile(dir / "b.jsonl", "{\"text\": 1}\n[1, 2]\n");
+    EXPECT_EQ(inputErrorOf([&] { readTable(dir / "b.jsonl"); }),
+              (dir / "b.jsonl").string() + ": line 2 is not a JSON object (JSON Lines needs one object per line)");
+}
+
+TEST(TableReader, MalformedFilesNameTheFileAndLine) {
+    test::TempDir dir;
+    test::writeFile(dir / "q.csv", "text,label\nok,a\n\"open,b\nstill open\n");
+    EXPECT_EQ(inputErrorOf([&] { readTable(dir / "q.csv"); }),
+              (dir / "q.csv").string() + ": line 3: a quoted field starts here and is never closed");
+    test::writeFile(dir / "wide.csv", "text,label\na,b,c\n");
+    EXPECT_NE(inputErrorOf([&] { readTable(dir / "wide.csv"); }).find("line 2 has 3 fields but the header has 2"),
+              std::string::npos);
+    test::writeFile(dir / "empty.csv", "");
+    EXPECT_NE(inputErrorOf([&] { readTable(dir / "empty.csv"); }).find("is empty"), std::string::npos);
+    EXPECT_NE(inputErrorOf([&] { readTable(dir / "data.xlsx"); }).find("use .csv, .tsv or .jsonl"), std::string::npos);
+    EXPECT_NE(inputErrorOf([&] { readTable(dir / "missing.csv"); }).find("does not exist"), std::string::npos);
+}
+
+TEST(Dataset, InvalidUtf8IsReplacedAndCountedEmptyRowsSkippedAndCounted) {
+    test::TempDir dir;
+    test::writeFile(dir / "d.csv", "text,label\ncaf\xE9 au lait,a\n,b\n   ,a\nfine,\nok,b\n");
+    const auto set = loadExamples(dir / "d.csv", {});
+    ASSERT_EQ(set.examples.size(), 2U);
+    EXPECT_EQ(set.examples[0].text, "caf\uFFFD au lait");
+    EXPECT_EQ(set.invalidUtf8Replaced, 1U);
+    EXPECT_EQ(set.skippedEmpty, 3U);
+    EXPECT_EQ(set.fingerprint.size(), 16U);
+}
+
+TEST(Dataset, MissingColumnListsTheColumnsFound) {
+    test::TempDir dir;
+    test::writeFile(dir / "d.csv", "body,category\nx,y\n");
+    EXPECT_EQ(inputErrorOf([&] { loadExamples(dir / "d.csv", {}); }),
+              (dir / "d.csv").string() + ": has no text column \"text\"; the columns found are \"body\", \"category\"");
+}
+
+TEST(Dataset, SingleClassAndLabelsOnlyInValidationAreRejected) {
+    test::TempDir dir;
+    test::writeFile(dir / "one.csv", "text,label\na,x\nb,x\n");
+    EXPECT_NE(inputErrorOf([&] { buildLabelMap(loadExamples(dir / "one.csv", {})); }).find("single class (\"x\")"),
+              std::string::npos);
+    test::writeFile(dir / "train.csv", "text,label\na,x\nb,y\n");
+    test::writeFile(dir / "valid.csv", "text,label\na,x\nb,z\nc,w\n");
+    const auto labels = buildLabelMap(loadExamples(dir / "train.csv", {}));
+    EXPECT_EQ(inputErrorOf([&] { checkValidationLabels(labels, loadExamples(dir / "valid.csv", {})); }),
+              (dir / "valid.csv").string() + ": has label(s) \"w\", \"z\" that the training data never shows");
+}
+
+TEST(Dataset, StratifiedSplitKeepsClassProportionsAndIsSeeded) {
+    ExampleSet all;
+    all.file = "all.csv";
+    for (std::size_t i = 0; i < 1000; ++i) {
+        all.examples.push_back({"t" + std::to_string(i), "", i % 5 == 0 ? "spam" : "ham", i + 2});
+    }
+    const auto split = stratifiedSplit(all, 0.2, 7);
+    std::map<std::string, std::size_t> counts;
+    for (const auto& example : split.validation.examples) {
+        ++counts[example.label];
+    }
+    EXPECT_EQ(counts["spam"], 40U);
+    EXPECT_EQ(counts["ham"], 160U);
+    EXPECT_EQ(split.train.examples.size(), 800U);
+    EXPECT_EQ(stratifiedSplit(all, 0.2, 7).validation.examples[3].text, split.validation.examples[3].text);
+    EXPECT_NE(stratifiedSplit(all, 0.2, 8).validation.examples[3].text, split.validation.examples[3].text);
+    const auto labels = buildLabelMap(split.train);
+    EXPECT_EQ(labels.names, (std::vector<std::string>{"ham", "spam"}));
+}
+
+TEST(DatasetProfile, PaddingSharesFallFromFixedToDynamicToGrouped) {
+    std::vector<std::size_t> lengths;
+    for (std::size_t i = 0; i < 512; ++i) {
+        lengths.push_back(8 + (i * 37) % 120);
+    }
+    const auto shares = estimatePaddingShares(lengths, 128, 16);
+    EXPECT_GT(shares.fixed, shares.dynamic);
+    EXPECT_GT(shares.dynamic, shares.grouped);
+    EXPECT_GE(shares.grouped, 0.0);
+    // All examples of one length: no padding except what fixed padding adds.
+    const auto uniform = estimatePaddingShares(std::vector<std::size_t>(64, 32), 128, 8);
+    EXPECT_DOUBLE_EQ(uniform.fixed, 0.75);
+    EXPECT_DOUBLE_EQ(uniform.dynamic, 0.0);
+    const auto histogram = lengthHistogram({1, 2, 64, 128, 500}, 128, 4);
+    EXPECT_EQ(histogram, (std::vector<std::size_t>{2, 0, 1, 2}));
+}
+
+}  // namespace
+}  // namespace bert

@@ -20,6 +20,7 @@
 #include "checkpoint/ModelFolder.h"
 #include "memory/MemoryForecast.h"
 #include "model/Inference.h"
+#include "store/RunCompare.h"
 
 namespace bert::cli {
 
@@ -353,17 +354,6 @@ std::string percent(double value) {
     return text;
 }
 
-// Flattens nested JSON into "a.b.c" -> value text, for comparing configurations.
-void flatten(const nlohmann::json& json, const std::string& prefix, std::map<std::string, std::string>& out) {
-    if (json.is_object()) {
-        for (const auto& [key, value] : json.items()) {
-            flatten(value, prefix.empty() ? key : prefix + "." + key, out);
-        }
-    } else {
-        out[prefix] = json.is_string() ? json.get<std::string>() : json.dump();
-    }
-}
-
 }  // namespace
 
 void listRuns(const std::filesystem::path& database, bool json, std::ostream& out) {
@@ -443,31 +433,15 @@ void compareRuns(const std::filesystem::path& database, const std::vector<std::i
         }
         runs.push_back(std::move(*run));
     }
-    std::vector<std::map<std::string, std::string>> settings(runs.size());
-    std::map<std::string, bool> keys;
-    for (std::size_t i = 0; i < runs.size(); ++i) {
-        flatten(runs[i].config, "", settings[i]);
-        for (const auto& [key, value] : settings[i]) {
-            keys[key] = true;
-        }
-    }
     out << std::left << std::setw(36) << "setting";
     for (const auto& run : runs) {
         out << std::setw(22) << ("run " + std::to_string(run.id));
     }
     out << "\n";
-    for (const auto& [key, unused] : keys) {
-        bool differs = false;
-        for (std::size_t i = 1; i < runs.size(); ++i) {
-            differs = differs || settings[i][key] != settings[0][key];
-        }
-        if (!differs) {
-            continue;
-        }
-        const auto shortKey = key.rfind("job.", 0) == 0 ? key.substr(4) : key;
-        out << std::setw(36) << shortKey.substr(0, 35);
-        for (auto& s : settings) {
-            out << std::setw(22) << s[key].substr(0, 21);
+    for (const auto& difference : settingDifferences(runs)) {
+        out << std::setw(36) << difference.setting.substr(0, 35);
+        for (const auto& value : difference.values) {
+            out << std::setw(22) << value.substr(0, 21);
         }
         out << "\n";
     }

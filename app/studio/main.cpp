@@ -1,0 +1,110 @@
+// bert-studio: the desktop application.
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QDir>
+#include <QFileInfo>
+#include <QLibraryInfo>
+#include <QLocale>
+#include <QSettings>
+#include <QTabWidget>
+#include <QTimer>
+#include <QTranslator>
+
+#include <filesystem>
+
+#include "dataset/DatasetPage.h"
+#include "main/MainWindow.h"
+#include "store/RunStore.h"
+
+namespace {
+
+// The bundled sample dataset: installed beside the program, or in the source tree of a build.
+QString sampleDataset() {
+    const QStringList candidates = {
+        QCoreApplication::applicationDirPath() + QStringLiteral("/../share/bert-studio/sample/support-tickets.csv"),
+        QStringLiteral(BERT_STUDIO_SOURCE_SAMPLE)};
+    for (const auto& candidate : candidates) {
+        if (QFileInfo::exists(candidate)) {
+            return QFileInfo(candidate).canonicalFilePath();
+        }
+    }
+    return {};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("BERT Studio"));
+    QApplication::setApplicationName(QStringLiteral("bert-studio"));
+    QApplication::setApplicationDisplayName(QStringLiteral("BERT Studio"));
+    QApplication::setApplicationVersion(QStringLiteral(BERT_STUDIO_VERSION));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Fine-tune BERT classifiers without running out of memory"));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const QCommandLineOption datasetOption(QStringLiteral("dataset"), QStringLiteral("Open this dataset"), QStringLiteral("file"));
+    const QCommandLineOption databaseOption(QStringLiteral("database"), QStringLiteral("Run database"), QStringLiteral("file"));
+    const QCommandLineOption languageOption(QStringLiteral("language"), QStringLiteral("en or zh_CN"), QStringLiteral("code"));
+    const QCommandLineOption darkOption(QStringLiteral("dark"), QStringLiteral("Dark palette"));
+    const QCommandLineOption tabOption(QStringLiteral("tab"), QStringLiteral("Show this tab (0-4)"), QStringLiteral("index"));
+    const QCommandLineOption screenshotOption(QStringLiteral("screenshot"),
+                                              QStringLiteral("Save a screenshot of the window and quit"), QStringLiteral("png"));
+    for (const auto* option : {&datasetOption, &databaseOption, &languageOption, &darkOption, &tabOption, &screenshotOption}) {
+        parser.addOption(*option);
+    }
+    parser.process(app);
+
+    QSettings settings;
+    QString language = parser.value(languageOption);
+    if (language.isEmpty()) {
+        language = settings.value(QStringLiteral("view/language"), QStringLiteral("system")).toString();
+    }
+    if (language == QStringLiteral("system")) {
+        language = QLocale::system().name();
+    }
+    QTranslator translator;
+    QTranslator qtTranslator;
+    if (language.startsWith(QStringLiteral("zh")) && translator.load(QStringLiteral(":/i18n/bert-studio_zh_CN.qm"))) {
+        QApplication::installTranslator(&translator);
+        if (qtTranslator.load(QStringLiteral("qtbase_zh_CN"), QLibraryInfo::path(QLibraryInfo::TranslationsPath))) {
+            QApplication::installTranslator(&qtTranslator);
+        }
+    }
+
+    std::filesystem::path database = bert::RunStore::defaultLocation();
+    if (parser.isSet(databaseOption)) {
+        database = parser.value(databaseOption).toStdString();
+    } else if (settings.contains(QStringLiteral("runs/database"))) {
+        database = settings.value(QStringLiteral("runs/database")).toString().toStdString();
+    }
+    bert::ui::MainWindow window(database);
+    if (parser.isSet(darkOption)) {
+        window.setDarkPalette(true);
+    }
+    window.resize(1280, 860);
+    window.show();
+
+    QString dataset = parser.value(datasetOption);
+    if (dataset.isEmpty()) {
+        dataset = settings.value(QStringLiteral("dataset/last")).toString();
+    }
+    if (dataset.isEmpty() || !QFileInfo::exists(dataset)) {
+        dataset = sampleDataset();
+    }
+    if (!dataset.isEmpty()) {
+        window.datasetPage()->openFile(dataset);
+    }
+    if (parser.isSet(tabOption)) {
+        window.tabs()->setCurrentIndex(parser.value(tabOption).toInt());
+    }
+    if (parser.isSet(screenshotOption)) {
+        const QString file = parser.value(screenshotOption);
+        QTimer::singleShot(1500, &window, [&window, file] {
+            window.grab().save(file, "PNG");
+            QApplication::quit();
+        });
+    }
+    return QApplication::exec();
+}

@@ -1,0 +1,382 @@
+#include "dataset/DatasetPage.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSeries>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMenu>
+#include <QMimeData>
+#include <QPushButton>
+#include <QSettings>
+#include <QTableWidget>
+#include <QToolButton>
+#include <QValueAxis>
+#include <QVBoxLayout>
+
+#include <set>
+
+#include "Error.h"
+#include "tokenizer/WordPieceTokenizer.h"
+
+namespace bert::ui {
+
+namespace {
+constexpr int kPreviewRows = 200;          // rows shown in the preview table
+constexpr std::size_t kProfileRows = 20000;  // rows tokenized for the histogram
+constexpr std::size_t kHistogramBins = 16;
+constexpr int kRecentFiles = 8;
+const char* kRecentKey = "dataset/recent";
+const QString kNone = QStringLiteral("—");
+
+QString percent(double share) { return QString::number(share * 100.0, 'f', 1) + QLatin1Char('%'); }
+}  // namespace
+
+DatasetPage::DatasetPage(QWidget* parent) : QWidget(parent) {
+    setAcceptDrops(true);
+    openButton_ = new QPushButton(tr("&Open dataset…"), this);
+    openButton_->setToolTip(tr("A CSV, TSV or JSON Lines file with a text column and a label column"));
+    connect(openButton_, &QPushButton::clicked, this, &DatasetPage::chooseFile);
+    auto* recentButton = new QToolButton(this);
+    recentButton->setText(tr("Recent"));
+    recentButton->setPopupMode(QToolButton::InstantPopup);
+    recentMenu_ = new QMenu(recentButton);
+    recentButton->setMenu(recentMenu_);
+    fileLabel_ = new QLabel(tr("No dataset. Open one, or drop a file here."), this);
+    fileLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    errorLabel_ = new QLabel(this);
+    errorLabel_->setWordWrap(true);
+    errorLabel_->setStyleSheet(QStringLiteral("color: #c0392b; font-weight: bold"));
+    errorLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    errorLabel_->hide();
+
+    previewTable_ = new QTableWidget(this);
+    previewTable_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    previewTable_->horizontalHeader()->setStretchLastSection(true);
+    previewTable_->setWordWrap(false);
+
+    textColumn_ = new QComboBox(this);
+    pairColumn_ = new QComboBox(this);
+    labelColumn_ = new QComboBox(this);
+    textColumn_->setToolTip(tr("The column with the text to classify"));
+    pairColumn_->setToolTip(tr("An optional second text, for pair tasks (e.g. question and answer)"));
+    labelColumn_->setToolTip(tr("The column with the class of each row"));
+    for (auto* combo : {textColumn_, pairColumn_, labelColumn_}) {
+        connect(combo, &QComboBox::currentIndexChanged, this, &DatasetPage::columnsChanged);
+    }
+    validationFraction_ = new QDoubleSpinBox(this);
+    validationFraction_->setRange(0.05, 0.5);
+    validationFraction_->setSingleStep(0.05);
+    validationFraction_->setValue(0.2);
+    validationFraction_->setToolTip(tr("Share of each class held out for validation (stratified, seeded)"));
+    summaryLabel_ = new QLabel(this);
+    summaryLabel_->setWordWrap(true);
+
+    auto* form = new QFormLayout();
+    form->addRow(tr("&Text column:"), textColumn_);
+    form->addRow(tr("&Second text column:"), pairColumn_);
+    form->addRow(tr("&Label column:"), labelColumn_);
+    form->addRow(tr("&Validation share:"), validationFraction_);
+
+    auto makeChart = [this](const QString& title) {
+        auto* chart = new QChart();
+        chart->setTitle(title);
+        chart->legend()->hide();
+        auto* view = new QChartView(chart, this);
+        view->setRenderHint(QPainter::Antialiasing);
+        view->setMinimumHeight(200);
+        return view;
+    };
+    labelChart_ = makeChart(tr("Label counts"));
+    lengthChart_ = makeChart(tr("Token lengths"));
+    paddingLabel_ = new QLabel(this);
+    paddingLabel_->setWordWrap(true);
+
+    auto* top = new QHBoxLayout();
+    top->addWidget(openButton_);
+    top->addWidget(recentButton);
+    top->addWidget(fileLabel_, 1);
+    auto* middle = new QHBoxLayout();
+    auto* left = new QVBoxLayout();
+    left->addLayout(form);
+    left->addWidget(summaryLabel_);
+    left->addStretch();
+    middle->addLayout(left);
+    middle->addWidget(previewTable_, 1);
+    auto* charts = new QHBoxLayout();
+    charts->addWidget(labelChart_);
+    auto* lengthBox = new QVBoxLayout();
+    lengthBox->addWidget(lengthChart_);
+    lengthBox->addWidget(paddingLabel_);
+    charts->addLayout(lengthBox);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(top);
+    layout->addWidget(errorLabel_);
+    layout->addLayout(middle, 1);
+    layout->addLayout(charts, 1);
+    rebuildRecentMenu();
+}
+
+void DatasetPage::chooseFile() {
+    const auto file = QFileDialog::getOpenFileName(this, tr("Open dataset"), QFileInfo(file_).absolutePath(),
+                                                   tr("Datasets (*.csv *.tsv *.tab *.jsonl *.ndjson);;All files (*)"));
+    if (!file.isEmpty()) {
+        openFile(file);
+    }
+}
+
+void DatasetPage::dragEnterEvent(QDragEnterEvent* event) {
+    if (event->mimeData()->hasUrls()) {
+        event->acceptProposedAction();
+    }
+}
+
+void DatasetPage::dropEvent(QDropEvent* event) {
+    const auto urls = event->mimeData()->urls();
+    if (!urls.isEmpty() && urls.front().isLocalFile()) {
+        openFile(urls.front().toLocalFile());
+    }
+}
+
+void DatasetPage::showError(const QString& message) {
+    errorLabel_->setText(message);
+    errorLabel_->setVisible(!message.isEmpty());
+}
+
+QString DatasetPage::errorText() const { return errorLabel_->isVisible() ? errorLabel_->text() : QString(); }
+
+bool DatasetPage::openFile(const QString& file) {
+    try {
+        preview_ = readTable(file.toStdString(), std::nullopt, kPreviewRows);
+    } catch (const InputError& error) {
+        showError(QString::fromStdString(error.what()));
+        return false;
+    }
+    file_ = file;
+    showError({});
+    fileLabel_->setText(QDir::toNativeSeparators(file));
+    rememberRecent(file);
+    const auto& table = *preview_;
+    previewTable_->clear();
+    previewTable_->setColumnCount(static_cast<int>(table.columns.size()));
+    previewTable_->setRowCount(static_cast<int>(table.rows.size()));
+    QStringList headers;
+    for (const auto& column : table.columns) {
+        headers << QString::fromStdString(column);
+    }
+    previewTable_->setHorizontalHeaderLabels(headers);
+    for (std::size_t r = 0; r < table.rows.size(); ++r) {
+        for (std::size_t c = 0; c < table.columns.size(); ++c) {
+            auto text = QString::fromStdString(table.rows[r][c]);
+            text.replace(QLatin1Char('\n'), QStringLiteral(" ⏎ "));
+            previewTable_->setItem(static_cast<int>(r), static_cast<int>(c), new QTableWidgetItem(text.left(300)));
+        }
+    }
+    // Guess the columns by name; the user can change them.
+    auto guess = [&](const QStringList& names) {
+        for (int i = 0; i < headers.size(); ++i) {
+            if (names.contains(headers[i], Qt::CaseInsensitive)) {
+                return i;
+            }
+        }
+        return -1;
+    };
+    for (auto* combo : {textColumn_, pairColumn_, labelColumn_}) {
+        const QSignalBlocker block(combo);
+        combo->clear();
+    }
+    {
+        const QSignalBlocker blockText(textColumn_);
+        const QSignalBlocker blockPair(pairColumn_);
+        const QSignalBlocker blockLabel(labelColumn_);
+        textColumn_->addItems(headers);
+        pairColumn_->addItem(kNone);
+        pairColumn_->addItems(headers);
+        labelColumn_->addItems(headers);
+        const int text = guess({QStringLiteral("text"), QStringLiteral("sentence"), QStringLiteral("review"),
+                                QStringLiteral("body"), QStringLiteral("message"), QStringLiteral("content")});
+        const int label = guess({QStringLiteral("label"), QStringLiteral("labels"), QStringLiteral("class"),
+                                 QStringLiteral("category"), QStringLiteral("sentiment"), QStringLiteral("target")});
+        textColumn_->setCurrentIndex(text >= 0 ? text : 0);
+        labelColumn_->setCurrentIndex(label >= 0 ? label : static_cast<int>(headers.size()) - 1);
+        pairColumn_->setCurrentIndex(0);
+    }
+    // The text column gets the room; the others fit their contents.
+    previewTable_->horizontalHeader()->setStretchLastSection(false);
+    for (int c = 0; c < previewTable_->columnCount(); ++c) {
+        previewTable_->horizontalHeader()->setSectionResizeMode(
+            c, c == textColumn_->currentIndex() ? QHeaderView::Stretch : QHeaderView::ResizeToContents);
+    }
+    columnsChanged();
+    return errorText().isEmpty();
+}
+
+void DatasetPage::columnsChanged() {
+    if (file_.isEmpty() || textColumn_->count() == 0) {
+        return;
+    }
+    try {
+        examples_ = loadExamples(file_.toStdString(), dataSpec().columns);
+        showError({});
+    } catch (const InputError& error) {
+        examples_.reset();
+        showError(QString::fromStdString(error.what()));
+    }
+    refreshProfile();
+    Q_EMIT datasetChanged();
+}
+
+void DatasetPage::setTokenizer(std::shared_ptr<const WordPieceTokenizer> tokenizer) {
+    tokenizer_ = std::move(tokenizer);
+    refreshProfile();
+}
+
+void DatasetPage::setBatching(std::size_t maxLength, std::size_t batchSize) {
+    if (maxLength == maxLength_ && batchSize == batchSize_) {
+        return;
+    }
+    maxLength_ = maxLength;
+    batchSize_ = batchSize;
+    refreshProfile();
+}
+
+void DatasetPage::refreshProfile() {
+    auto* labelChart = labelChart_->chart();
+    auto* lengthChart = lengthChart_->chart();
+    labelChart->removeAllSeries();
+    lengthChart->removeAllSeries();
+    for (auto* chart : {labelChart, lengthChart}) {
+        for (auto* axis : chart->axes()) {
+            chart->removeAxis(axis);
+            delete axis;
+        }
+    }
+    lengths_.clear();
+    if (!examples_) {
+        summaryLabel_->clear();
+        paddingLabel_->clear();
+        return;
+    }
+    const auto& set = *examples_;
+    LabelMap labels;
+    std::set<std::string> names;
+    for (const auto& example : set.examples) {
+        names.insert(example.label);
+    }
+    labels.names.assign(names.begin(), names.end());
+    const auto counts = labelCounts(set, labels);
+    auto* countSet = new QBarSet(tr("examples"));
+    QStringList categories;
+    for (std::size_t i = 0; i < labels.size(); ++i) {
+        *countSet << static_cast<double>(counts[i]);
+        categories << QString::fromStdString(labels.names[i]).left(16);
+    }
+    auto* countSeries = new QBarSeries();
+    countSeries->append(countSet);
+    labelChart->addSeries(countSeries);
+    auto* categoryAxis = new QBarCategoryAxis();
+    categoryAxis->append(categories);
+    labelChart->addAxis(categoryAxis, Qt::AlignBottom);
+    countSeries->attachAxis(categoryAxis);
+    auto* countAxis = new QValueAxis();
+    countAxis->setLabelFormat("%d");
+    labelChart->addAxis(countAxis, Qt::AlignLeft);
+    countSeries->attachAxis(countAxis);
+
+    summaryLabel_->setText(tr("%1 examples in %2 classes; %3 rows without text or label skipped; %4 invalid "
+                              "UTF-8 sequences replaced.")
+                               .arg(set.examples.size())
+                               .arg(labels.size())
+                               .arg(set.skippedEmpty)
+                               .arg(set.invalidUtf8Replaced));
+    if (labels.size() < 2) {
+        showError(tr("%1 has a single class: a classifier needs at least two labels.").arg(file_));
+    }
+    if (!tokenizer_) {
+        paddingLabel_->setText(tr("Choose a model to see token lengths."));
+        return;
+    }
+    const std::size_t rows = std::min(set.examples.size(), kProfileRows);
+    for (std::size_t i = 0; i < rows; ++i) {
+        const auto& example = set.examples[i];
+        lengths_.push_back(example.pair.empty() ? tokenizer_->encode(example.text).size()
+                                                : tokenizer_->encodePair(example.text, example.pair).size());
+    }
+    const auto histogram = lengthHistogram(lengths_, maxLength_, kHistogramBins);
+    auto* lengthSet = new QBarSet(tr("examples"));
+    QStringList bins;
+    for (std::size_t b = 0; b < histogram.size(); ++b) {
+        *lengthSet << static_cast<double>(histogram[b]);
+        bins << QString::number((b + 1) * maxLength_ / kHistogramBins);
+    }
+    auto* lengthSeries = new QBarSeries();
+    lengthSeries->append(lengthSet);
+    lengthChart->addSeries(lengthSeries);
+    auto* binAxis = new QBarCategoryAxis();
+    binAxis->append(bins);
+    binAxis->setTitleText(tr("tokens (up to; the last bin holds all truncated)"));
+    binAxis->setLabelsAngle(-60);
+    lengthChart->addAxis(binAxis, Qt::AlignBottom);
+    lengthSeries->attachAxis(binAxis);
+    auto* lengthAxis = new QValueAxis();
+    lengthAxis->setLabelFormat("%d");
+    lengthChart->addAxis(lengthAxis, Qt::AlignLeft);
+    lengthSeries->attachAxis(lengthAxis);
+    shares_ = estimatePaddingShares(lengths_, maxLength_, batchSize_);
+    const auto truncated = std::count_if(lengths_.begin(), lengths_.end(), [&](std::size_t l) { return l > maxLength_; });
+    paddingLabel_->setText(tr("At max length %1 and batch %2, padding would be %3 of the tokens with fixed "
+                              "padding, %4 with dynamic padding, %5 with length-grouped batches. %6 examples "
+                              "are longer than %1 tokens and will be truncated.")
+                               .arg(maxLength_)
+                               .arg(batchSize_)
+                               .arg(percent(shares_.fixed), percent(shares_.dynamic), percent(shares_.grouped))
+                               .arg(truncated));
+}
+
+std::size_t DatasetPage::longestExample() const {
+    return lengths_.empty() ? 0 : *std::max_element(lengths_.begin(), lengths_.end());
+}
+
+DataSpec DatasetPage::dataSpec() const {
+    DataSpec spec;
+    spec.trainFile = file_.toStdString();
+    spec.columns.text = textColumn_->currentText().toStdString();
+    spec.columns.label = labelColumn_->currentText().toStdString();
+    spec.columns.textPair = pairColumn_->currentIndex() > 0 ? pairColumn_->currentText().toStdString() : "";
+    return spec;
+}
+
+double DatasetPage::validationFraction() const { return validationFraction_->value(); }
+
+QStringList DatasetPage::recentFiles() const { return QSettings().value(kRecentKey).toStringList(); }
+
+void DatasetPage::rememberRecent(const QString& file) {
+    QStringList recent = recentFiles();
+    recent.removeAll(file);
+    recent.prepend(file);
+    while (recent.size() > kRecentFiles) {
+        recent.removeLast();
+    }
+    QSettings().setValue(kRecentKey, recent);
+    rebuildRecentMenu();
+}
+
+void DatasetPage::rebuildRecentMenu() {
+    recentMenu_->clear();
+    for (const auto& file : recentFiles()) {
+        recentMenu_->addAction(file, this, [this, file] { openFile(file); });
+    }
+    recentMenu_->setEnabled(!recentMenu_->isEmpty());
+}
+
+}  // namespace bert::ui

@@ -1,0 +1,96 @@
+#pragma once
+
+#include <QString>
+#include <QWidget>
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+
+#include "data/Dataset.h"
+#include "data/DatasetProfile.h"
+#include "train/Trainer.h"
+
+QT_BEGIN_NAMESPACE
+class QChartView;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QTableWidget;
+class QPushButton;
+class QMenu;
+QT_END_NAMESPACE
+
+namespace bert {
+class WordPieceTokenizer;
+}
+
+namespace bert::ui {
+
+/// Dataset tab: open a CSV/TSV/JSONL (dialog, drag and drop, recent files), preview it, choose
+/// the text, second-text and label columns, see label counts and the token-length histogram
+/// with the padding share of each batching scheme, set the validation split. Import errors are
+/// shown in the page with the file and line. GUI thread only.
+class DatasetPage : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit DatasetPage(QWidget* parent = nullptr);
+
+    /// Opens a file: returns false (and shows why) when it cannot be read.
+    bool openFile(const QString& file);
+    /// Tokenizer for the length histogram (the chosen model's).
+    void setTokenizer(std::shared_ptr<const WordPieceTokenizer> tokenizer);
+    /// Max length and batch size for the padding estimates.
+    void setBatching(std::size_t maxLength, std::size_t batchSize);
+
+    bool hasData() const { return examples_.has_value(); }
+    DataSpec dataSpec() const;
+    double validationFraction() const;
+    QString currentFile() const { return file_; }
+    QString errorText() const;
+    /// Longest example in tokens (0 before a dataset is open).
+    std::size_t longestExample() const;
+    PaddingShares paddingShares() const { return shares_; }
+    QStringList recentFiles() const;
+
+Q_SIGNALS:
+    void datasetChanged();
+
+protected:
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    void chooseFile();
+    void columnsChanged();
+    void showError(const QString& message);
+    void refreshProfile();
+    void rememberRecent(const QString& file);
+    void rebuildRecentMenu();
+
+    QString file_;
+    std::optional<Table> preview_;
+    std::optional<ExampleSet> examples_;
+    std::shared_ptr<const WordPieceTokenizer> tokenizer_;
+    std::vector<std::size_t> lengths_;
+    PaddingShares shares_;
+    std::size_t maxLength_ = 128;
+    std::size_t batchSize_ = 16;
+
+    QPushButton* openButton_;
+    QMenu* recentMenu_;
+    QLabel* fileLabel_;
+    QLabel* errorLabel_;
+    QTableWidget* previewTable_;
+    QComboBox* textColumn_;
+    QComboBox* pairColumn_;
+    QComboBox* labelColumn_;
+    QDoubleSpinBox* validationFraction_;
+    QLabel* summaryLabel_;
+    QChartView* labelChart_;
+    QChartView* lengthChart_;
+    QLabel* paddingLabel_;
+};
+
+}  // namespace bert::ui

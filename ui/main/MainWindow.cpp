@@ -1,0 +1,259 @@
+#include "main/MainWindow.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QChart>
+#include <QChartView>
+#include <QCloseEvent>
+#include <QFileDialog>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QPalette>
+#include <QSettings>
+#include <QStatusBar>
+#include <QStyle>
+#include <QStyleFactory>
+#include <QTabWidget>
+
+#include "common/MetricsCharts.h"
+#include "dataset/DatasetPage.h"
+#include "runs/RunsPage.h"
+#include "training/TechniquesPage.h"
+#include "training/TrainingPage.h"
+#include "tryit/TryItPage.h"
+#include "worker/TrainingWorker.h"
+
+namespace bert::ui {
+
+MainWindow::MainWindow(std::filesystem::path database, QWidget* parent)
+    : QMainWindow(parent), database_(std::move(database)) {
+    setWindowTitle(tr("BERT Studio"));
+    setWindowIcon(QIcon(QStringLiteral(":/icons/bert-studio.svg")));
+    tabs_ = new QTabWidget(this);
+    dataset_ = new DatasetPage(this);
+    techniques_ = new TechniquesPage(this);
+    training_ = new TrainingPage(this);
+    runs_ = new RunsPage(database_, this);
+    tryIt_ = new TryItPage(database_, this);
+    tabs_->addTab(dataset_, tr("&1 Dataset"));
+    tabs_->addTab(techniques_, tr("&2 Model && techniques"));
+    tabs_->addTab(training_, tr("&3 Training"));
+    tabs_->addTab(runs_, tr("&4 Runs"));
+    tabs_->addTab(tryIt_, tr("&5 Try it"));
+    setCentralWidget(tabs_);
+
+    // The dataset's lengths feed the forecast; the techniques feed the padding estimates.
+    auto syncDataset = [this] {
+        const auto config = techniques_->config();
+        dataset_->setBatching(config.maxLength, config.batchSize);
+        techniques_->setLongestExample(dataset_->longestExample());
+    };
+    connect(techniques_, &TechniquesPage::modelChanged, this, [this, syncDataset] {
+        dataset_->setTokenizer(techniques_->tokenizer());
+        syncDataset();
+    });
+    connect(techniques_, &TechniquesPage::configChanged, this, [this] {
+        const auto config = techniques_->config();
+        dataset_->setBatching(config.maxLength, config.batchSize);
+    });
+    connect(dataset_, &DatasetPage::datasetChanged, this, [this] {
+        techniques_->setLongestExample(dataset_->longestExample());
+        QSettings().setValue(QStringLiteral("dataset/last"), dataset_->currentFile());
+    });
+    dataset_->setTokenizer(techniques_->tokenizer());
+
+    // The worker lives on its own thread; its signals arrive here queued.
+    registerMetaTypes();
+    worker_ = new TrainingWorker(database_);
+    worker_->moveToThread(&workerThread_);
+    connect(&workerThread_, &QThread::finished, worker_, &QObject::deleteLater);
+    workerThread_.setObjectName(QStringLiteral("training"));
+    workerThread_.start();
+    connect(worker_, &TrainingWorker::runCreated, training_, &TrainingPage::onRunCreated);
+    connect(worker_, &TrainingWorker::started, training_, &TrainingPage::onStarted);
+    connect(worker_, &TrainingWorker::stepDone, training_, &TrainingPage::onStep);
+    connect(worker_, &TrainingWorker::evaluated, training_, &TrainingPage::onEvaluation);
+    connect(worker_, &TrainingWorker::event, training_, &TrainingPage::onEvent);
+    connect(worker_, &TrainingWorker::finished, training_, &TrainingPage::onFinished);
+    connect(worker_, &TrainingWorker::failed, training_, &TrainingPage::onFailed);
+    connect(worker_, &TrainingWorker::finished, this, [this](qint64 runId) { onFinished(runId); });
+    connect(worker_, &TrainingWorker::failed, this, [this](const QString& message) {
+        training_active_ = false;
+        QMessageBox::warning(this, tr("Training could not start"), message);
+    });
+    connect(training_, &TrainingPage::startRequested, this, &MainWindow::startTraining);
+    connect(training_, &TrainingPage::cancelRequested, this, &MainWindow::cancelTraining);
+    connect(training_, &TrainingPage::resumeRequested, this, &MainWindow::resumeRun);
+    connect(runs_, &RunsPage::runsChanged, tryIt_, &TryItPage::refreshRuns);
+
+    createMenus();
+    statusBar()->showMessage(tr("Runs are stored in %1").arg(QString::fromStdString(database_.string())));
+    QSettings settings;
+    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    tabs_->setCurrentIndex(settings.value(QStringLiteral("window/tab"), 0).toInt());
+    if (settings.value(QStringLiteral("view/dark"), false).toBool()) {
+        setDarkPalette(true);
+    }
+}
+
+MainWindow::~MainWindow() {
+    worker_->cancel();
+    workerThread_.quit();
+    workerThread_.wait();
+}
+
+void MainWindow::createMenus() {
+    auto* file = menuBar()->addMenu(tr("&File"));
+    auto* open = file->addAction(tr("&Open dataset…"), this, [this] {
+        tabs_->setCurrentWidget(dataset_);
+        const auto path = QFileDialog::getOpenFileName(this, tr("Open dataset"), QString(),
+                                                       tr("Datasets (*.csv *.tsv *.tab *.jsonl *.ndjson)"));
+        if (!path.isEmpty()) {
+            dataset_->openFile(path);
+        }
+    });
+    open->setShortcut(QKeySequence::Open);
+    auto* exportModel = file->addAction(tr("&Export a run's model…"), this, [this] { tabs_->setCurrentWidget(runs_); });
+    exportModel->setShortcut(QKeySequence(QStringLiteral("Ctrl+E")));
+    file->addSeparator();
+    auto* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    auto* train = menuBar()->addMenu(tr("&Training"));
+    auto* start = train->addAction(tr("&Start"), this, &MainWindow::startTraining);
+    start->setShortcut(QKeySequence(QStringLiteral("Ctrl+Return")));
+    auto* cancel = train->addAction(tr("&Cancel"), this, &MainWindow::cancelTraining);
+    cancel->setShortcut(QKeySequence(QStringLiteral("Ctrl+.")));
+    auto* refresh = train->addAction(tr("&Refresh runs"), runs_, &RunsPage::refresh);
+    refresh->setShortcut(QKeySequence::Refresh);
+
+    auto* view = menuBar()->addMenu(tr("&View"));
+    auto* dark = view->addAction(tr("&Dark palette"));
+    dark->setCheckable(true);
+    dark->setChecked(QSettings().value(QStringLiteral("view/dark"), false).toBool());
+    connect(dark, &QAction::toggled, this, &MainWindow::setDarkPalette);
+    auto* language = view->addMenu(tr("&Language"));
+    for (const auto& [code, name] : {std::pair{QStringLiteral("system"), tr("System default")},
+                                     std::pair{QStringLiteral("en"), QStringLiteral("English")},
+                                     std::pair{QStringLiteral("zh_CN"), QStringLiteral("简体中文")}}) {
+        const QString chosen = code;
+        language->addAction(name, this, [this, chosen] {
+            QSettings().setValue(QStringLiteral("view/language"), chosen);
+            QMessageBox::information(this, tr("Language"), tr("The language changes when BERT Studio starts again."));
+        });
+    }
+    auto* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About BERT Studio"), this, [this] {
+        QMessageBox::about(this, tr("About BERT Studio"),
+                           tr("<b>BERT Studio</b> %1<br>Fine-tune BERT classifiers without running out of memory.<br>"
+                              "Runs: %2")
+                               .arg(QCoreApplication::applicationVersion(), QString::fromStdString(database_.string())));
+    });
+}
+
+void MainWindow::setDarkPalette(bool dark) {
+    QSettings().setValue(QStringLiteral("view/dark"), dark);
+    if (dark) {
+        qApp->setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+        QPalette palette;
+        palette.setColor(QPalette::Window, QColor(45, 45, 48));
+        palette.setColor(QPalette::WindowText, QColor(230, 230, 230));
+        palette.setColor(QPalette::Base, QColor(30, 30, 32));
+        palette.setColor(QPalette::AlternateBase, QColor(45, 45, 48));
+        palette.setColor(QPalette::Text, QColor(230, 230, 230));
+        palette.setColor(QPalette::Button, QColor(55, 55, 58));
+        palette.setColor(QPalette::ButtonText, QColor(230, 230, 230));
+        palette.setColor(QPalette::Highlight, QColor(61, 142, 201));
+        palette.setColor(QPalette::HighlightedText, Qt::white);
+        palette.setColor(QPalette::ToolTipBase, QColor(55, 55, 58));
+        palette.setColor(QPalette::ToolTipText, QColor(230, 230, 230));
+        palette.setColor(QPalette::PlaceholderText, QColor(150, 150, 150));
+        qApp->setPalette(palette);
+    } else {
+        qApp->setPalette(qApp->style()->standardPalette());
+    }
+    for (auto* view : findChildren<QChartView*>()) {
+        view->chart()->setTheme(dark ? QChart::ChartThemeDark : QChart::ChartThemeLight);
+    }
+}
+
+bool MainWindow::startTraining() {
+    if (training_active_) {
+        return false;
+    }
+    if (!dataset_->hasData()) {
+        tabs_->setCurrentWidget(dataset_);
+        QMessageBox::information(this, tr("Start training"),
+                                 dataset_->errorText().isEmpty() ? tr("Open a dataset first.") : dataset_->errorText());
+        return false;
+    }
+    if (!techniques_->modelError().isEmpty()) {
+        tabs_->setCurrentWidget(techniques_);
+        QMessageBox::information(this, tr("Start training"), techniques_->modelError());
+        return false;
+    }
+    TrainingJob job;
+    job.modelFolder = techniques_->modelFolder();
+    job.preset = techniques_->preset();
+    job.data = dataset_->dataSpec();
+    job.training = techniques_->config();
+    job.training.validationFraction = dataset_->validationFraction();
+    training_active_ = true;
+    training_->setRunning(true);
+    tabs_->setCurrentWidget(training_);
+    QMetaObject::invokeMethod(worker_, [worker = worker_, job] { worker->start(job); }, Qt::QueuedConnection);
+    return true;
+}
+
+void MainWindow::resumeRun(qint64 runId) {
+    if (training_active_ || runId <= 0) {
+        return;
+    }
+    training_active_ = true;
+    training_->setRunning(true);
+    QMetaObject::invokeMethod(worker_, [worker = worker_, runId] { worker->resume(runId); }, Qt::QueuedConnection);
+}
+
+void MainWindow::cancelTraining() {
+    if (training_active_) {
+        worker_->cancel();
+        statusBar()->showMessage(tr("Cancelling after the current micro-batch…"));
+    }
+}
+
+void MainWindow::onFinished(qint64 runId) {
+    training_active_ = false;
+    runs_->refresh();
+    tryIt_->refreshRuns();
+    statusBar()->showMessage(tr("Run %1 finished").arg(runId));
+    Q_EMIT trainingFinished(runId);
+    if (closeAfterRun_) {
+        close();
+    }
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    if (training_active_) {
+        if (!closeAfterRun_) {
+            const auto answer = QMessageBox::question(
+                this, tr("Training is running"),
+                tr("Stop the run and close? The run keeps everything it recorded and can resume from its checkpoint."));
+            if (answer != QMessageBox::Yes) {
+                event->ignore();
+                return;
+            }
+            closeAfterRun_ = true;
+            cancelTraining();
+        }
+        event->ignore();  // closes when the worker reports the run finished
+        return;
+    }
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/state"), saveState());
+    settings.setValue(QStringLiteral("window/tab"), tabs_->currentIndex());
+    event->accept();
+}
+
+}  // namespace bert::ui

@@ -1,0 +1,69 @@
+#pragma once
+
+#include <QMainWindow>
+#include <QThread>
+
+#include <filesystem>
+
+QT_BEGIN_NAMESPACE
+class QTabWidget;
+QT_END_NAMESPACE
+
+namespace bert::ui {
+
+class DatasetPage;
+class RunsPage;
+class TechniquesPage;
+class TrainingPage;
+class TrainingWorker;
+class TryItPage;
+
+/// The studio's window: Dataset, Model & techniques, Training, Runs and Try it tabs over one
+/// run database; a TrainingWorker on its own QThread does all training. Settings (layout,
+/// last dataset, database, palette, language) persist in QSettings.
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+
+public:
+    explicit MainWindow(std::filesystem::path database, QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    DatasetPage* datasetPage() const { return dataset_; }
+    TechniquesPage* techniquesPage() const { return techniques_; }
+    TrainingPage* trainingPage() const { return training_; }
+    RunsPage* runsPage() const { return runs_; }
+    TryItPage* tryItPage() const { return tryIt_; }
+    QTabWidget* tabs() const { return tabs_; }
+    bool isTraining() const { return training_active_; }
+
+    /// Starts a run from the pages' settings; false (and a message) when something is missing.
+    bool startTraining();
+    void cancelTraining();
+    /// Dark palette on or off (Fusion style), charts included.
+    void setDarkPalette(bool dark);
+
+Q_SIGNALS:
+    void trainingFinished(qint64 runId);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    void createMenus();
+    void resumeRun(qint64 runId);
+    void onFinished(qint64 runId);
+
+    std::filesystem::path database_;
+    QTabWidget* tabs_;
+    DatasetPage* dataset_;
+    TechniquesPage* techniques_;
+    TrainingPage* training_;
+    RunsPage* runs_;
+    TryItPage* tryIt_;
+    QThread workerThread_;
+    TrainingWorker* worker_;
+    bool training_active_ = false;
+    bool closeAfterRun_ = false;
+};
+
+}  // namespace bert::ui

@@ -79,7 +79,7 @@ MainWindow::MainWindow(std::filesystem::path database, QWidget* parent)
     connect(worker_, &TrainingWorker::finished, this, [this](qint64 runId) { onFinished(runId); });
     connect(worker_, &TrainingWorker::failed, this, [this](const QString& message) {
         training_active_ = false;
-        QMessageBox::warning(this, tr("Training could not start"), message);
+        notify(tr("Training could not start"), message);
     });
     connect(training_, &TrainingPage::startRequested, this, &MainWindow::startTraining);
     connect(training_, &TrainingPage::cancelRequested, this, &MainWindow::cancelTraining);
@@ -178,19 +178,27 @@ void MainWindow::setDarkPalette(bool dark) {
     }
 }
 
+void MainWindow::notify(const QString& title, const QString& text) {
+    // Non-modal: the window stays usable (and scriptable) while the message is up.
+    statusBar()->showMessage(text);
+    auto* box = new QMessageBox(QMessageBox::Information, title, text, QMessageBox::Ok, this);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setModal(false);
+    box->show();
+}
+
 bool MainWindow::startTraining() {
     if (training_active_) {
         return false;
     }
     if (!dataset_->hasData()) {
         tabs_->setCurrentWidget(dataset_);
-        QMessageBox::information(this, tr("Start training"),
-                                 dataset_->errorText().isEmpty() ? tr("Open a dataset first.") : dataset_->errorText());
+        notify(tr("Start training"), dataset_->errorText().isEmpty() ? tr("Open a dataset first.") : dataset_->errorText());
         return false;
     }
     if (!techniques_->modelError().isEmpty()) {
         tabs_->setCurrentWidget(techniques_);
-        QMessageBox::information(this, tr("Start training"), techniques_->modelError());
+        notify(tr("Start training"), techniques_->modelError());
         return false;
     }
     TrainingJob job;

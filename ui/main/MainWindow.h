@@ -50,6 +50,7 @@ protected:
 
 private:
     void createMenus();
+    void notify(const QString& title, const QString& text);
     void resumeRun(qint64 runId);
     void onFinished(qint64 runId);
 

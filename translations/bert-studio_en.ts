@@ -1,4 +1,1022 @@
 <?xml version="1.0" encoding="utf-8"?>
 <!DOCTYPE TS>
 <TS version="2.1" language="en" sourcelanguage="en">
+<context>
+    <name>bert::ui::CompareDialog</name>
+    <message>
+        <source>Compare runs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>by step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>by epoch</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Training loss</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Validation accuracy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Peak memory against accuracy and duration</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Setting</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>best accuracy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>peak memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>forecast</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>duration</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>peak memory (MiB)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>run %1 (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Curves:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>epoch</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>loss</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>accuracy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>run %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>bert::ui::DatasetPage</name>
+    <message>
+        <source>&amp;Open dataset…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A CSV, TSV or JSON Lines file with a text column and a label column</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Recent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No dataset. Open one, or drop a file here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The column with the text to classify</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>An optional second text, for pair tasks (e.g. question and answer)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The column with the class of each row</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Share of each class held out for validation (stratified, seeded)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Text column:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Second text column:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Label column:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Validation share:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Label counts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Token lengths</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open dataset</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Datasets (*.csv *.tsv *.tab *.jsonl *.ndjson);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>examples</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 examples in %2 classes; %3 rows without text or label skipped; %4 invalid UTF-8 sequences replaced.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 has a single class: a classifier needs at least two labels.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a model to see token lengths.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>tokens (up to; the last bin holds all truncated)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>At max length %1 and batch %2, padding would be %3 of the tokens with fixed padding, %4 with dynamic padding, %5 with length-grouped batches. %6 examples are longer than %1 tokens and will be truncated.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>bert::ui::MainWindow</name>
+    <message>
+        <source>BERT Studio</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;1 Dataset</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;2 Model &amp;&amp; techniques</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;3 Training</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;4 Runs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;5 Try it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Training could not start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Runs are stored in %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Open dataset…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open dataset</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Datasets (*.csv *.tsv *.tab *.jsonl *.ndjson)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Export a run&apos;s model…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Training</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Refresh runs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Dark palette</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>System default</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The language changes when BERT Studio starts again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;About BERT Studio</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>About BERT Studio</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;BERT Studio&lt;/b&gt; %1&lt;br&gt;Fine-tune BERT classifiers without running out of memory.&lt;br&gt;Runs: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Start training</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open a dataset first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancelling after the current micro-batch…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run %1 finished</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Training is running</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop the run and close? The run keeps everything it recorded and can resume from its checkpoint.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>bert::ui::MetricsCharts</name>
+    <message>
+        <source>Loss</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>loss</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Validation accuracy and macro-F1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>score</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>MiB</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Throughput</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>samples/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>training</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>validation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>accuracy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>macro-F1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>current</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>peak</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>reserved</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>forecast</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>bert::ui::RunDialog</name>
+    <message>
+        <source>Run %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save charts as &amp;PNG…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save charts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>PNG images (*.png)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 could not be written.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export metrics as &amp;CSV…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export metrics</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>bert::ui::RunsPage</name>
+    <message>
+        <source>Id</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Date</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Techniques</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Best accuracy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Peak memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Filter runs (name, status, model, techniques…)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Open</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show the run&apos;s charts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Co&amp;mpare</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Overlay two or more selected runs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compare runs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Select two or more runs (Ctrl+click).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Notes…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Write notes on the run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>E&amp;xport model…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Write the run&apos;s model as a transformers folder with a run card</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Delete…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete the selected runs and their checkpoints</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Re&amp;fresh</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reload the runs (F5)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Double-click a name to rename a run; double-click a row to open it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Runs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete runs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Delete %n run(s) with their metrics and checkpoints? This cannot be undone.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Notes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Notes on run %1:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Select one run.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export the model into</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Exported run %1 to %2. transformers loads it with from_pretrained.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>bert::ui::TechniquesPage</name>
+    <message>
+        <source>Fine-tune a &amp;model folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Train from &amp;scratch</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A Hugging Face BERT folder: config.json, vocab.txt, model.safetensors</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Randomly initialised BERT of this size, using the folder&apos;s tokenizer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Examples per forward/backward pass. Activation memory grows with it; larger is faster per example.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Micro-batches summed before each optimizer step: the effective batch grows without the activation memory; costs time per example.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Examples per evaluation pass (no gradients are kept, so it can be larger).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tokens per example; longer texts are truncated. Activation memory grows with it, attention quadratically.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>dynamic</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>fixed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Dynamic pads each batch to its longest example instead of max length: less memory and time, same results.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Round padded lengths up to a multiple (8 suits tensor cores under fp16); costs a little padding.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Group by length</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Batches of similar lengths (longest first, so an out-of-memory shows at once): far less padding; slightly less random batches.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Freeze embeddings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No gradients or optimizer state for the embeddings (a quarter to half of a small BERT&apos;s weights); usually costs little accuracy.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Freeze the lowest N encoder layers: no gradients, optimizer state or (with frozen embeddings) activations for them; may cost accuracy.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>bf16/fp16 autocast stores activations in half precision and runs faster on GPUs; fp16 adds dynamic loss scaling. Weights stay fp32.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Gradient checkpointing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keep only each layer&apos;s input and recompute the layer in backward: activation memory falls to about one layer; about 20-30% slower.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>never</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>after evaluation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>every N steps</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Return the CUDA allocator&apos;s cached memory to the device: helps other processes and fragmentation; every step costs speed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>N for cache release every N steps.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Memory cap (MiB)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Refuse allocations past this size, as a smaller GPU would: rehearse a 16 GB card on a bigger one, or test on the CPU.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The budget in MiB.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Recover from out-of-memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>On out-of-memory, halve the micro-batch and double accumulation: the effective batch stays the same.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Passes over the training data.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop after this many optimizer steps (0: no limit).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Peak learning rate of AdamW (linear warmup, then linear decay).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>AdamW weight decay; not applied to biases and LayerNorm.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Share of steps spent warming the learning rate up from zero.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Clip the gradient norm (after unscaling under fp16); 0 turns clipping off.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Seed of the split, initialisation, shuffling and dropout: equal seeds, equal runs on the CPU.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Evaluate every N steps as well as at each epoch end (0: epoch ends only).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Where training runs.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Batching</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Batch size:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Accumulation steps:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Evaluation batch:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Max &amp;length:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Padding:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pad to multiple of:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Freeze lowest layers:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>P&amp;recision:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cache release:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Release every N steps:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Device:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Optimisation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Epochs:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Max steps:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Learning rate:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Weight decay:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Warmup share:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Clip gradient norm:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Seed:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Evaluate every N steps:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Memory forecast</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Apply the suggested change</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 layers, hidden size %2, %3 heads; %4 M parameters, %5 of weights (fp32); vocabulary %6 (%7)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>uncased</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cased</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a readable model to see the memory forecast.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>memory cap</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>device memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>weights</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>gradients (alive at the peak)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>optimizer state</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>activations</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>MiB (%1: %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>peak</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Forecast peak %1 of %2 %3 (%4%): weights %5, gradients %6 (%7 of them alive at the peak), optimizer state %8, activations %9 for %10 examples of up to %11 tokens.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This will not fit. To fit: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This will not fit, even with every memory technique on.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>bert::ui::TrainingPage</name>
+    <message>
+        <source>&amp;Start training</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Train with the dataset, model and techniques chosen (Ctrl+Return)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop after the current micro-batch; a checkpoint is saved so the run can resume</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Resume</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Continue the last cancelled or interrupted run from its checkpoint</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>idle</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>run %1 created</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%p% — starting</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Training on %1: %2 examples, %3 for validation, %4 steps. Forecast peak %5%6.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, trial step %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%p% — step %1/%2 — loss %3 — ETA %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>evaluation at step %1: loss %2, accuracy %3, macro-F1 %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run %1 completed: accuracy %2, peak memory %3, %4.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run %1 cancelled after %2 steps; it can resume from its checkpoint.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run %1 failed: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not started</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Training could not start: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>bert::ui::TryItPage</name>
+    <message>
+        <source>The run whose best model classifies the text</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model &amp;folder…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>folder %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Type or paste a text to classify…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>C&amp;lassify</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Label probabilities of the text (Ctrl+Return in the text box)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Model:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>run %1: %2 (accuracy %3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>run %1:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No trained model yet: train a run first, or choose a model folder.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
 </TS>

@@ -1,4 +1,1019 @@
-<?xml version="1.0" encoding="utf-8"?>
-<!DOCTYPE TS>
+<?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="zh_CN" sourcelanguage="en">
+<context>
+    <name>bert::ui::CompareDialog</name>
+    <message>
+        <source>Compare runs</source>
+        <translation>比较运行</translation>
+    </message>
+    <message>
+        <source>by step</source>
+        <translation>按步</translation>
+    </message>
+    <message>
+        <source>by epoch</source>
+        <translation>按轮</translation>
+    </message>
+    <message>
+        <source>Training loss</source>
+        <translation>训练损失</translation>
+    </message>
+    <message>
+        <source>Validation accuracy</source>
+        <translation>验证准确率</translation>
+    </message>
+    <message>
+        <source>Peak memory against accuracy and duration</source>
+        <translation>峰值内存与准确率和用时</translation>
+    </message>
+    <message>
+        <source>Setting</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <source>Run %1</source>
+        <translation>运行 %1</translation>
+    </message>
+    <message>
+        <source>best accuracy</source>
+        <translation>最佳准确率</translation>
+    </message>
+    <message>
+        <source>peak memory</source>
+        <translation>峰值内存</translation>
+    </message>
+    <message>
+        <source>forecast</source>
+        <translation>预测</translation>
+    </message>
+    <message>
+        <source>duration</source>
+        <translation>用时</translation>
+    </message>
+    <message>
+        <source>peak memory (MiB)</source>
+        <translation>峰值内存 (MiB)</translation>
+    </message>
+    <message>
+        <source>run %1 (%2)</source>
+        <translation>运行 %1（%2）</translation>
+    </message>
+    <message>
+        <source>Curves:</source>
+        <translation>曲线：</translation>
+    </message>
+    <message>
+        <source>epoch</source>
+        <translation>轮</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>步</translation>
+    </message>
+    <message>
+        <source>loss</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <source>accuracy</source>
+        <translation>准确率</translation>
+    </message>
+    <message>
+        <source>run %1</source>
+        <translation>运行 %1</translation>
+    </message>
+</context>
+<context>
+    <name>bert::ui::DatasetPage</name>
+    <message>
+        <source>&amp;Open dataset…</source>
+        <translation>打开数据集(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>A CSV, TSV or JSON Lines file with a text column and a label column</source>
+        <translation>含文本列和标签列的 CSV、TSV 或 JSON Lines 文件</translation>
+    </message>
+    <message>
+        <source>Recent</source>
+        <translation>最近</translation>
+    </message>
+    <message>
+        <source>No dataset. Open one, or drop a file here.</source>
+        <translation>尚无数据集。请打开一个，或将文件拖到此处。</translation>
+    </message>
+    <message>
+        <source>The column with the text to classify</source>
+        <translation>要分类的文本所在的列</translation>
+    </message>
+    <message>
+        <source>An optional second text, for pair tasks (e.g. question and answer)</source>
+        <translation>可选的第二段文本，用于句对任务（如问题与答案）</translation>
+    </message>
+    <message>
+        <source>The column with the class of each row</source>
+        <translation>每行类别所在的列</translation>
+    </message>
+    <message>
+        <source>Share of each class held out for validation (stratified, seeded)</source>
+        <translation>每个类别留作验证的比例（分层抽样，可复现）</translation>
+    </message>
+    <message>
+        <source>&amp;Text column:</source>
+        <translation>文本列(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>&amp;Second text column:</source>
+        <translation>第二文本列(&amp;S)：</translation>
+    </message>
+    <message>
+        <source>&amp;Label column:</source>
+        <translation>标签列(&amp;L)：</translation>
+    </message>
+    <message>
+        <source>&amp;Validation share:</source>
+        <translation>验证比例(&amp;V)：</translation>
+    </message>
+    <message>
+        <source>Label counts</source>
+        <translation>标签计数</translation>
+    </message>
+    <message>
+        <source>Token lengths</source>
+        <translation>词元长度</translation>
+    </message>
+    <message>
+        <source>Open dataset</source>
+        <translation>打开数据集</translation>
+    </message>
+    <message>
+        <source>Datasets (*.csv *.tsv *.tab *.jsonl *.ndjson);;All files (*)</source>
+        <translation>数据集 (*.csv *.tsv *.tab *.jsonl *.ndjson);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>examples</source>
+        <translation>样本</translation>
+    </message>
+    <message>
+        <source>%1 examples in %2 classes; %3 rows without text or label skipped; %4 invalid UTF-8 sequences replaced.</source>
+        <translation>共 %1 个样本，%2 个类别；跳过 %3 行缺少文本或标签的数据；替换了 %4 个无效 UTF-8 序列。</translation>
+    </message>
+    <message>
+        <source>%1 has a single class: a classifier needs at least two labels.</source>
+        <translation>%1 只有一个类别：分类器至少需要两个标签。</translation>
+    </message>
+    <message>
+        <source>Choose a model to see token lengths.</source>
+        <translation>选择模型后可查看词元长度。</translation>
+    </message>
+    <message>
+        <source>tokens (up to; the last bin holds all truncated)</source>
+        <translation>词元数（上限；最后一格包含所有被截断的样本）</translation>
+    </message>
+    <message>
+        <source>At max length %1 and batch %2, padding would be %3 of the tokens with fixed padding, %4 with dynamic padding, %5 with length-grouped batches. %6 examples are longer than %1 tokens and will be truncated.</source>
+        <translation>在最大长度 %1、批大小 %2 下，填充占词元的比例：固定填充 %3，动态填充 %4，按长度分组 %5。有 %6 个样本超过 %1 个词元，将被截断。</translation>
+    </message>
+</context>
+<context>
+    <name>bert::ui::MainWindow</name>
+    <message>
+        <source>BERT Studio</source>
+        <translation>BERT Studio</translation>
+    </message>
+    <message>
+        <source>&amp;1 Dataset</source>
+        <translation>&amp;1 数据集</translation>
+    </message>
+    <message>
+        <source>&amp;2 Model &amp;&amp; techniques</source>
+        <translation>&amp;2 模型与技术</translation>
+    </message>
+    <message>
+        <source>&amp;3 Training</source>
+        <translation>&amp;3 训练</translation>
+    </message>
+    <message>
+        <source>&amp;4 Runs</source>
+        <translation>&amp;4 运行记录</translation>
+    </message>
+    <message>
+        <source>&amp;5 Try it</source>
+        <translation>&amp;5 试用</translation>
+    </message>
+    <message>
+        <source>Training could not start</source>
+        <translation>无法开始训练</translation>
+    </message>
+    <message>
+        <source>Runs are stored in %1</source>
+        <translation>运行记录保存在 %1</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Open dataset…</source>
+        <translation>打开数据集(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Open dataset</source>
+        <translation>打开数据集</translation>
+    </message>
+    <message>
+        <source>Datasets (*.csv *.tsv *.tab *.jsonl *.ndjson)</source>
+        <translation>数据集 (*.csv *.tsv *.tab *.jsonl *.ndjson)</translation>
+    </message>
+    <message>
+        <source>&amp;Export a run's model…</source>
+        <translation>导出运行的模型(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Training</source>
+        <translation>训练(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;Start</source>
+        <translation>开始(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel</source>
+        <translation>取消(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Refresh runs</source>
+        <translation>刷新运行记录(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Dark palette</source>
+        <translation>深色配色(&amp;D)</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+        <source>System default</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <source>The language changes when BERT Studio starts again.</source>
+        <translation>语言将在 BERT Studio 重新启动后生效。</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;About BERT Studio</source>
+        <translation>关于 BERT Studio(&amp;A)</translation>
+    </message>
+    <message>
+        <source>About BERT Studio</source>
+        <translation>关于 BERT Studio</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;BERT Studio&lt;/b&gt; %1&lt;br&gt;Fine-tune BERT classifiers without running out of memory.&lt;br&gt;Runs: %2</source>
+        <translation>&lt;b&gt;BERT Studio&lt;/b&gt; %1&lt;br&gt;微调 BERT 分类器，不再内存溢出。&lt;br&gt;运行记录：%2</translation>
+    </message>
+    <message>
+        <source>Start training</source>
+        <translation>开始训练</translation>
+    </message>
+    <message>
+        <source>Open a dataset first.</source>
+        <translation>请先打开数据集。</translation>
+    </message>
+    <message>
+        <source>Cancelling after the current micro-batch…</source>
+        <translation>将在当前微批次结束后取消…</translation>
+    </message>
+    <message>
+        <source>Run %1 finished</source>
+        <translation>运行 %1 已结束</translation>
+    </message>
+    <message>
+        <source>Training is running</source>
+        <translation>训练正在进行</translation>
+    </message>
+    <message>
+        <source>Stop the run and close? The run keeps everything it recorded and can resume from its checkpoint.</source>
+        <translation>停止运行并关闭？运行会保留已记录的全部数据，并可从检查点继续。</translation>
+    </message>
+</context>
+<context>
+    <name>bert::ui::MetricsCharts</name>
+    <message>
+        <source>Loss</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <source>loss</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <source>Validation accuracy and macro-F1</source>
+        <translation>验证准确率与宏 F1</translation>
+    </message>
+    <message>
+        <source>score</source>
+        <translation>得分</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>内存</translation>
+    </message>
+    <message>
+        <source>MiB</source>
+        <translation>MiB</translation>
+    </message>
+    <message>
+        <source>Throughput</source>
+        <translation>吞吐量</translation>
+    </message>
+    <message>
+        <source>samples/s</source>
+        <translation>样本/秒</translation>
+    </message>
+    <message>
+        <source>training</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>validation</source>
+        <translation>验证</translation>
+    </message>
+    <message>
+        <source>accuracy</source>
+        <translation>准确率</translation>
+    </message>
+    <message>
+        <source>macro-F1</source>
+        <translation>宏 F1</translation>
+    </message>
+    <message>
+        <source>current</source>
+        <translation>当前</translation>
+    </message>
+    <message>
+        <source>peak</source>
+        <translation>峰值</translation>
+    </message>
+    <message>
+        <source>reserved</source>
+        <translation>保留</translation>
+    </message>
+    <message>
+        <source>forecast</source>
+        <translation>预测</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>步</translation>
+    </message>
+</context>
+<context>
+    <name>bert::ui::RunDialog</name>
+    <message>
+        <source>Run %1: %2</source>
+        <translation>运行 %1：%2</translation>
+    </message>
+    <message>
+        <source>Save charts as &amp;PNG…</source>
+        <translation>将图表保存为 PNG(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>Save charts</source>
+        <translation>保存图表</translation>
+    </message>
+    <message>
+        <source>PNG images (*.png)</source>
+        <translation>PNG 图像 (*.png)</translation>
+    </message>
+    <message>
+        <source>%1 could not be written.</source>
+        <translation>无法写入 %1。</translation>
+    </message>
+    <message>
+        <source>Export metrics as &amp;CSV…</source>
+        <translation>将指标导出为 CSV(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>Export metrics</source>
+        <translation>导出指标</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV 文件 (*.csv)</translation>
+    </message>
+</context>
+<context>
+    <name>bert::ui::RunsPage</name>
+    <message>
+        <source>Id</source>
+        <translation>编号</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Date</source>
+        <translation>日期</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Techniques</source>
+        <translation>技术</translation>
+    </message>
+    <message>
+        <source>Best accuracy</source>
+        <translation>最佳准确率</translation>
+    </message>
+    <message>
+        <source>Peak memory</source>
+        <translation>峰值内存</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation>用时</translation>
+    </message>
+    <message>
+        <source>Filter runs (name, status, model, techniques…)</source>
+        <translation>筛选运行（名称、状态、模型、技术…）</translation>
+    </message>
+    <message>
+        <source>&amp;Open</source>
+        <translation>打开(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Show the run's charts</source>
+        <translation>显示该运行的图表</translation>
+    </message>
+    <message>
+        <source>Co&amp;mpare</source>
+        <translation>比较(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Overlay two or more selected runs</source>
+        <translation>叠加两个或更多选中的运行</translation>
+    </message>
+    <message>
+        <source>Compare runs</source>
+        <translation>比较运行</translation>
+    </message>
+    <message>
+        <source>Select two or more runs (Ctrl+click).</source>
+        <translation>请选择两个或更多运行（Ctrl+单击）。</translation>
+    </message>
+    <message>
+        <source>&amp;Notes…</source>
+        <translation>备注(&amp;N)…</translation>
+    </message>
+    <message>
+        <source>Write notes on the run</source>
+        <translation>为该运行写备注</translation>
+    </message>
+    <message>
+        <source>E&amp;xport model…</source>
+        <translation>导出模型(&amp;X)…</translation>
+    </message>
+    <message>
+        <source>Write the run's model as a transformers folder with a run card</source>
+        <translation>将该运行的模型导出为 transformers 文件夹并附运行卡片</translation>
+    </message>
+    <message>
+        <source>&amp;Delete…</source>
+        <translation>删除(&amp;D)…</translation>
+    </message>
+    <message>
+        <source>Delete the selected runs and their checkpoints</source>
+        <translation>删除选中的运行及其检查点</translation>
+    </message>
+    <message>
+        <source>Re&amp;fresh</source>
+        <translation>刷新(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Reload the runs (F5)</source>
+        <translation>重新加载运行记录 (F5)</translation>
+    </message>
+    <message>
+        <source>Double-click a name to rename a run; double-click a row to open it.</source>
+        <translation>双击名称可重命名运行；双击一行可打开它。</translation>
+    </message>
+    <message>
+        <source>Runs</source>
+        <translation>运行记录</translation>
+    </message>
+    <message>
+        <source>Delete runs</source>
+        <translation>删除运行</translation>
+    </message>
+    <message numerus="yes">
+        <source>Delete %n run(s) with their metrics and checkpoints? This cannot be undone.</source>
+        <translation>
+            <numerusform>删除 %n 个运行及其指标和检查点？此操作无法撤销。</numerusform></translation>
+    </message>
+    <message>
+        <source>Notes</source>
+        <translation>备注</translation>
+    </message>
+    <message>
+        <source>Notes on run %1:</source>
+        <translation>运行 %1 的备注：</translation>
+    </message>
+    <message>
+        <source>Export model</source>
+        <translation>导出模型</translation>
+    </message>
+    <message>
+        <source>Select one run.</source>
+        <translation>请选择一个运行。</translation>
+    </message>
+    <message>
+        <source>Export the model into</source>
+        <translation>将模型导出到</translation>
+    </message>
+    <message>
+        <source>Exported run %1 to %2. transformers loads it with from_pretrained.</source>
+        <translation>已将运行 %1 导出到 %2。transformers 可用 from_pretrained 加载。</translation>
+    </message>
+</context>
+<context>
+    <name>bert::ui::TechniquesPage</name>
+    <message>
+        <source>Fine-tune a &amp;model folder</source>
+        <translation>微调模型文件夹(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Train from &amp;scratch</source>
+        <translation>从头训练(&amp;S)</translation>
+    </message>
+    <message>
+        <source>A Hugging Face BERT folder: config.json, vocab.txt, model.safetensors</source>
+        <translation>Hugging Face BERT 文件夹：config.json、vocab.txt、model.safetensors</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>Model folder</source>
+        <translation>模型文件夹</translation>
+    </message>
+    <message>
+        <source>Randomly initialised BERT of this size, using the folder's tokenizer</source>
+        <translation>该规模的随机初始化 BERT，使用文件夹中的分词器</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Examples per forward/backward pass. Activation memory grows with it; larger is faster per example.</source>
+        <translation>每次前向/反向传播的样本数。激活内存随之增长；越大则每个样本越快。</translation>
+    </message>
+    <message>
+        <source>Micro-batches summed before each optimizer step: the effective batch grows without the activation memory; costs time per example.</source>
+        <translation>每次优化器更新前累加的微批次数：有效批大小增大而激活内存不变；每个样本耗时增加。</translation>
+    </message>
+    <message>
+        <source>Examples per evaluation pass (no gradients are kept, so it can be larger).</source>
+        <translation>每次评估的样本数（不保留梯度，因此可以更大）。</translation>
+    </message>
+    <message>
+        <source>Tokens per example; longer texts are truncated. Activation memory grows with it, attention quadratically.</source>
+        <translation>每个样本的词元数；更长的文本会被截断。激活内存随之增长，注意力部分呈平方增长。</translation>
+    </message>
+    <message>
+        <source>dynamic</source>
+        <translation>动态</translation>
+    </message>
+    <message>
+        <source>fixed</source>
+        <translation>固定</translation>
+    </message>
+    <message>
+        <source>Dynamic pads each batch to its longest example instead of max length: less memory and time, same results.</source>
+        <translation>动态填充把每个批次填充到其最长样本而非最大长度：更省内存和时间，结果相同。</translation>
+    </message>
+    <message>
+        <source>Round padded lengths up to a multiple (8 suits tensor cores under fp16); costs a little padding.</source>
+        <translation>把填充长度向上取整到倍数（fp16 下 8 适合张量核心）；会多一点填充。</translation>
+    </message>
+    <message>
+        <source>Group by length</source>
+        <translation>按长度分组</translation>
+    </message>
+    <message>
+        <source>Batches of similar lengths (longest first, so an out-of-memory shows at once): far less padding; slightly less random batches.</source>
+        <translation>长度相近的样本组成批次（最长的在前，内存不足会立即暴露）：填充大大减少；批次随机性略降。</translation>
+    </message>
+    <message>
+        <source>Freeze embeddings</source>
+        <translation>冻结嵌入层</translation>
+    </message>
+    <message>
+        <source>No gradients or optimizer state for the embeddings (a quarter to half of a small BERT's weights); usually costs little accuracy.</source>
+        <translation>嵌入层不计算梯度、不保存优化器状态（占小型 BERT 权重的四分之一到一半）；通常准确率损失很小。</translation>
+    </message>
+    <message>
+        <source>Freeze the lowest N encoder layers: no gradients, optimizer state or (with frozen embeddings) activations for them; may cost accuracy.</source>
+        <translation>冻结最底部的 N 个编码层：这些层无梯度、无优化器状态（嵌入层也冻结时亦无激活）；可能降低准确率。</translation>
+    </message>
+    <message>
+        <source>bf16/fp16 autocast stores activations in half precision and runs faster on GPUs; fp16 adds dynamic loss scaling. Weights stay fp32.</source>
+        <translation>bf16/fp16 自动混合精度以半精度保存激活，在 GPU 上更快；fp16 会加上动态损失缩放。权重保持 fp32。</translation>
+    </message>
+    <message>
+        <source>Gradient checkpointing</source>
+        <translation>梯度检查点</translation>
+    </message>
+    <message>
+        <source>Keep only each layer's input and recompute the layer in backward: activation memory falls to about one layer; about 20-30% slower.</source>
+        <translation>只保存每层的输入，在反向传播时重新计算该层：激活内存降到约一层；速度慢约 20-30%。</translation>
+    </message>
+    <message>
+        <source>never</source>
+        <translation>从不</translation>
+    </message>
+    <message>
+        <source>after evaluation</source>
+        <translation>评估之后</translation>
+    </message>
+    <message>
+        <source>every N steps</source>
+        <translation>每 N 步</translation>
+    </message>
+    <message>
+        <source>Return the CUDA allocator's cached memory to the device: helps other processes and fragmentation; every step costs speed.</source>
+        <translation>把 CUDA 分配器缓存的内存归还给设备：有助于其他进程和减少碎片；每步都释放会降低速度。</translation>
+    </message>
+    <message>
+        <source>N for cache release every N steps.</source>
+        <translation>“每 N 步释放缓存”中的 N。</translation>
+    </message>
+    <message>
+        <source>Memory cap (MiB)</source>
+        <translation>内存上限 (MiB)</translation>
+    </message>
+    <message>
+        <source>Refuse allocations past this size, as a smaller GPU would: rehearse a 16 GB card on a bigger one, or test on the CPU.</source>
+        <translation>超过此大小的分配将被拒绝，如同更小的 GPU：可在大显卡上预演 16 GB 显卡，或在 CPU 上测试。</translation>
+    </message>
+    <message>
+        <source>The budget in MiB.</source>
+        <translation>以 MiB 为单位的预算。</translation>
+    </message>
+    <message>
+        <source>Recover from out-of-memory</source>
+        <translation>从内存不足中恢复</translation>
+    </message>
+    <message>
+        <source>On out-of-memory, halve the micro-batch and double accumulation: the effective batch stays the same.</source>
+        <translation>内存不足时，将微批次减半、累积步数加倍：有效批大小保持不变。</translation>
+    </message>
+    <message>
+        <source>Passes over the training data.</source>
+        <translation>遍历训练数据的次数。</translation>
+    </message>
+    <message>
+        <source>Stop after this many optimizer steps (0: no limit).</source>
+        <translation>达到此优化器步数后停止（0：不限）。</translation>
+    </message>
+    <message>
+        <source>Peak learning rate of AdamW (linear warmup, then linear decay).</source>
+        <translation>AdamW 的峰值学习率（先线性预热，再线性衰减）。</translation>
+    </message>
+    <message>
+        <source>AdamW weight decay; not applied to biases and LayerNorm.</source>
+        <translation>AdamW 权重衰减；不作用于偏置和 LayerNorm。</translation>
+    </message>
+    <message>
+        <source>Share of steps spent warming the learning rate up from zero.</source>
+        <translation>学习率从零预热所占的步数比例。</translation>
+    </message>
+    <message>
+        <source>Clip the gradient norm (after unscaling under fp16); 0 turns clipping off.</source>
+        <translation>裁剪梯度范数（fp16 下在反缩放之后）；0 表示不裁剪。</translation>
+    </message>
+    <message>
+        <source>Seed of the split, initialisation, shuffling and dropout: equal seeds, equal runs on the CPU.</source>
+        <translation>数据划分、初始化、打乱和 dropout 的随机种子：在 CPU 上种子相同则结果相同。</translation>
+    </message>
+    <message>
+        <source>Evaluate every N steps as well as at each epoch end (0: epoch ends only).</source>
+        <translation>除每轮结束外，每 N 步也评估一次（0：仅在每轮结束时）。</translation>
+    </message>
+    <message>
+        <source>Where training runs.</source>
+        <translation>训练运行的设备。</translation>
+    </message>
+    <message>
+        <source>Batching</source>
+        <translation>批处理</translation>
+    </message>
+    <message>
+        <source>&amp;Batch size:</source>
+        <translation>批大小(&amp;B)：</translation>
+    </message>
+    <message>
+        <source>&amp;Accumulation steps:</source>
+        <translation>累积步数(&amp;A)：</translation>
+    </message>
+    <message>
+        <source>Evaluation batch:</source>
+        <translation>评估批大小：</translation>
+    </message>
+    <message>
+        <source>Max &amp;length:</source>
+        <translation>最大长度(&amp;L)：</translation>
+    </message>
+    <message>
+        <source>&amp;Padding:</source>
+        <translation>填充(&amp;P)：</translation>
+    </message>
+    <message>
+        <source>Pad to multiple of:</source>
+        <translation>填充到倍数：</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>内存</translation>
+    </message>
+    <message>
+        <source>Freeze lowest layers:</source>
+        <translation>冻结底部层数：</translation>
+    </message>
+    <message>
+        <source>P&amp;recision:</source>
+        <translation>精度(&amp;R)：</translation>
+    </message>
+    <message>
+        <source>Cache release:</source>
+        <translation>缓存释放：</translation>
+    </message>
+    <message>
+        <source>Release every N steps:</source>
+        <translation>每 N 步释放：</translation>
+    </message>
+    <message>
+        <source>&amp;Device:</source>
+        <translation>设备(&amp;D)：</translation>
+    </message>
+    <message>
+        <source>Optimisation</source>
+        <translation>优化</translation>
+    </message>
+    <message>
+        <source>&amp;Epochs:</source>
+        <translation>轮数(&amp;E)：</translation>
+    </message>
+    <message>
+        <source>Max steps:</source>
+        <translation>最大步数：</translation>
+    </message>
+    <message>
+        <source>Learning rate:</source>
+        <translation>学习率：</translation>
+    </message>
+    <message>
+        <source>Weight decay:</source>
+        <translation>权重衰减：</translation>
+    </message>
+    <message>
+        <source>Warmup share:</source>
+        <translation>预热比例：</translation>
+    </message>
+    <message>
+        <source>Clip gradient norm:</source>
+        <translation>梯度范数裁剪：</translation>
+    </message>
+    <message>
+        <source>Seed:</source>
+        <translation>随机种子：</translation>
+    </message>
+    <message>
+        <source>Evaluate every N steps:</source>
+        <translation>每 N 步评估：</translation>
+    </message>
+    <message>
+        <source>Memory forecast</source>
+        <translation>内存预测</translation>
+    </message>
+    <message>
+        <source>Apply the suggested change</source>
+        <translation>应用建议的更改</translation>
+    </message>
+    <message>
+        <source>%1 layers, hidden size %2, %3 heads; %4 M parameters, %5 of weights (fp32); vocabulary %6 (%7)</source>
+        <translation>%1 层，隐藏层大小 %2，%3 个注意力头；%4 M 参数，权重 %5（fp32）；词表 %6（%7）</translation>
+    </message>
+    <message>
+        <source>uncased</source>
+        <translation>不区分大小写</translation>
+    </message>
+    <message>
+        <source>cased</source>
+        <translation>区分大小写</translation>
+    </message>
+    <message>
+        <source>Choose a readable model to see the memory forecast.</source>
+        <translation>选择一个可读取的模型以查看内存预测。</translation>
+    </message>
+    <message>
+        <source>memory cap</source>
+        <translation>内存上限</translation>
+    </message>
+    <message>
+        <source>device memory</source>
+        <translation>设备内存</translation>
+    </message>
+    <message>
+        <source>weights</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <source>gradients (alive at the peak)</source>
+        <translation>梯度（峰值时存在的部分）</translation>
+    </message>
+    <message>
+        <source>optimizer state</source>
+        <translation>优化器状态</translation>
+    </message>
+    <message>
+        <source>activations</source>
+        <translation>激活</translation>
+    </message>
+    <message>
+        <source>MiB (%1: %2)</source>
+        <translation>MiB（%1：%2）</translation>
+    </message>
+    <message>
+        <source>peak</source>
+        <translation>峰值</translation>
+    </message>
+    <message>
+        <source>Forecast peak %1 of %2 %3 (%4%): weights %5, gradients %6 (%7 of them alive at the peak), optimizer state %8, activations %9 for %10 examples of up to %11 tokens.</source>
+        <translation>预测峰值 %1，%3 为 %2（%4%）：权重 %5，梯度 %6（峰值时存在 %7），优化器状态 %8，激活 %9（%10 个样本，最长 %11 个词元）。</translation>
+    </message>
+    <message>
+        <source>This will not fit. To fit: %1.</source>
+        <translation>内存不够。若要放得下：%1。</translation>
+    </message>
+    <message>
+        <source>This will not fit, even with every memory technique on.</source>
+        <translation>即使开启所有省内存技术也放不下。</translation>
+    </message>
+</context>
+<context>
+    <name>bert::ui::TrainingPage</name>
+    <message>
+        <source>&amp;Start training</source>
+        <translation>开始训练(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Train with the dataset, model and techniques chosen (Ctrl+Return)</source>
+        <translation>使用所选数据集、模型和技术进行训练 (Ctrl+Return)</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel</source>
+        <translation>取消(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Stop after the current micro-batch; a checkpoint is saved so the run can resume</source>
+        <translation>在当前微批次后停止；会保存检查点以便继续运行</translation>
+    </message>
+    <message>
+        <source>&amp;Resume</source>
+        <translation>继续(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Continue the last cancelled or interrupted run from its checkpoint</source>
+        <translation>从检查点继续上一个被取消或中断的运行</translation>
+    </message>
+    <message>
+        <source>idle</source>
+        <translation>空闲</translation>
+    </message>
+    <message>
+        <source>run %1 created</source>
+        <translation>已创建运行 %1</translation>
+    </message>
+    <message>
+        <source>%p% — starting</source>
+        <translation>%p% — 正在开始</translation>
+    </message>
+    <message>
+        <source>Training on %1: %2 examples, %3 for validation, %4 steps. Forecast peak %5%6.</source>
+        <translation>在 %1 上训练：%2 个样本，%3 个用于验证，共 %4 步。预测峰值 %5%6。</translation>
+    </message>
+    <message>
+        <source>, trial step %1</source>
+        <translation>，试运行步 %1</translation>
+    </message>
+    <message>
+        <source>%p% — step %1/%2 — loss %3 — ETA %4</source>
+        <translation>%p% — 第 %1/%2 步 — 损失 %3 — 剩余 %4</translation>
+    </message>
+    <message>
+        <source>evaluation at step %1: loss %2, accuracy %3, macro-F1 %4</source>
+        <translation>第 %1 步评估：损失 %2，准确率 %3，宏 F1 %4</translation>
+    </message>
+    <message>
+        <source>Run %1 completed: accuracy %2, peak memory %3, %4.</source>
+        <translation>运行 %1 已完成：准确率 %2，峰值内存 %3，用时 %4。</translation>
+    </message>
+    <message>
+        <source>Run %1 cancelled after %2 steps; it can resume from its checkpoint.</source>
+        <translation>运行 %1 在 %2 步后取消；可从检查点继续。</translation>
+    </message>
+    <message>
+        <source>Run %1 failed: %2</source>
+        <translation>运行 %1 失败：%2</translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <source>not started</source>
+        <translation>未开始</translation>
+    </message>
+    <message>
+        <source>Training could not start: %1</source>
+        <translation>无法开始训练：%1</translation>
+    </message>
+</context>
+<context>
+    <name>bert::ui::TryItPage</name>
+    <message>
+        <source>The run whose best model classifies the text</source>
+        <translation>用该运行的最佳模型对文本分类</translation>
+    </message>
+    <message>
+        <source>Model &amp;folder…</source>
+        <translation>模型文件夹(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>Model folder</source>
+        <translation>模型文件夹</translation>
+    </message>
+    <message>
+        <source>folder %1</source>
+        <translation>文件夹 %1</translation>
+    </message>
+    <message>
+        <source>Type or paste a text to classify…</source>
+        <translation>输入或粘贴要分类的文本…</translation>
+    </message>
+    <message>
+        <source>C&amp;lassify</source>
+        <translation>分类(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Label probabilities of the text (Ctrl+Return in the text box)</source>
+        <translation>文本的各标签概率（在文本框中按 Ctrl+Return）</translation>
+    </message>
+    <message>
+        <source>&amp;Model:</source>
+        <translation>模型(&amp;M)：</translation>
+    </message>
+    <message>
+        <source>run %1: %2 (accuracy %3)</source>
+        <translation>运行 %1：%2（准确率 %3）</translation>
+    </message>
+    <message>
+        <source>run %1:</source>
+        <translation>运行 %1：</translation>
+    </message>
+    <message>
+        <source>No trained model yet: train a run first, or choose a model folder.</source>
+        <translation>还没有训练好的模型：请先训练一个运行，或选择模型文件夹。</translation>
+    </message>
+</context>
 </TS>

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Refreshes translations/*.ts from the tr() strings of the studio (ui/, app/studio/).
+# Runs lupdate on those folders alone: the CMake update_translations target scans every include
+# path, LibTorch's headers with them, which takes many minutes.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+lupdate=$(command -v lupdate || echo /usr/lib/qt6/bin/lupdate)
+"$lupdate" -no-obsolete -locations none ui app/studio \
+  -ts translations/bert-studio_en.ts translations/bert-studio_zh_CN.ts

@@ -49,3 +49,9 @@ else()
     set(BERT_STUDIO_WITH_CUDA OFF)
 endif()
 message(STATUS "LibTorch ${Torch_VERSION} (CUDA support: ${BERT_STUDIO_WITH_CUDA}) flags: ${TORCH_CXX_FLAGS}")
+
+# Installed programs find LibTorch (and its wheel's CUDA libraries) where the build found them.
+set(BERT_STUDIO_TORCH_RUNPATH "${TORCH_INSTALL_PREFIX}/lib")
+foreach(dir IN LISTS torch_wheel_nvidia_libs)
+    list(APPEND BERT_STUDIO_TORCH_RUNPATH "${dir}")
+endforeach()

@@ -7,6 +7,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 
 "$root/scripts/setup.sh"
+export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$root}
 cmake --preset release >/dev/null
 cmake --build --preset release -j "$(nproc)"
 

@@ -8,6 +8,8 @@ cd "$root"
 
 "$root/scripts/setup.sh"
 export QT_QPA_PLATFORM=${QT_QPA_PLATFORM:-offscreen}
+# ccache hashes paths relative to the clone, so a fresh clone reuses an earlier clone's objects.
+export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$root}
 jobs=$(nproc)
 
 cmake --preset release >/dev/null

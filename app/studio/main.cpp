@@ -14,6 +14,7 @@
 
 #include "dataset/DatasetPage.h"
 #include "main/MainWindow.h"
+#include "runs/RunsPage.h"
 #include "store/RunStore.h"
 
 namespace {
@@ -51,7 +52,12 @@ int main(int argc, char** argv) {
     const QCommandLineOption tabOption(QStringLiteral("tab"), QStringLiteral("Show this tab (0-4)"), QStringLiteral("index"));
     const QCommandLineOption screenshotOption(QStringLiteral("screenshot"),
                                               QStringLiteral("Save a screenshot of the window and quit"), QStringLiteral("png"));
-    for (const auto* option : {&datasetOption, &databaseOption, &languageOption, &darkOption, &tabOption, &screenshotOption}) {
+    const QCommandLineOption openRunOption(QStringLiteral("open-run"), QStringLiteral("Show a stored run's charts"),
+                                           QStringLiteral("id"));
+    const QCommandLineOption compareOption(QStringLiteral("compare"), QStringLiteral("Compare stored runs, e.g. 1,2"),
+                                           QStringLiteral("ids"));
+    for (const auto* option : {&datasetOption, &databaseOption, &languageOption, &darkOption, &tabOption,
+                               &screenshotOption, &openRunOption, &compareOption}) {
         parser.addOption(*option);
     }
     parser.process(app);
@@ -81,7 +87,7 @@ int main(int argc, char** argv) {
     }
     bert::ui::MainWindow window(database);
     if (parser.isSet(darkOption)) {
-        window.setDarkPalette(true);
+        window.setDarkPalette(true, /*remember=*/false);
     }
     window.resize(1280, 860);
     window.show();
@@ -99,10 +105,21 @@ int main(int argc, char** argv) {
     if (parser.isSet(tabOption)) {
         window.tabs()->setCurrentIndex(parser.value(tabOption).toInt());
     }
+    QWidget* shown = &window;
+    if (parser.isSet(openRunOption)) {
+        shown = window.runsPage()->openRun(parser.value(openRunOption).toLongLong());
+    }
+    if (parser.isSet(compareOption)) {
+        QList<qint64> ids;
+        for (const auto& id : parser.value(compareOption).split(QLatin1Char(','))) {
+            ids << id.toLongLong();
+        }
+        shown = window.runsPage()->compare(ids);
+    }
     if (parser.isSet(screenshotOption)) {
         const QString file = parser.value(screenshotOption);
-        QTimer::singleShot(1500, &window, [&window, file] {
-            window.grab().save(file, "PNG");
+        QTimer::singleShot(1500, shown, [shown, file] {
+            shown->grab().save(file, "PNG");
             QApplication::quit();
         });
     }

@@ -52,6 +52,10 @@ MetricsCharts::MetricsCharts(QWidget* parent) : QWidget(parent) {
     dashed.setStyle(Qt::DashLine);
     forecastSeries_->setPen(dashed);
     speedSeries_ = addSeries(speedChart_, tr("samples/s"));
+    // Evaluations are few (one per epoch): markers show even a single one.
+    for (auto* series : {validationLossSeries_, accuracySeries_, f1Series_}) {
+        series->setPointsVisible(true);
+    }
 
     auto* layout = new QGridLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);

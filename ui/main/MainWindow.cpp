@@ -93,7 +93,7 @@ MainWindow::MainWindow(std::filesystem::path database, QWidget* parent)
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
     tabs_->setCurrentIndex(settings.value(QStringLiteral("window/tab"), 0).toInt());
     if (settings.value(QStringLiteral("view/dark"), false).toBool()) {
-        setDarkPalette(true);
+        setDarkPalette(true, false);
     }
 }
 
@@ -132,7 +132,7 @@ void MainWindow::createMenus() {
     auto* dark = view->addAction(tr("&Dark palette"));
     dark->setCheckable(true);
     dark->setChecked(QSettings().value(QStringLiteral("view/dark"), false).toBool());
-    connect(dark, &QAction::toggled, this, &MainWindow::setDarkPalette);
+    connect(dark, &QAction::toggled, this, [this](bool on) { setDarkPalette(on); });
     auto* language = view->addMenu(tr("&Language"));
     for (const auto& [code, name] : {std::pair{QStringLiteral("system"), tr("System default")},
                                      std::pair{QStringLiteral("en"), QStringLiteral("English")},
@@ -152,8 +152,10 @@ void MainWindow::createMenus() {
     });
 }
 
-void MainWindow::setDarkPalette(bool dark) {
-    QSettings().setValue(QStringLiteral("view/dark"), dark);
+void MainWindow::setDarkPalette(bool dark, bool remember) {
+    if (remember) {
+        QSettings().setValue(QStringLiteral("view/dark"), dark);
+    }
     if (dark) {
         qApp->setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
         QPalette palette;
@@ -169,6 +171,11 @@ void MainWindow::setDarkPalette(bool dark) {
         palette.setColor(QPalette::ToolTipBase, QColor(55, 55, 58));
         palette.setColor(QPalette::ToolTipText, QColor(230, 230, 230));
         palette.setColor(QPalette::PlaceholderText, QColor(150, 150, 150));
+        // Disabled fields must look disabled in the dark palette too.
+        for (const auto role : {QPalette::Text, QPalette::ButtonText, QPalette::WindowText}) {
+            palette.setColor(QPalette::Disabled, role, QColor(120, 120, 120));
+        }
+        palette.setColor(QPalette::Disabled, QPalette::Base, QColor(45, 45, 48));
         qApp->setPalette(palette);
     } else {
         qApp->setPalette(qApp->style()->standardPalette());

@@ -39,8 +39,8 @@ public:
     /// Starts a run from the pages' settings; false (and a message) when something is missing.
     bool startTraining();
     void cancelTraining();
-    /// Dark palette on or off (Fusion style), charts included.
-    void setDarkPalette(bool dark);
+    /// Dark palette on or off (Fusion style), charts included; remember it in the settings.
+    void setDarkPalette(bool dark, bool remember = true);
 
 Q_SIGNALS:
     void trainingFinished(qint64 runId);

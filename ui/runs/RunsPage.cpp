@@ -433,6 +433,7 @@ void CompareDialog::drawCurves() {
         }
         auto* accuracy = new QLineSeries();
         accuracy->setName(tr("run %1").arg(id));
+        accuracy->setPointsVisible(true);
         for (const auto& evaluation : store.evaluations(id)) {
             accuracy->append(byEpoch ? evaluation.epoch : static_cast<double>(evaluation.step), evaluation.accuracy);
         }

@@ -313,6 +313,22 @@
         <source>Stop the run and close? The run keeps everything it recorded and can resume from its checkpoint.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Run &amp;database…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run database</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run databases (*.sqlite)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>BERT Studio uses %1 from its next start.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>bert::ui::MetricsCharts</name>

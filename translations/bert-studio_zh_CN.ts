@@ -312,6 +312,22 @@
         <source>Stop the run and close? The run keeps everything it recorded and can resume from its checkpoint.</source>
         <translation>停止运行并关闭？运行会保留已记录的全部数据，并可从检查点继续。</translation>
     </message>
+    <message>
+        <source>Run &amp;database…</source>
+        <translation>运行记录数据库(&amp;D)…</translation>
+    </message>
+    <message>
+        <source>Run database</source>
+        <translation>运行记录数据库</translation>
+    </message>
+    <message>
+        <source>Run databases (*.sqlite)</source>
+        <translation>运行记录数据库 (*.sqlite)</translation>
+    </message>
+    <message>
+        <source>BERT Studio uses %1 from its next start.</source>
+        <translation>BERT Studio 将从下次启动起使用 %1。</translation>
+    </message>
 </context>
 <context>
     <name>bert::ui::MetricsCharts</name>
@@ -532,7 +548,8 @@
     <message numerus="yes">
         <source>Delete %n run(s) with their metrics and checkpoints? This cannot be undone.</source>
         <translation>
-            <numerusform>删除 %n 个运行及其指标和检查点？此操作无法撤销。</numerusform></translation>
+            <numerusform>删除 %n 个运行及其指标和检查点？此操作无法撤销。</numerusform>
+        </translation>
     </message>
     <message>
         <source>Notes</source>

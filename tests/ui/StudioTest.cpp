@@ -2,6 +2,8 @@
 // table with charts, comparison, export, "Try it", a bad file; and the GUI thread's event-loop
 // latency while training runs on the worker thread.
 #include <QApplication>
+#include <QMessageBox>
+#include <QPushButton>
 #include <QElapsedTimer>
 #include <QSettings>
 #include <QStandardPaths>
@@ -18,7 +20,9 @@
 #include "dataset/DatasetPage.h"
 #include "main/MainWindow.h"
 #include "runs/RunsPage.h"
+#include "store/RunStore.h"
 #include "support/TestSupport.h"
+#include "train/TrainingJob.h"
 #include "training/TechniquesPage.h"
 #include "training/TrainingPage.h"
 #include "tryit/TryItPage.h"
@@ -167,6 +171,33 @@ TEST_F(Studio, ImportTrainWatchCompareExportAndTry) {
     ASSERT_EQ(result.size(), 2);
     EXPECT_EQ(result.front().first, QStringLiteral("pos"));
     EXPECT_NEAR(result.front().second + result.back().second, 1.0, 1e-5);
+}
+
+TEST_F(Studio, ClosingDuringARunAsksThenCancelsAndTheRunKeepsItsData) {
+    ASSERT_TRUE(window_->datasetPage()->openFile(QString::fromStdString((dir_ / "reviews.csv").string())));
+    configure(PaddingMode::Dynamic, 400);
+    qint64 finished = 0;
+    QObject::connect(window_.get(), &ui::MainWindow::trainingFinished, [&](qint64 runId) { finished = runId; });
+    ASSERT_TRUE(window_->startTraining());
+    ASSERT_TRUE(waitUntil([&] { return window_->trainingPage()->charts()->stepPoints() >= 5; }, 60000));
+    // Answer "Yes" to the question the close raises.
+    bool asked = false;
+    QTimer::singleShot(200, [&] {
+        if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
+            asked = true;
+            box->button(QMessageBox::Yes)->click();
+        }
+    });
+    window_->close();
+    EXPECT_TRUE(asked) << "closing during a run did not ask";
+    ASSERT_TRUE(waitUntil([&] { return finished != 0; }, 60000)) << "the run did not stop";
+    EXPECT_FALSE(window_->isVisible()) << "the window did not close after the run stopped";
+    RunStore store(dir_ / "runs.sqlite");
+    const auto run = store.run(finished);
+    ASSERT_TRUE(run);
+    EXPECT_EQ(run->status, RunStatus::Cancelled);
+    EXPECT_GE(store.steps(finished).size(), 5U);
+    EXPECT_FALSE(latestCheckpoint(store.runFolder(finished)).empty()) << "no checkpoint to resume from";
 }
 
 TEST_F(Studio, ABadFileShowsAnErrorNamingTheFileAndLine) {

@@ -116,6 +116,16 @@ void MainWindow::createMenus() {
     open->setShortcut(QKeySequence::Open);
     auto* exportModel = file->addAction(tr("&Export a run's model…"), this, [this] { tabs_->setCurrentWidget(runs_); });
     exportModel->setShortcut(QKeySequence(QStringLiteral("Ctrl+E")));
+    file->addAction(tr("Run &database…"), this, [this] {
+        const auto path = QFileDialog::getSaveFileName(this, tr("Run database"),
+                                                       QString::fromStdString(database_.string()),
+                                                       tr("Run databases (*.sqlite)"), nullptr,
+                                                       QFileDialog::DontConfirmOverwrite);
+        if (!path.isEmpty()) {
+            QSettings().setValue(QStringLiteral("runs/database"), path);
+            notify(tr("Run database"), tr("BERT Studio uses %1 from its next start.").arg(path));
+        }
+    });
     file->addSeparator();
     auto* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);

@@ -122,6 +122,10 @@ std::string hostName() {
 }
 
 std::unique_ptr<SQLite::Database> openDatabase(const std::filesystem::path& file) {
+    // SQLite opens "" as a private temporary database: runs would vanish with the process.
+    if (file.empty()) {
+        throw InputError("no run database given (an empty path)");
+    }
     std::error_code ignored;
     if (file.has_parent_path()) {
         std::filesystem::create_directories(file.parent_path(), ignored);

@@ -64,12 +64,7 @@ protected:
         auto bundle = test::makeModel(2, 32, 4, 0.1, 3);
         exportModelFolder(dir_ / "model", *bundle.model, bundle.tokenizer);
         // A learnable task over the tiny vocabulary, with quoting as real exports have it.
-        std::ofstream csv(dir_ / "reviews.csv");
-        csv << "review,sentiment\n";
-        for (int i = 0; i < 80; ++i) {
-            csv << (i % 2 == 0 ? "\"i loved it, a great film !\"" : "\"the film was very bad , awful\"") << ","
-                << (i % 2 == 0 ? "pos" : "neg") << "\n";
-        }
+        test::writeReviewsCsv(dir_ / "reviews.csv", 80);
         db_ = (dir_ / "runs.sqlite").string();
     }
 
@@ -82,9 +77,10 @@ protected:
         return args;
     }
 
-    // Waits until the run database holds at least count steps of run 1; returns the count seen.
+    // Waits until the run database holds at least count steps of run 1 (and a checkpoint);
+    // returns the count seen. Up to 3 minutes: CI runs tests side by side on two cores.
     std::size_t waitForSteps(std::size_t count) const {
-        for (int attempt = 0; attempt < 600; ++attempt) {
+        for (int attempt = 0; attempt < 3600; ++attempt) {
             std::this_thread::sleep_for(std::chrono::milliseconds(50));
             if (!std::filesystem::exists(db_)) {
                 continue;

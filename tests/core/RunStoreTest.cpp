@@ -137,6 +137,8 @@ TEST(RunStore, RefusesForeignAndNewerDatabases) {
     }
     test::writeFile(dir / "garbage.sqlite", std::string(4096, 'x'));
     EXPECT_THROW(RunStore(dir / "garbage.sqlite"), InputError);
+    // An empty path would be SQLite's temporary database: runs would vanish.
+    EXPECT_THROW(RunStore(std::filesystem::path()), InputError);
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "TinyModel.h"
 
+#include <fstream>
 #include <random>
 
 namespace bert::test {
@@ -67,6 +68,15 @@ TrainingData makeTinyData(std::size_t trainCount, std::size_t validationCount, s
     data.validation = tokenizeExamples(validation, tokenizer, data.labels, maxLength);
     data.fingerprint = "tiny";
     return data;
+}
+
+void writeReviewsCsv(const std::filesystem::path& file, int rows) {
+    std::ofstream csv(file);
+    csv << "review,sentiment\n";
+    for (int i = 0; i < rows; ++i) {
+        csv << (i % 2 == 0 ? "\"i loved it, a great film !\"" : "\"the film was very bad , awful\"") << ","
+            << (i % 2 == 0 ? "pos" : "neg") << "\n";
+    }
 }
 
 ModelBundle makeTinyModel(std::uint64_t seed, std::vector<std::string> labels) {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,10 @@ ModelBundle makeTinyModel(std::uint64_t seed, std::vector<std::string> labels = 
 ModelBundle makeModel(std::int64_t layers, std::int64_t hidden, std::int64_t heads,
                       double dropout, std::uint64_t seed,
                       std::vector<std::string> labels = {"neg", "pos"}, std::int64_t vocabSize = 0);
+
+/// Writes a CSV (columns review, sentiment) of `rows` quoted positive and negative reviews over
+/// tinyVocabulary(), as the command line and the studio read it.
+void writeReviewsCsv(const std::filesystem::path& file, int rows);
 
 /// A learnable two-class task over tinyVocabulary(): "pos" when the sentence holds a positive
 /// word. Lengths vary from minWords to maxWords, so padding and length grouping matter.

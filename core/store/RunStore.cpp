@@ -535,6 +535,8 @@ void RunRecorder::onFinished(const RunResult& result) {
     flush();  // the run's end is on disk before the trainer returns
 }
 
+void RunRecorder::beforeCheckpoint(std::size_t /*step*/) { flush(); }
+
 void RunRecorder::flush() {
     std::unique_lock lock(mutex_);
     drained_.wait(lock, [&] { return queue_.empty() && inFlight_ == 0; });

@@ -142,6 +142,8 @@ public:
     void onEpochEnd(const EpochSummary& summary) override;
     void onEvent(const TrainerEvent& event) override;
     void onFinished(const RunResult& result) override;
+    /// Commits every metric so far before the checkpoint exists (see TrainerObserver).
+    void beforeCheckpoint(std::size_t step) override;
 
     /// Blocks until everything queued so far is committed.
     void flush();

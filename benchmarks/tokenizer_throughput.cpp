@@ -1,0 +1,53 @@
+// Tokenizer throughput on the SpamAssassin corpus, single thread: our WordPiece tokenizer
+// encoding every e-mail (no truncation), as benchmarks/tokenizer.sh compares with
+// transformers' fast (Rust) tokenizer on the same texts.
+#include <benchmark/benchmark.h>
+
+#include <cstdio>
+#include <filesystem>
+
+#include "data/Dataset.h"
+#include "tokenizer/WordPieceTokenizer.h"
+
+namespace {
+
+const bert::ExampleSet* corpus() {
+    static const auto* set = [] () -> const bert::ExampleSet* {
+        const std::filesystem::path file = std::filesystem::path(BERT_STUDIO_SHARED_DATA) / "spamassassin-part1.csv";
+        if (!std::filesystem::exists(file)) {
+            return nullptr;
+        }
+        return new bert::ExampleSet(bert::loadExamples(file, {}));
+    }();
+    return set;
+}
+
+void TokenizeCorpus(benchmark::State& state) {
+    const auto* set = corpus();
+    if (set == nullptr) {
+        state.SkipWithError("../shared/data/spamassassin-part1.csv is absent");
+        return;
+    }
+    const auto tokenizer = bert::WordPieceTokenizer::fromModelFolder(BERT_STUDIO_DEFAULT_MODEL_FOR_BENCH);
+    std::size_t bytes = 0;
+    for (const auto& example : set->examples) {
+        bytes += example.text.size();
+    }
+    std::size_t tokens = 0;
+    for (auto _ : state) {
+        tokens = 0;
+        for (const auto& example : set->examples) {
+            const auto encoding = tokenizer.encode(example.text);
+            tokens += encoding.size();
+            benchmark::DoNotOptimize(encoding.inputIds.data());
+        }
+    }
+    state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * set->examples.size()));
+    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * bytes));
+    state.counters["tokens"] = static_cast<double>(tokens);
+}
+BENCHMARK(TokenizeCorpus)->Unit(benchmark::kMillisecond)->MinTime(2.0);
+
+}  // namespace
+
+BENCHMARK_MAIN();

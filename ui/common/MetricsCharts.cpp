@@ -31,6 +31,8 @@ void fitAxes(QValueAxis* x, QValueAxis* y, const std::initializer_list<const QLi
         }
     }
     x->setRange(0.0, maxX);
+    // Whole steps: never more ticks than steps, or "%d" labels repeat ("0 0 0 0 1").
+    x->setTickCount(std::clamp(static_cast<int>(maxX) + 1, 2, 5));
     y->setRange(minY, maxY > minY ? maxY * 1.05 : minY + 1.0);
 }
 }  // namespace
@@ -67,6 +69,7 @@ MetricsCharts::MetricsCharts(QWidget* parent) : QWidget(parent) {
     redrawTimer_.setSingleShot(true);
     redrawTimer_.setInterval(kRedrawIntervalMs);
     connect(&redrawTimer_, &QTimer::timeout, this, &MetricsCharts::redraw);
+    redraw();  // empty charts get sensible axes too
 }
 
 MetricsCharts::Chart MetricsCharts::makeChart(const QString& title, const QString& yTitle) {

@@ -315,8 +315,8 @@ void estimate(const TrainArguments& args, bool trial, std::ostream& out) {
     TrainerObserver silent;
     Trainer trainer(prepared.model, prepared.data, job.training, silent);
     const auto forecast = trainer.forecast();
-    const MemoryMonitor monitor{c10::Device(job.training.device)};
-    const std::int64_t budget = job.training.memoryCapBytes.value_or(monitor.deviceTotalBytes());
+    const std::int64_t budget =
+        job.training.memoryCapBytes.value_or(deviceMemoryBytes(c10::Device(job.training.device)));
     auto row = [&](const char* name, std::int64_t bytes) {
         out << std::left << std::setw(20) << name << std::right << std::setw(12)
             << humanBytes(static_cast<double>(bytes)) << "\n";

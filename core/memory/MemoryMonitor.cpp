@@ -162,18 +162,21 @@ void MemoryMonitor::releaseCache() {
 #endif
 }
 
-std::int64_t MemoryMonitor::deviceTotalBytes() const {
+std::int64_t MemoryMonitor::deviceTotalBytes() const { return deviceMemoryBytes(device_); }
+
+std::int64_t deviceMemoryBytes(const c10::Device& device) {
 #ifdef BERT_STUDIO_WITH_CUDA
-    if (device_.is_cuda()) {
+    if (device.is_cuda()) {
         std::size_t freeBytes = 0;
         std::size_t totalBytes = 0;
-        c10::cuda::CUDAGuard guard(device_.index());
+        c10::cuda::CUDAGuard guard(device.index());
         if (cudaMemGetInfo(&freeBytes, &totalBytes) == cudaSuccess) {
             return static_cast<std::int64_t>(totalBytes);
         }
         return 0;
     }
 #endif
+    (void)device;
     return static_cast<std::int64_t>(::sysconf(_SC_PHYS_PAGES)) *
            static_cast<std::int64_t>(::sysconf(_SC_PAGE_SIZE));
 }

@@ -58,6 +58,10 @@ private:
 /// CPU allocator's plain c10::Error "can't allocate memory").
 bool isOutOfMemory(const c10::Error& error);
 
+/// A device's memory: CUDA total memory, or the machine's physical RAM for the CPU. Reads it
+/// without a MemoryMonitor, so asking installs no allocator wrapper.
+std::int64_t deviceMemoryBytes(const c10::Device& device);
+
 /// Whether LibTorch sees a usable CUDA device, and how many.
 int cudaDeviceCount();
 /// "CPU" or the CUDA device's name.

@@ -9,7 +9,6 @@
 #include <chrono>
 #include <cmath>
 #include <fstream>
-#include <numeric>
 
 #include "Error.h"
 #include "checkpoint/SafeTensors.h"

@@ -107,7 +107,6 @@ TechniquesPage::TechniquesPage(QWidget* parent) : QWidget(parent) {
         connect(box, &QComboBox::currentIndexChanged, this, &TechniquesPage::updateForecast);
         return box;
     };
-    const TrainingConfig defaults;
     batchSize_ = spin(1, 4096, 16, tr("Examples per forward/backward pass. Activation memory grows with it; larger is faster per example."));
     accumulation_ = spin(1, 1024, 1, tr("Micro-batches summed before each optimizer step: the effective batch grows without the activation memory; costs time per example."));
     evalBatch_ = spin(1, 4096, 64, tr("Examples per evaluation pass (no gradients are kept, so it can be larger)."));
@@ -139,7 +138,6 @@ TechniquesPage::TechniquesPage(QWidget* parent) : QWidget(parent) {
     for (int i = 0; i < cudaDeviceCount(); ++i) {
         device_->addItem(QStringLiteral("cuda:%1").arg(i));
     }
-    (void)defaults;
 
     auto* batching = new QGroupBox(tr("Batching"), this);
     auto* batchingForm = new QFormLayout(batching);
@@ -358,8 +356,7 @@ void TechniquesPage::updateForecast() {
     const auto c = config();
     const std::size_t longest = longest_ > 0 ? longest_ : c.maxLength;
     forecast_ = forecastMemory(*modelConfig_, c, longest);
-    const MemoryMonitor monitor{c10::Device(c.device)};
-    const std::int64_t budget = c.memoryCapBytes.value_or(monitor.deviceTotalBytes());
+    const std::int64_t budget = c.memoryCapBytes.value_or(deviceMemoryBytes(c10::Device(c.device)));
     const QString budgetName = c.memoryCapBytes ? tr("memory cap") : tr("device memory");
 
     auto* series = new QHorizontalStackedBarSeries();

@@ -18,7 +18,9 @@
 
 #include "Error.h"
 #include "checkpoint/ModelFolder.h"
+#include "io/AtomicFile.h"
 #include "memory/MemoryForecast.h"
+#include "memory/ProcessMemory.h"
 #include "model/Inference.h"
 #include "store/RunCompare.h"
 
@@ -194,6 +196,65 @@ private:
     std::chrono::steady_clock::time_point started_;
 };
 
+/// Collects what `train --report FILE` writes: per-step timings and sizes, and the process's
+/// resident memory from the first training step on (the peak is reset when training starts, so
+/// model loading and the trial step do not count). Benchmarks read it; so can users' scripts.
+class RunReport final : public TrainerObserver {
+public:
+    void onStarted(const RunStart& start) override {
+        started_ = std::chrono::steady_clock::now();
+        start_ = start;
+        residentAtStart_ = residentBytes();
+        peakResetWorked_ = resetPeakResident();
+    }
+    void onStep(const StepMetrics& m) override {
+        const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+        steps_.push_back({{"step", m.step},
+                          {"end_seconds", elapsed},
+                          {"examples", m.examples},
+                          {"loss", m.loss},
+                          {"real_tokens", m.realTokens},
+                          {"padded_tokens", m.paddedTokens},
+                          {"peak_tensor_bytes", m.memory.peak},
+                          {"micro_batch", m.microBatch},
+                          {"accumulation", m.accumulation}});
+        peakResidentTraining_ = peakResidentBytes();
+    }
+    void onEvaluation(const EvalMetrics& m) override {
+        evaluations_.push_back({{"step", m.step}, {"loss", m.loss}, {"accuracy", m.accuracy}, {"macro_f1", m.macroF1}});
+    }
+
+    nlohmann::json toJson(const SessionResult& session) const {
+        const auto& result = session.result;
+        return {{"run_id", session.runId},
+                {"status", toString(result.status)},
+                {"error", result.error},
+                {"device", start_.device},
+                {"train_examples", start_.trainExamples},
+                {"validation_examples", start_.validationExamples},
+                {"steps", steps_},
+                {"evaluations", evaluations_},
+                {"seconds", result.seconds},
+                {"peak_tensor_bytes", result.peakMemoryBytes},
+                {"forecast", start_.forecast.toJson()},
+                {"forecast_bytes", start_.forecast.total()},
+                {"trial_peak_bytes", start_.trialPeakBytes},
+                {"measured", result.measured.toJson()},
+                {"resident_at_start_bytes", residentAtStart_},
+                {"peak_resident_training_bytes", peakResetWorked_ ? peakResidentTraining_ : -1},
+                {"peak_resident_process_bytes", peakResidentBytes()}};
+    }
+
+private:
+    std::chrono::steady_clock::time_point started_;
+    RunStart start_;
+    std::int64_t residentAtStart_ = -1;
+    std::int64_t peakResidentTraining_ = -1;
+    bool peakResetWorked_ = false;
+    nlohmann::json steps_ = nlohmann::json::array();
+    nlohmann::json evaluations_ = nlohmann::json::array();
+};
+
 int reportResult(const SessionResult& session, std::ostream& out, std::ostream& err) {
     const auto& result = session.result;
     out << "run " << session.runId << " " << toString(result.status) << " after " << result.steps << " steps in "
@@ -296,8 +357,15 @@ int train(const TrainArguments& args, const std::filesystem::path& database, con
           std::ostream& out, std::ostream& err) {
     const auto job = args.resolve();
     ProgressPrinter progress(err);
-    const auto session = runTrainingJob(job, database, &progress, cancel);
+    RunReport report;
+    ObserverList observers;
+    observers.add(&progress);
+    observers.add(&report);
+    const auto session = runTrainingJob(job, database, &observers, cancel);
     err << "\n";
+    if (!args.reportFile.empty()) {
+        writeFileAtomically(args.reportFile, report.toJson(session).dump(1) + "\n");
+    }
     return reportResult(session, out, err);
 }
 

@@ -28,6 +28,7 @@ struct TrainArguments {
     std::string precision = "fp32";
     std::string cacheRelease = "never";
     std::string memoryCap;
+    std::string reportFile;  ///< train --report: per-step timings and memory as JSON
     /// Applies the text-valued switches; throws InputError for bad values.
     TrainingJob resolve() const;
 };

@@ -103,6 +103,8 @@ int main(int argc, char** argv) {
     trainArgs.job.modelFolder = defaultModel;
     auto* train = app.add_subcommand("train", "Fine-tune a classifier; every metric goes to the run database");
     addTrainingFlags(*train, trainArgs);
+    train->add_option("--report", trainArgs.reportFile,
+                      "Also write per-step timings and process memory to this JSON file");
 
     bert::cli::TrainArguments estimateArgs;
     estimateArgs.job.modelFolder = defaultModel;

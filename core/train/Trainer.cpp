@@ -17,6 +17,7 @@
 #include "io/AtomicFile.h"
 #include "memory/MemoryForecast.h"
 #include "train/Checkpointing.h"
+#include "train/FusedAdamW.h"
 #include "train/RandomState.h"
 
 namespace bert {
@@ -218,7 +219,7 @@ Trainer::Trainer(ModelBundle& model, const TrainingData& data, TrainingConfig co
     if (!noDecay.empty()) {
         groups.emplace_back(noDecay, options(0.0));
     }
-    optimizer_ = std::make_unique<torch::optim::AdamW>(groups, torch::optim::AdamWOptions(config_.learningRate));
+    optimizer_ = std::make_unique<FusedAdamW>(groups, torch::optim::AdamWOptions(config_.learningRate));
 
     if (config_.precision == Precision::Fp16) {
         scaler_ = std::make_unique<DynamicLossScaler>(device_);
@@ -378,6 +379,7 @@ StepMetrics Trainer::runStep(const std::vector<std::size_t>& window, std::size_t
                     static_cast<double>(position_.window + 1) / static_cast<double>(epochWindows);
     metrics.learningRate = lr;
     metrics.memory = monitor_.sample();
+    metrics.examples = window.size();
     metrics.samplesPerSecond = static_cast<double>(window.size()) / seconds;
     metrics.tokensPerSecond = realTokens / seconds;
     metrics.paddingShare = paddedTokens > 0 ? 1.0 - realTokens / paddedTokens : 0.0;

@@ -18,6 +18,7 @@ struct StepMetrics {
     double loss = 0.0;             ///< mean loss per example over the step
     double learningRate = 0.0;     ///< learning rate the step used
     MemorySample memory;           ///< current after the step; peak during the step
+    std::size_t examples = 0;      ///< examples the step trained on
     double samplesPerSecond = 0.0;
     double tokensPerSecond = 0.0;  ///< real (non-padding) tokens
     double paddingShare = 0.0;     ///< padding tokens / all tokens of the step's batches

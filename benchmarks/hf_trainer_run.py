@@ -1,0 +1,176 @@
+#!/usr/bin/env python3
+"""One Hugging Face Trainer run, the reference side of benchmarks/side_by_side.py.
+
+Takes the same settings as `bert-studio-cli train` and writes a report in the same JSON form as
+its `--report FILE`: per-step end times and sizes, process resident memory from the start of
+training (the peak is reset in on_train_begin, as ours is reset when training starts), and the
+final validation accuracy. Only the venv's transformers and torch are used.
+"""
+import argparse
+import csv
+import json
+import os
+import sys
+import time
+
+import torch
+from transformers import (AutoModelForSequenceClassification, AutoTokenizer, DataCollatorWithPadding,
+                          Trainer, TrainerCallback, TrainingArguments)
+
+
+def status_bytes(field):
+    """One 'Name:   1234 kB' line of /proc/self/status, in bytes (-1 when absent)."""
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith(field + ":"):
+                return int(line.split()[1]) * 1024
+    return -1
+
+
+def reset_peak_resident():
+    """Restarts VmHWM from the current resident size, as ProcessMemory.cpp does."""
+    try:
+        with open("/proc/self/clear_refs", "w") as clear:
+            clear.write("5")
+        return True
+    except OSError:
+        return False
+
+
+def read_rows(path, text_column, label_column):
+    csv.field_size_limit(sys.maxsize)
+    with open(path, newline="", encoding="utf-8") as f:
+        return [(row[text_column], row[label_column]) for row in csv.DictReader(f)]
+
+
+class TokenCounter:
+    """A forward pre-hook counting real and padded tokens of every micro-batch the model sees
+    (the data loader prefetches, so counting in the collator would shift batches across steps)."""
+
+    def __init__(self):
+        self.batches = []
+
+    def __call__(self, module, args, kwargs):
+        mask = kwargs.get("attention_mask")
+        if mask is not None and module.training:
+            self.batches.append((int(mask.sum()), mask.numel()))
+
+
+class StepTimes(TrainerCallback):
+    def __init__(self, counter, examples_per_step):
+        self.counter = counter
+        self.examples_per_step = examples_per_step
+        self.steps = []
+        self.started = 0.0
+        self.resident_at_start = -1
+        self.peak_reset = False
+        self.peak_training = -1
+        self.consumed = 0
+
+    def on_train_begin(self, args, state, control, **kwargs):
+        self.resident_at_start = status_bytes("VmRSS")
+        self.peak_reset = reset_peak_resident()
+        self.started = time.perf_counter()
+
+    def on_step_end(self, args, state, control, **kwargs):
+        batches = self.counter.batches[self.consumed:]
+        self.consumed = len(self.counter.batches)
+        self.steps.append({
+            "step": state.global_step,
+            "end_seconds": time.perf_counter() - self.started,
+            "examples": self.examples_per_step,
+            "real_tokens": sum(b[0] for b in batches),
+            "padded_tokens": sum(b[1] for b in batches),
+        })
+        self.peak_training = status_bytes("VmHWM")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--model", required=True)
+    parser.add_argument("--train", required=True)
+    parser.add_argument("--validation", required=True)
+    parser.add_argument("--text-column", default="text")
+    parser.add_argument("--label-column", default="label")
+    parser.add_argument("--max-length", type=int, default=128)
+    parser.add_argument("--padding", choices=["fixed", "dynamic"], default="dynamic")
+    parser.add_argument("--group-by-length", action="store_true")
+    parser.add_argument("--batch-size", type=int, default=16)
+    parser.add_argument("--accumulation", type=int, default=1)
+    parser.add_argument("--eval-batch-size", type=int, default=64)
+    parser.add_argument("--max-steps", type=int, required=True)
+    parser.add_argument("--lr", type=float, default=5e-5)
+    parser.add_argument("--weight-decay", type=float, default=0.01)
+    parser.add_argument("--warmup-ratio", type=float, default=0.06)  # transformers 5: a float warmup_steps
+    parser.add_argument("--max-grad-norm", type=float, default=1.0)
+    parser.add_argument("--precision", choices=["fp32", "bf16"], default="fp32")
+    parser.add_argument("--gradient-checkpointing", action="store_true")
+    parser.add_argument("--optim", default="adamw_torch_fused", help="TrainingArguments.optim")
+    parser.add_argument("--seed", type=int, default=42)
+    parser.add_argument("--threads", type=int, required=True)
+    parser.add_argument("--report", required=True)
+    parser.add_argument("--output-dir", required=True)
+    args = parser.parse_args()
+
+    torch.set_num_threads(args.threads)
+    train_rows = read_rows(args.train, args.text_column, args.label_column)
+    validation_rows = read_rows(args.validation, args.text_column, args.label_column)
+    labels = sorted({label for _, label in train_rows})
+    label_ids = {label: i for i, label in enumerate(labels)}
+
+    tokenizer = AutoTokenizer.from_pretrained(args.model)
+    pad = "max_length" if args.padding == "fixed" else False
+
+    def encode(rows):
+        encoded = tokenizer([text for text, _ in rows], truncation=True, max_length=args.max_length, padding=pad)
+        return [{"input_ids": ids, "attention_mask": mask, "labels": label_ids[label]}
+                for ids, mask, (_, label) in zip(encoded["input_ids"], encoded["attention_mask"], rows)]
+
+    train_set, validation_set = encode(train_rows), encode(validation_rows)
+    collator = DataCollatorWithPadding(tokenizer)
+    model = AutoModelForSequenceClassification.from_pretrained(
+        args.model, num_labels=len(labels), attn_implementation="sdpa")
+    counter = TokenCounter()
+    model.register_forward_pre_hook(counter, with_kwargs=True)
+
+    training_args = TrainingArguments(
+        output_dir=args.output_dir, use_cpu=True, report_to=[], disable_tqdm=True, seed=args.seed,
+        per_device_train_batch_size=args.batch_size, per_device_eval_batch_size=args.eval_batch_size,
+        gradient_accumulation_steps=args.accumulation, max_steps=args.max_steps,
+        learning_rate=args.lr, weight_decay=args.weight_decay, warmup_steps=args.warmup_ratio,
+        max_grad_norm=args.max_grad_norm, bf16=args.precision == "bf16",
+        activation_checkpointing=args.gradient_checkpointing, optim=args.optim,
+        train_sampling_strategy="group_by_length" if args.group_by_length else "random",
+        logging_strategy="no", save_strategy="no", eval_strategy="no", dataloader_num_workers=0)
+
+    def accuracy(prediction):
+        return {"accuracy": float((prediction.predictions.argmax(-1) == prediction.label_ids).mean())}
+
+    timer = StepTimes(counter, args.batch_size * args.accumulation)
+    trainer = Trainer(model=model, args=training_args, train_dataset=train_set, eval_dataset=validation_set,
+                      data_collator=collator, callbacks=[timer], compute_metrics=accuracy)
+    started = time.perf_counter()
+    trainer.train()
+    seconds = time.perf_counter() - started
+    evaluation = trainer.evaluate()
+
+    report = {
+        "engine": f"transformers {__import__('transformers').__version__} Trainer, torch {torch.__version__}",
+        "optim": args.optim,
+        "status": "completed",
+        "train_examples": len(train_set),
+        "validation_examples": len(validation_set),
+        "steps": timer.steps,
+        "evaluations": [{"step": timer.steps[-1]["step"], "loss": evaluation["eval_loss"],
+                         "accuracy": evaluation["eval_accuracy"]}],
+        "seconds": seconds,
+        "resident_at_start_bytes": timer.resident_at_start,
+        "peak_resident_training_bytes": timer.peak_training if timer.peak_reset else -1,
+        "peak_resident_process_bytes": status_bytes("VmHWM"),
+    }
+    with open(args.report, "w") as f:
+        json.dump(report, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,58 @@
+// AdamW step time on the parameters of the bundled MiniLM and of BERT-base: LibTorch's
+// torch::optim::AdamW (per-parameter element-wise operations) against our FusedAdamW (ATen's
+// fused kernel). benchmarks/optimizer.py runs this beside PyTorch's own AdamW variants.
+#include <benchmark/benchmark.h>
+
+#include <ATen/Parallel.h>
+
+#include <filesystem>
+#include <memory>
+#include <thread>
+
+#include "model/Bert.h"
+#include "train/FusedAdamW.h"
+
+namespace {
+
+constexpr double kLearningRate = 1e-4;  // any value: the step's cost does not depend on it
+constexpr double kWeightDecay = 0.01;   // decay on, as the trainer's main group has it
+constexpr std::uint64_t kSeed = 42;     // same gradients in every run
+
+bert::BertConfig configNamed(const std::string& name) {
+    if (name == "minilm") {
+        return bert::BertConfig::fromFile(std::filesystem::path(BERT_STUDIO_DEFAULT_MODEL_FOR_BENCH) / "config.json");
+    }
+    return bert::BertConfig::preset(name);
+}
+
+template <typename Optimizer>
+void AdamWStep(benchmark::State& state, const std::string& modelName) {
+    at::set_num_threads(static_cast<int>(std::thread::hardware_concurrency()));
+    torch::manual_seed(kSeed);
+    bert::BertForSequenceClassification model(configNamed(modelName));
+    std::vector<torch::Tensor> parameters = model->parameters();
+    std::int64_t elements = 0;
+    for (auto& parameter : parameters) {
+        parameter.mutable_grad() = torch::randn_like(parameter);
+        elements += parameter.numel();
+    }
+    Optimizer optimizer(parameters, torch::optim::AdamWOptions(kLearningRate).weight_decay(kWeightDecay));
+    optimizer.step();  // creates the moments; later steps are the steady state
+    for (auto _ : state) {
+        optimizer.step();
+    }
+    state.counters["parameters"] = static_cast<double>(elements);
+    state.counters["threads"] = at::get_num_threads();
+}
+
+void LibTorchAdamW(benchmark::State& state, const std::string& model) { AdamWStep<torch::optim::AdamW>(state, model); }
+void FusedAdamW(benchmark::State& state, const std::string& model) { AdamWStep<bert::FusedAdamW>(state, model); }
+
+}  // namespace
+
+BENCHMARK_CAPTURE(LibTorchAdamW, minilm, std::string("minilm"))->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(FusedAdamW, minilm, std::string("minilm"))->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(LibTorchAdamW, base, std::string("base"))->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(FusedAdamW, base, std::string("base"))->Unit(benchmark::kMillisecond);
+
+BENCHMARK_MAIN();

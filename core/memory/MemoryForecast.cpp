@@ -54,9 +54,9 @@ MemoryBreakdown forecastMemory(const BertConfig& model, const TrainingConfig& tr
     const std::int64_t e = autocast ? 2 : kFloatBytes;  // element of autocast's matmul outputs
     const bool hiddenDropout = model.hiddenDropoutProb > 0.0;
     const bool attentionDropout = model.attentionProbsDropoutProb > 0.0;
-    // Dropout keeps its mask: a float noise tensor of the input's dtype on CPU (ATen's
-    // _dropout_impl), a bool mask from the fused kernel on CUDA.
-    const std::int64_t mask = hiddenDropout ? (cuda ? 1 : e) : 0;
+    // Dropout keeps a one-byte mask per element: ours on CPU (model/Dropout.h), the fused
+    // kernel's on CUDA.
+    const std::int64_t mask = hiddenDropout ? 1 : 0;
 
     // Bytes one layer keeps for backward per token, times hidden size: query/key/value's input
     // (under autocast each linear saves its own low-precision copy), the attention inputs, the
@@ -71,16 +71,16 @@ MemoryBreakdown forecastMemory(const BertConfig& model, const TrainingConfig& tr
                                         (autocast ? e : kFloatBytes);
     // The activation's input and output (2 x intermediate size).
     const std::int64_t perTokenIntermediate = 2 * e;
-    // CPU math path: softmax output, and with attention dropout its noise and the dropped
-    // weights, all fp32, per head and query-key pair. CUDA: only a log-sum-exp per query.
+    // CPU math path: the fp32 softmax output per head and query-key pair, and with attention
+    // dropout its one-byte mask and the fp32 dropped weights. CUDA: a log-sum-exp per query.
     const std::int64_t attentionMaps =
         cuda ? batch * heads * length * kFloatBytes
-             : batch * heads * length * length * kFloatBytes * (attentionDropout ? 3 : 1);
+             : batch * heads * length * length * (attentionDropout ? 2 * kFloatBytes + 1 : kFloatBytes);
     const std::int64_t layerActivations =
         tokens * (perTokenHidden * h + perTokenIntermediate * model.intermediateSize) + attentionMaps;
     // Embeddings: the LayerNorm input (fp32) and the dropout mask, only when they train.
     const std::int64_t embeddingActivations =
-        training.freezeEmbeddings ? 0 : tokens * h * (kFloatBytes + (hiddenDropout ? (cuda ? 1 : 4) : 0));
+        training.freezeEmbeddings ? 0 : tokens * h * (kFloatBytes + mask);
     // Autocast caches a low-precision copy of every linear weight for the step.
     const std::int64_t linearWeights = layers * (4 * h * h + 2 * h * model.intermediateSize) + h * h;
     const std::int64_t castCache = autocast ? linearWeights * e : 0;

@@ -1,5 +1,7 @@
 #include "model/Bert.h"
 
+#include "model/Dropout.h"
+
 #include <ATen/ATen.h>
 #include <ATen/CPUGeneratorImpl.h>
 #include <torch/csrc/autograd/grad_mode.h>
@@ -49,7 +51,7 @@ BertEmbeddingsImpl::BertEmbeddingsImpl(const BertConfig& config) {
     token_type_embeddings = register_module(
         "token_type_embeddings", torch::nn::Embedding(config.typeVocabSize, config.hiddenSize));
     LayerNorm = register_module("LayerNorm", makeLayerNorm(config));
-    dropout = register_module("dropout", torch::nn::Dropout(config.hiddenDropoutProb));
+    dropoutProbability = config.hiddenDropoutProb;
 }
 
 at::Tensor BertEmbeddingsImpl::forward(const at::Tensor& inputIds, const at::Tensor& tokenTypeIds) {
@@ -57,7 +59,7 @@ at::Tensor BertEmbeddingsImpl::forward(const at::Tensor& inputIds, const at::Ten
     const auto positions = at::arange(length, inputIds.options()).unsqueeze(0);
     auto embedded = word_embeddings(inputIds) + token_type_embeddings(tokenTypeIds) +
                     position_embeddings(positions);
-    return dropout(LayerNorm(embedded));
+    return applyDropout(LayerNorm(embedded), dropoutProbability, is_training());
 }
 
 // ---- attention -------------------------------------------------------------------------------
@@ -83,19 +85,18 @@ at::Tensor BertSelfAttentionImpl::forward(const at::Tensor& hidden, const at::Te
     // The additive mask is built in the dtype attention runs in (fp32, or bf16/fp16 under
     // autocast) so that its "minus infinity" is that dtype's lowest finite value.
     const auto mask = additiveAttentionMask(keepMask, q.scalar_type());
-    const auto context = at::scaled_dot_product_attention(q, k, v, mask,
-                                                          is_training() ? dropout_ : 0.0);
+    const auto context = dotProductAttention(q, k, v, mask, dropout_, is_training());
     return context.transpose(1, 2).reshape({batch, length, heads_ * headDim_});
 }
 
 BertResidualOutputImpl::BertResidualOutputImpl(std::int64_t inFeatures, const BertConfig& config) {
     dense = register_module("dense", torch::nn::Linear(inFeatures, config.hiddenSize));
     LayerNorm = register_module("LayerNorm", makeLayerNorm(config));
-    dropout = register_module("dropout", torch::nn::Dropout(config.hiddenDropoutProb));
+    dropoutProbability = config.hiddenDropoutProb;
 }
 
 at::Tensor BertResidualOutputImpl::forward(const at::Tensor& hidden, const at::Tensor& residual) {
-    return LayerNorm(dropout(dense(hidden)) + residual);
+    return LayerNorm(applyDropout(dense(hidden), dropoutProbability, is_training()) + residual);
 }
 
 BertAttentionImpl::BertAttentionImpl(const BertConfig& config) {
@@ -180,14 +181,14 @@ at::Tensor BertModelImpl::forward(const BertInputs& inputs, const LayerRunner& r
 BertForSequenceClassificationImpl::BertForSequenceClassificationImpl(const BertConfig& config)
     : config_(config) {
     bert = register_module("bert", BertModel(config));
-    dropout = register_module("dropout", torch::nn::Dropout(config.effectiveClassifierDropout()));
+    dropoutProbability = config.effectiveClassifierDropout();
     classifier =
         register_module("classifier", torch::nn::Linear(config.hiddenSize, config.numLabels()));
 }
 
 at::Tensor BertForSequenceClassificationImpl::forward(const BertInputs& inputs) {
     const auto hidden = bert->forward(inputs, layerRunner_);
-    return classifier(dropout(bert->pooler(hidden)));
+    return classifier(applyDropout(bert->pooler(hidden), dropoutProbability, is_training()));
 }
 
 namespace {

@@ -7,7 +7,6 @@
 
 #include <torch/nn/module.h>
 #include <torch/nn/modules/container/modulelist.h>
-#include <torch/nn/modules/dropout.h>
 #include <torch/nn/modules/embedding.h>
 #include <torch/nn/modules/linear.h>
 #include <torch/nn/modules/normalization.h>
@@ -33,7 +32,7 @@ public:
     torch::nn::Embedding position_embeddings{nullptr};
     torch::nn::Embedding token_type_embeddings{nullptr};
     torch::nn::LayerNorm LayerNorm{nullptr};  // NOLINT: transformers' parameter name
-    torch::nn::Dropout dropout{nullptr};
+    double dropoutProbability = 0.0;  ///< applied with applyDropout (model/Dropout.h)
 };
 TORCH_MODULE(BertEmbeddings);
 
@@ -62,7 +61,7 @@ public:
 
     torch::nn::Linear dense{nullptr};
     torch::nn::LayerNorm LayerNorm{nullptr};  // NOLINT: transformers' parameter name
-    torch::nn::Dropout dropout{nullptr};
+    double dropoutProbability = 0.0;  ///< applied with applyDropout (model/Dropout.h)
 };
 TORCH_MODULE(BertResidualOutput);
 
@@ -159,7 +158,7 @@ public:
     const BertConfig& config() const { return config_; }
 
     BertModel bert{nullptr};
-    torch::nn::Dropout dropout{nullptr};
+    double dropoutProbability = 0.0;  ///< applied with applyDropout (model/Dropout.h)
     torch::nn::Linear classifier{nullptr};
 
 private:

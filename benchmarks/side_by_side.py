@@ -40,6 +40,10 @@ SETTINGS = [
     # ours adds the switches only it has: frozen embeddings (no 23 M-row gradient or moments).
     ("best of each", {"padding": "dynamic", "group_by_length": True, "precision": "bf16"},
      {"freeze_embeddings": True}, {}),
+    # The same, ours also training only the upper half of the encoder: backward stops there.
+    ("best of each, ours training the upper half", {"padding": "dynamic", "group_by_length": True,
+                                                     "precision": "bf16"},
+     {"freeze_embeddings": True, "freeze_layers": "half"}, {}),
 ]
 
 
@@ -81,7 +85,10 @@ def main():
             folder = common.classifier_folder(model_name, scratch / f"{model_name}-start")
             shared = {"max_length": spec["max_length"], "batch_size": spec["batch_size"], "max_steps": steps,
                       "lr": 1e-4, "seed": 42, "eval_batch_size": 64}
+            layers = json.loads((folder / "config.json").read_text())["num_hidden_layers"]
             for title, both, ours_only, reference_only in SETTINGS:
+                if ours_only.get("freeze_layers") == "half":
+                    ours_only = {**ours_only, "freeze_layers": layers // 2}
                 row = {"model": model_name, "setting": title, "train_examples": examples, "steps": steps,
                        "shared": {**shared, **both}, "ours_only": ours_only, "reference_only": reference_only}
                 ours = common.run_ours(folder, train, validation, {**shared, **both, **ours_only}, args.threads,

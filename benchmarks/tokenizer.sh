@@ -34,3 +34,12 @@ printf 'ours       %10.0f e-mails/s (Google Benchmark, single thread)\n' "$ours"
 printf 'reference  %10.0f e-mails/s (tokenizers %s, faster of encode and encode_batch, 1 thread, best of 5)\n' "$theirs" \
   "$("$python" -c 'import tokenizers; print(tokenizers.__version__)')"
 "$python" -c "print(f'ratio ours/reference: {float($ours)/float($theirs):.2f}')"
+# Kept for docs/benchmarks.md (benchmarks/report.py).
+PYTHONPATH="$root/benchmarks" "$python" - "$ours" "$theirs" <<'PY'
+import sys
+import tokenizers
+import bench_common as common
+ours, theirs = float(sys.argv[1]), float(sys.argv[2])
+common.save("tokenizer", {"machine": common.machine(), "ours_per_second": ours, "reference_per_second": theirs,
+                          "reference": f"tokenizers {tokenizers.__version__}", "ratio": ours / theirs})
+PY

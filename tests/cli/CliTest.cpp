@@ -248,5 +248,35 @@ TEST_F(Cli, EstimateSaysWhatWouldMakeItFit) {
     EXPECT_NE(roomy.out.find("trial step peak"), std::string::npos) << roomy.out;
 }
 
+// Benchmarks and users' scripts read `train --report`: one entry per step with its end time and
+// size, and the process's resident memory from the moment training began.
+TEST_F(Cli, TrainReportHasEveryStepAndTheProcessMemory) {
+    const auto report = dir_ / "report.json";
+    const auto outcome = runCli(trainArgs({"--max-steps", "5", "--batch-size", "4", "--report", report.string()}),
+                                dir_.path());
+    ASSERT_EQ(outcome.code, 0) << outcome.err;
+    std::ifstream in(report);
+    ASSERT_TRUE(in) << "no report written";
+    const auto json = nlohmann::json::parse(in);
+    EXPECT_EQ(json["status"], "completed");
+    ASSERT_EQ(json["steps"].size(), 5U);
+    double previous = 0.0;
+    for (const auto& step : json["steps"]) {
+        EXPECT_EQ(step["examples"], 4);
+        EXPECT_GT(step["end_seconds"].get<double>(), previous);
+        previous = step["end_seconds"].get<double>();
+        EXPECT_GE(step["padded_tokens"].get<std::int64_t>(), step["real_tokens"].get<std::int64_t>());
+    }
+    EXPECT_EQ(json["steps"].back()["step"], 5);
+    EXPECT_GT(json["peak_tensor_bytes"].get<std::int64_t>(), 0);
+    EXPECT_GT(json["forecast_bytes"].get<std::int64_t>(), 0);
+    EXPECT_EQ(json["evaluations"].size(), 1U);
+    const auto start = json["resident_at_start_bytes"].get<std::int64_t>();
+    const auto peak = json["peak_resident_training_bytes"].get<std::int64_t>();
+    EXPECT_GT(start, 0);
+    EXPECT_GE(peak, start);
+    EXPECT_GE(json["peak_resident_process_bytes"].get<std::int64_t>(), peak);
+}
+
 }  // namespace
 }  // namespace bert

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import bench_common as common
 
-STEPS = 40  # optimizer steps per row: long enough for accuracy to separate from chance
+STEPS = 30  # optimizer steps per row: long enough for accuracy to separate from chance
 
 # (name, flags). Fixed padding is the baseline, as in the reference's table; rows name what they add.
 ROWS = [

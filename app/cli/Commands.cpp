@@ -216,6 +216,7 @@ public:
                           {"real_tokens", m.realTokens},
                           {"padded_tokens", m.paddedTokens},
                           {"peak_tensor_bytes", m.memory.peak},
+                          {"current_tensor_bytes", m.memory.current},
                           {"micro_batch", m.microBatch},
                           {"accumulation", m.accumulation}});
         peakResidentTraining_ = peakResidentBytes();

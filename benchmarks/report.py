@@ -114,22 +114,36 @@ def matrix_section(data):
            "tensor bytes (CPU: our allocator's count; GPU: CUDA's peak allocated); *forecast* is what the "
            "studio shows before training; *training memory* is the process's resident-set growth during "
            "training.", "",
-           "| configuration | samples/s | peak (MiB) | forecast (MiB) | forecast error | training memory (MiB) "
-           "| accuracy |", "|---|---|---|---|---|---|---|"]
+           "| configuration | samples/s | samples/s, earlier run | peak (MiB) | forecast (MiB) | forecast error "
+           "| training memory (MiB) | accuracy |", "|---|---|---|---|---|---|---|---|"]
+    # An earlier run of the same matrix (same engine speed, peaks before a fix) shows how much
+    # throughput moves between runs on a shared machine.
+    earlier = load(f"technique_matrix-{data['device'].split(':')[0]}-earlier") or {"rows": []}
+    earlier_speed = {row["name"]: row["samples_per_second"] for row in earlier["rows"]}
     for row in data["rows"]:
-        out.append(f"| {row['name']} | {row['samples_per_second']:.2f} | {row['peak_tensor_mib']:.1f} | "
+        before = earlier_speed.get(row["name"])
+        out.append(f"| {row['name']} | {row['samples_per_second']:.2f} | "
+                   f"{f'{before:.2f}' if before else '-'} | {row['peak_tensor_mib']:.1f} | "
                    f"{row['forecast_mib']:.1f} | {row['forecast_error']:+.1%} | {row['training_growth_mib']:.0f} | "
                    f"{row['accuracy']:.4f} |")
     worst = max(abs(row["forecast_error"]) for row in data["rows"])
     out += ["", f"Worst forecast error: {worst:.1%}.", ""]
+    if earlier["rows"]:
+        out += [f"The earlier run (commit {earlier['machine']['commit']}) is the same engine for speed; its "
+                "peaks left out the model's weights (see the findings below), so only its samples/s are shown. "
+                "The two runs differ by up to 2x on the same rows: this shared 2-core machine slowed down "
+                "between them and during the later one, with nothing else of ours running. Compare speeds "
+                "within the earlier run, memory within this one.", ""]
     names = [row["name"].split(":")[0] if len(row["name"]) > 44 else row["name"] for row in data["rows"]]
     device = data["device"].split(":")[0]
     out.append(bar_chart(f"matrix-{device}-memory.svg", "Peak memory, MiB: measured and forecast", names,
                          [("measured peak", OURS_COLOR, [r["peak_tensor_mib"] for r in data["rows"]]),
                           ("forecast", EXTRA_COLOR, [r["forecast_mib"] for r in data["rows"]])], "MiB"))
     out.append("")
-    out.append(bar_chart(f"matrix-{device}-throughput.svg", "Samples/s", names,
-                         [("samples/s", OURS_COLOR, [r["samples_per_second"] for r in data["rows"]])], "/s"))
+    speed_series = [("this run", OURS_COLOR, [r["samples_per_second"] for r in data["rows"]])]
+    if earlier["rows"]:
+        speed_series.append(("earlier run", EXTRA_COLOR, [earlier_speed.get(r["name"]) for r in data["rows"]]))
+    out.append(bar_chart(f"matrix-{device}-throughput.svg", "Samples/s (higher is better)", names, speed_series, "/s"))
     out += ["", f"Reproduce: `benchmarks/technique_matrix.sh`"
             + (f" --device {data['device']}" if data["device"] != "cpu" else "") + ", then `python3 benchmarks/report.py`.", ""]
     return out
@@ -181,6 +195,9 @@ def main():
         out += ["## GPU", "", "No GPU figures yet: the sessions that built this were lent no GPU. On a CUDA "
                 "machine: `benchmarks/technique_matrix.sh --device cuda:0 --model-size bert-base --max-length 512 "
                 "--batch-size 8`, then `python3 benchmarks/report.py`.", ""]
+    findings = ROOT / "benchmarks" / "findings.md"
+    if findings.is_file():
+        out += [findings.read_text()]
     DOC.write_text("\n".join(out))
     print(f"wrote {DOC.relative_to(ROOT)}")
 

@@ -2,14 +2,13 @@
 // mt19937, serial) against ours (model/Dropout.h: Philox counters in parallel, one-byte mask),
 // on the shapes of one MiniLM layer at 16 x 128 tokens: the attention maps [16, 12, 128, 128]
 // and the hidden states [16, 128, 384].
-#include <benchmark/benchmark.h>
-
-#include <ATen/ATen.h>
-#include <ATen/Parallel.h>
+#include "model/Dropout.h"
 
 #include <thread>
 
-#include "model/Dropout.h"
+#include <ATen/ATen.h>
+#include <ATen/Parallel.h>
+#include <benchmark/benchmark.h>
 
 namespace {
 
@@ -24,7 +23,8 @@ void Dropout(benchmark::State& state, const std::string& shape) {
     at::set_num_threads(static_cast<int>(std::thread::hardware_concurrency()));
     const auto input = shapeNamed(shape).set_requires_grad(true);
     for (auto _ : state) {
-        const auto output = kOurs ? bert::applyDropout(input, kDropout, true) : at::dropout(input, kDropout, true);
+        const auto output =
+            kOurs ? bert::applyDropout(input, kDropout, true) : at::dropout(input, kDropout, true);
         output.sum().backward();
         benchmark::DoNotOptimize(input.grad().data_ptr());
         input.mutable_grad() = at::Tensor();
@@ -32,8 +32,12 @@ void Dropout(benchmark::State& state, const std::string& shape) {
     state.SetItemsProcessed(state.iterations() * input.numel());
 }
 
-void AtenDropout(benchmark::State& state, const std::string& shape) { Dropout<false>(state, shape); }
-void OurDropout(benchmark::State& state, const std::string& shape) { Dropout<true>(state, shape); }
+void AtenDropout(benchmark::State& state, const std::string& shape) {
+    Dropout<false>(state, shape);
+}
+void OurDropout(benchmark::State& state, const std::string& shape) {
+    Dropout<true>(state, shape);
+}
 
 }  // namespace
 

@@ -1,13 +1,12 @@
 // AdamW step time on the parameters of the bundled MiniLM and of BERT-base: LibTorch's
 // torch::optim::AdamW (per-parameter element-wise operations) against our FusedAdamW (ATen's
 // fused kernel). benchmarks/optimizer.py runs this beside PyTorch's own AdamW variants.
-#include <benchmark/benchmark.h>
-
-#include <ATen/Parallel.h>
-
 #include <filesystem>
 #include <memory>
 #include <thread>
+
+#include <ATen/Parallel.h>
+#include <benchmark/benchmark.h>
 
 #include "model/Bert.h"
 #include "train/FusedAdamW.h"
@@ -20,7 +19,8 @@ constexpr std::uint64_t kSeed = 42;     // same gradients in every run
 
 bert::BertConfig configNamed(const std::string& name) {
     if (name == "minilm") {
-        return bert::BertConfig::fromFile(std::filesystem::path(BERT_STUDIO_DEFAULT_MODEL_FOR_BENCH) / "config.json");
+        return bert::BertConfig::fromFile(
+            std::filesystem::path(BERT_STUDIO_DEFAULT_MODEL_FOR_BENCH) / "config.json");
     }
     return bert::BertConfig::preset(name);
 }
@@ -36,7 +36,8 @@ void AdamWStep(benchmark::State& state, const std::string& modelName) {
         parameter.mutable_grad() = torch::randn_like(parameter);
         elements += parameter.numel();
     }
-    Optimizer optimizer(parameters, torch::optim::AdamWOptions(kLearningRate).weight_decay(kWeightDecay));
+    Optimizer optimizer(parameters,
+                        torch::optim::AdamWOptions(kLearningRate).weight_decay(kWeightDecay));
     optimizer.step();  // creates the moments; later steps are the steady state
     for (auto _ : state) {
         optimizer.step();
@@ -45,8 +46,12 @@ void AdamWStep(benchmark::State& state, const std::string& modelName) {
     state.counters["threads"] = at::get_num_threads();
 }
 
-void LibTorchAdamW(benchmark::State& state, const std::string& model) { AdamWStep<torch::optim::AdamW>(state, model); }
-void FusedAdamW(benchmark::State& state, const std::string& model) { AdamWStep<bert::FusedAdamW>(state, model); }
+void LibTorchAdamW(benchmark::State& state, const std::string& model) {
+    AdamWStep<torch::optim::AdamW>(state, model);
+}
+void FusedAdamW(benchmark::State& state, const std::string& model) {
+    AdamWStep<bert::FusedAdamW>(state, model);
+}
 
 }  // namespace
 

@@ -23,9 +23,13 @@ std::int64_t statusField(const char* name) {
 
 }  // namespace
 
-std::int64_t residentBytes() { return statusField("VmRSS:"); }
+std::int64_t residentBytes() {
+    return statusField("VmRSS:");
+}
 
-std::int64_t peakResidentBytes() { return statusField("VmHWM:"); }
+std::int64_t peakResidentBytes() {
+    return statusField("VmHWM:");
+}
 
 bool resetPeakResident() {
     std::ofstream clear("/proc/self/clear_refs");

@@ -1,20 +1,20 @@
 #include "model/Dropout.h"
 
-#include <ATen/CPUGeneratorImpl.h>
-#include <ATen/Parallel.h>
-#include <ATen/Dispatch.h>
-#include <ATen/ops/_safe_softmax.h>
-#include <ATen/ops/dropout.h>
-#include <ATen/ops/empty.h>
-#include <ATen/ops/matmul.h>
-#include <ATen/ops/scaled_dot_product_attention.h>
-#include <ATen/ops/empty_like.h>
-#include <torch/csrc/autograd/custom_function.h>
-#include <c10/core/impl/LocalDispatchKeySet.h>
-
 #include <cmath>
 #include <cstring>
 #include <mutex>
+
+#include <ATen/CPUGeneratorImpl.h>
+#include <ATen/Dispatch.h>
+#include <ATen/Parallel.h>
+#include <ATen/ops/_safe_softmax.h>
+#include <ATen/ops/dropout.h>
+#include <ATen/ops/empty.h>
+#include <ATen/ops/empty_like.h>
+#include <ATen/ops/matmul.h>
+#include <ATen/ops/scaled_dot_product_attention.h>
+#include <c10/core/impl/LocalDispatchKeySet.h>
+#include <torch/csrc/autograd/custom_function.h>
 
 namespace bert {
 namespace {
@@ -43,7 +43,7 @@ struct KeepRule {
     }
 
     // Writes keep[i - begin] for i in [begin, end); begin is a multiple of 4. Blocks are made
-    // kLanes at a time, word by word across lanes, so the compiler vectorises the rounds.
+    // kLanes at a time, word by word across lanes: a layout the compiler can vectorise.
     void fill(std::int64_t begin, std::int64_t end, bool* keep) const {
         constexpr std::int64_t kLanes = 16;
         std::uint32_t c0[kLanes], c1[kLanes], c2[kLanes], c3[kLanes];
@@ -107,7 +107,8 @@ at::Tensor maskedScale(const at::Tensor& input, const at::Tensor& mask, double s
         at::parallel_for(0, in.numel(), kGrain, [&](std::int64_t begin, std::int64_t end) {
             // Branch-free (x * 0 or x * scale) so that the loop vectorises.
             for (std::int64_t i = begin; i < end; ++i) {
-                target[i] = static_cast<scalar_t>(static_cast<float>(source[i]) * (static_cast<float>(keep[i]) * factor));
+                target[i] = static_cast<scalar_t>(static_cast<float>(source[i]) *
+                                                  (static_cast<float>(keep[i]) * factor));
             }
         });
     });
@@ -117,7 +118,8 @@ at::Tensor maskedScale(const at::Tensor& input, const at::Tensor& mask, double s
 // Inverted dropout as one autograd node that keeps only the one-byte mask for backward.
 class PhiloxDropout : public torch::autograd::Function<PhiloxDropout> {
 public:
-    static at::Tensor forward(torch::autograd::AutogradContext* context, const at::Tensor& input, double p) {
+    static at::Tensor forward(torch::autograd::AutogradContext* context, const at::Tensor& input,
+                              double p) {
         const double scale = 1.0 / (1.0 - p);
         const auto mask = philoxKeepMask(input.sizes(), 1.0 - p, seedFromDefaultGenerator());
         context->save_for_backward({mask});
@@ -125,10 +127,12 @@ public:
         return maskedScale(input, mask, scale);
     }
 
-    static torch::autograd::variable_list backward(torch::autograd::AutogradContext* context,
-                                                   const torch::autograd::variable_list& gradients) {
+    static torch::autograd::variable_list backward(
+        torch::autograd::AutogradContext* context,
+        const torch::autograd::variable_list& gradients) {
         const auto mask = context->get_saved_variables()[0];
-        return {maskedScale(gradients[0], mask, context->saved_data["scale"].toDouble()), at::Tensor()};
+        return {maskedScale(gradients[0], mask, context->saved_data["scale"].toDouble()),
+                at::Tensor()};
     }
 };
 
@@ -156,16 +160,20 @@ at::Tensor applyDropout(const at::Tensor& input, double p, bool training) {
     return PhiloxDropout::apply(input, p);
 }
 
-at::Tensor dotProductAttention(const at::Tensor& query, const at::Tensor& key, const at::Tensor& value,
-                     const at::Tensor& additiveMask, double dropoutP, bool training) {
+at::Tensor dotProductAttention(const at::Tensor& query, const at::Tensor& key,
+                               const at::Tensor& value, const at::Tensor& additiveMask,
+                               double dropoutP, bool training) {
     if (!droppingOnCpu(query, dropoutP, training)) {
-        return at::scaled_dot_product_attention(query, key, value, additiveMask, training ? dropoutP : 0.0);
+        return at::scaled_dot_product_attention(query, key, value, additiveMask,
+                                                training ? dropoutP : 0.0);
     }
     // Autocast casts the inputs of scaled_dot_product_attention and runs it with autocast off;
     // ATen's math path then computes in fp32 on reduced-precision inputs and returns their dtype.
     const c10::impl::ExcludeDispatchKeyGuard noAutocast(c10::DispatchKey::AutocastCPU);
     const auto outputType = query.scalar_type();
-    auto fp32 = [](const at::Tensor& t) { return at::isReducedFloatingType(t.scalar_type()) ? t.to(at::kFloat) : t; };
+    auto fp32 = [](const at::Tensor& t) {
+        return at::isReducedFloatingType(t.scalar_type()) ? t.to(at::kFloat) : t;
+    };
     // q and k are each scaled by sqrt(scale) before the product, as ATen does, for range.
     const double rootScale = std::sqrt(1.0 / std::sqrt(static_cast<double>(query.size(-1))));
     auto scores = at::matmul(fp32(query) * rootScale, fp32(key).transpose(-2, -1) * rootScale);

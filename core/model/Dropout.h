@@ -1,8 +1,8 @@
 #pragma once
 
-#include <ATen/core/Tensor.h>
-
 #include <cstdint>
+
+#include <ATen/core/Tensor.h>
 
 namespace bert {
 
@@ -30,7 +30,8 @@ at::Tensor applyDropout(const at::Tensor& input, double p, bool training);
 /// dropout on the CPU it is ATen's math path (_scaled_dot_product_attention_math: fp32
 /// arithmetic, q and k each scaled by sqrt(scale), mask added, softmax, dropout, times v) with
 /// the dropout above; every other case is at::scaled_dot_product_attention.
-at::Tensor dotProductAttention(const at::Tensor& query, const at::Tensor& key, const at::Tensor& value,
-                     const at::Tensor& additiveMask, double dropoutP, bool training);
+at::Tensor dotProductAttention(const at::Tensor& query, const at::Tensor& key,
+                               const at::Tensor& value, const at::Tensor& additiveMask,
+                               double dropoutP, bool training);
 
 }  // namespace bert

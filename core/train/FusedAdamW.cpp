@@ -1,11 +1,11 @@
 #include "train/FusedAdamW.h"
 
+#include <stdexcept>
+
 #include <ATen/ops/_fused_adamw.h>
 #include <ATen/ops/full.h>
 #include <ATen/ops/zeros_like.h>
 #include <torch/csrc/autograd/grad_mode.h>
-
-#include <stdexcept>
 
 namespace bert {
 namespace {
@@ -15,7 +15,8 @@ void refuseAmsgrad(const std::vector<torch::optim::OptimizerParamGroup>& groups,
     bool amsgrad = defaults.amsgrad();
     for (const auto& group : groups) {
         if (group.has_options()) {
-            amsgrad = amsgrad || static_cast<const torch::optim::AdamWOptions&>(group.options()).amsgrad();
+            amsgrad = amsgrad ||
+                      static_cast<const torch::optim::AdamWOptions&>(group.options()).amsgrad();
         }
     }
     if (amsgrad) {
@@ -32,7 +33,8 @@ FusedAdamW::FusedAdamW(const std::vector<torch::optim::OptimizerParamGroup>& gro
 }
 
 FusedAdamW::FusedAdamW(std::vector<torch::Tensor> params, torch::optim::AdamWOptions defaults)
-    : FusedAdamW(std::vector<torch::optim::OptimizerParamGroup>{torch::optim::OptimizerParamGroup(std::move(params))},
+    : FusedAdamW(std::vector<torch::optim::OptimizerParamGroup>{torch::optim::OptimizerParamGroup(
+                     std::move(params))},
                  std::move(defaults)) {}
 
 torch::Tensor FusedAdamW::step(LossClosure closure) {
@@ -69,15 +71,16 @@ torch::Tensor FusedAdamW::step(LossClosure closure) {
             expAvgSqs.push_back(state.exp_avg_sq());
             // The kernel reads the step count (after this step) from a float tensor beside the
             // parameter, as PyTorch keeps it; our state keeps the integer.
-            steps.push_back(at::full({}, static_cast<double>(state.step()),
-                                     param.options().dtype(at::kFloat)));
+            steps.push_back(
+                at::full({}, static_cast<double>(state.step()), param.options().dtype(at::kFloat)));
         }
         if (params.empty()) {
             continue;
         }
         const auto [beta1, beta2] = options.betas();
-        at::_fused_adamw_(params, grads, expAvgs, expAvgSqs, /*max_exp_avg_sqs=*/{}, steps, options.lr(), beta1,
-                          beta2, options.weight_decay(), options.eps(), /*amsgrad=*/false, /*maximize=*/false);
+        at::_fused_adamw_(params, grads, expAvgs, expAvgSqs, /*max_exp_avg_sqs=*/{}, steps,
+                          options.lr(), beta1, beta2, options.weight_decay(), options.eps(),
+                          /*amsgrad=*/false, /*maximize=*/false);
     }
     return loss;
 }

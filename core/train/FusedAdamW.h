@@ -12,7 +12,8 @@ namespace bert {
 /// amsgrad is not supported: the trainer never sets it, and the constructor refuses it.
 class FusedAdamW final : public torch::optim::AdamW {
 public:
-    FusedAdamW(const std::vector<torch::optim::OptimizerParamGroup>& groups, torch::optim::AdamWOptions defaults);
+    FusedAdamW(const std::vector<torch::optim::OptimizerParamGroup>& groups,
+               torch::optim::AdamWOptions defaults);
     FusedAdamW(std::vector<torch::Tensor> params, torch::optim::AdamWOptions defaults);
 
     torch::Tensor step(LossClosure closure = nullptr) override;

@@ -66,8 +66,8 @@ struct AttentionInputs {
 
 AttentionInputs attentionInputs() {
     torch::manual_seed(5);
-    AttentionInputs in{at::randn({2, 4, 24, 16}), at::randn({2, 4, 24, 16}), at::randn({2, 4, 24, 16}),
-                       at::zeros({2, 1, 1, 24})};
+    AttentionInputs in{at::randn({2, 4, 24, 16}), at::randn({2, 4, 24, 16}),
+                       at::randn({2, 4, 24, 16}), at::zeros({2, 1, 1, 24})};
     in.mask.slice(3, 19).fill_(std::numeric_limits<float>::lowest());
     return in;
 }

@@ -1,7 +1,6 @@
 // FusedAdamW must be a drop-in for torch::optim::AdamW: same update, same state objects
 // (checkpoints and memory accounting read them), groups with their own learning rate and decay.
 #include <gtest/gtest.h>
-
 #include <torch/types.h>
 #include <torch/utils.h>
 
@@ -24,7 +23,8 @@ struct Parameters {
 Parameters makeParameters(std::int64_t seed) {
     torch::manual_seed(seed);
     Parameters p;
-    p.decayed = {torch::randn({64, 32}), torch::randn({3, 5, 7}).transpose(0, 2)};  // one non-contiguous
+    p.decayed = {torch::randn({64, 32}),
+                 torch::randn({3, 5, 7}).transpose(0, 2)};  // one non-contiguous
     p.undecayed = {torch::randn({32}), torch::randn({16})};
     for (auto& t : p.decayed) {
         t.set_requires_grad(true);
@@ -37,8 +37,10 @@ Parameters makeParameters(std::int64_t seed) {
 
 std::vector<OptimizerParamGroup> groupsOf(const Parameters& p) {
     std::vector<OptimizerParamGroup> groups;
-    groups.emplace_back(p.decayed, std::make_unique<AdamWOptions>(AdamWOptions(1e-3).weight_decay(0.01)));
-    groups.emplace_back(p.undecayed, std::make_unique<AdamWOptions>(AdamWOptions(1e-3).weight_decay(0.0)));
+    groups.emplace_back(p.decayed,
+                        std::make_unique<AdamWOptions>(AdamWOptions(1e-3).weight_decay(0.01)));
+    groups.emplace_back(p.undecayed,
+                        std::make_unique<AdamWOptions>(AdamWOptions(1e-3).weight_decay(0.0)));
     return groups;
 }
 
@@ -59,7 +61,8 @@ TEST(FusedAdamWTest, MatchesLibTorchAdamWOverStepsWithAChangingLearningRate) {
     FusedAdamW fusedOptimizer(groupsOf(fused), AdamWOptions(1e-3));
     for (int step = 0; step < 6; ++step) {
         const double lr = 1e-3 * (step + 1) / 6.0;  // a warm-up schedule writes lr into every group
-        for (auto* optimizer : std::initializer_list<torch::optim::Optimizer*>{&referenceOptimizer, &fusedOptimizer}) {
+        for (auto* optimizer : std::initializer_list<torch::optim::Optimizer*>{&referenceOptimizer,
+                                                                               &fusedOptimizer}) {
             for (auto& group : optimizer->param_groups()) {
                 static_cast<AdamWOptions&>(group.options()).lr(lr);
             }
@@ -70,7 +73,8 @@ TEST(FusedAdamWTest, MatchesLibTorchAdamWOverStepsWithAChangingLearningRate) {
         fusedOptimizer.step();
     }
     for (std::size_t i = 0; i < reference.decayed.size(); ++i) {
-        EXPECT_LT((reference.decayed[i] - fused.decayed[i]).abs().max().item<double>(), 1e-6) << "decayed " << i;
+        EXPECT_LT((reference.decayed[i] - fused.decayed[i]).abs().max().item<double>(), 1e-6)
+            << "decayed " << i;
     }
     for (std::size_t i = 0; i < reference.undecayed.size(); ++i) {
         EXPECT_LT((reference.undecayed[i] - fused.undecayed[i]).abs().max().item<double>(), 1e-6)
@@ -88,8 +92,10 @@ TEST(FusedAdamWTest, KeepsLibTorchStateObjectsAndSkipsParametersWithoutGradients
         optimizer.step();
     }
     const auto& state = optimizer.state();
-    ASSERT_EQ(state.count(p.undecayed[1].unsafeGetTensorImpl()), 0U) << "a frozen parameter got moments";
-    const auto& moments = static_cast<const AdamWParamState&>(*state.at(p.decayed[1].unsafeGetTensorImpl()));
+    ASSERT_EQ(state.count(p.undecayed[1].unsafeGetTensorImpl()), 0U)
+        << "a frozen parameter got moments";
+    const auto& moments =
+        static_cast<const AdamWParamState&>(*state.at(p.decayed[1].unsafeGetTensorImpl()));
     EXPECT_EQ(moments.step(), 3);
     EXPECT_EQ(moments.exp_avg().sizes(), p.decayed[1].sizes());
     EXPECT_GT(moments.exp_avg_sq().abs().sum().item<double>(), 0.0);

@@ -110,15 +110,22 @@ def run_ours(model, train, validation, settings, threads, report, database, extr
     """Trains with bert-studio-cli; settings are its flags without dashes, e.g. {"padding": "fixed"}."""
     command = [str(CLI), "--db", str(database), "train", "--model", str(model), "--train", str(train),
                "--validation", str(validation), "--threads", str(threads), "--no-checkpoints",
-               "--report", str(report), *extra]
+               "--report", str(report), *extra, *flags(settings)]
+    run_logged(command)
+    return json.loads(Path(report).read_text())
+
+
+def flags(settings):
+    """{"group_by_length": True, "padding": "fixed"} -> ["--group-by-length", "--padding", "fixed"];
+    both sides take the same flag names."""
+    out = []
     for key, value in settings.items():
         flag = "--" + key.replace("_", "-")
         if value is True:
-            command.append(flag)
+            out.append(flag)
         elif value not in (False, None):
-            command += [flag, str(value)]
-    run_logged(command)
-    return json.loads(Path(report).read_text())
+            out += [flag, str(value)]
+    return out
 
 
 def run_logged(command):

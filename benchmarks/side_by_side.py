@@ -50,13 +50,7 @@ SETTINGS = [
 def run_reference(model, train, validation, settings, threads, report, output_dir):
     command = [sys.executable, str(HERE / "hf_trainer_run.py"), "--model", str(model), "--train", str(train),
                "--validation", str(validation), "--threads", str(threads), "--report", str(report),
-               "--output-dir", str(output_dir)]
-    for key, value in settings.items():
-        flag = "--" + key.replace("_", "-")
-        if value is True:
-            command.append(flag)
-        elif value not in (False, None):
-            command += [flag, str(value)]
+               "--output-dir", str(output_dir), *common.flags(settings)]
     common.run_logged(command)
     return json.loads(Path(report).read_text())
 

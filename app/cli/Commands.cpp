@@ -358,10 +358,14 @@ int train(const TrainArguments& args, const std::filesystem::path& database, con
           std::ostream& out, std::ostream& err) {
     const auto job = args.resolve();
     ProgressPrinter progress(err);
+    // The report reads /proc every step and resets the process's peak resident size: only when
+    // asked for.
     RunReport report;
     ObserverList observers;
     observers.add(&progress);
-    observers.add(&report);
+    if (!args.reportFile.empty()) {
+        observers.add(&report);
+    }
     const auto session = runTrainingJob(job, database, &observers, cancel);
     err << "\n";
     if (!args.reportFile.empty()) {

@@ -1,42 +1,29 @@
 #include "Commands.h"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
-#include <cstdio>
-#include <ostream>
-
-#include <unistd.h>
-
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
+#include <functional>
 #include <iomanip>
 #include <map>
-#include <functional>
+#include <ostream>
 #include <sstream>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
 
 #include "Error.h"
-#include "checkpoint/ModelFolder.h"
+#include "hf/ModelFolder.h"
 #include "io/AtomicFile.h"
 #include "memory/MemoryForecast.h"
 #include "memory/ProcessMemory.h"
 #include "model/Inference.h"
-#include "store/RunCompare.h"
+#include "runs/RunCompare.h"
+#include "text/Format.h"
 
 namespace bert::cli {
-
-std::string humanBytes(double bytes) {
-    static constexpr const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-    std::size_t unit = 0;
-    while (bytes >= 1024.0 && unit + 1 < std::size(kUnits)) {
-        bytes /= 1024.0;
-        ++unit;
-    }
-    char text[32];
-    std::snprintf(text, sizeof text, unit == 0 ? "%.0f %s" : "%.1f %s", bytes, kUnits[unit]);
-    return text;
-}
 
 void inspect(const std::filesystem::path& folder, bool json, std::ostream& out) {
     auto bundle = loadModelFolder(folder);
@@ -73,7 +60,7 @@ void inspect(const std::filesystem::path& folder, bool json, std::ostream& out) 
     }
     out << '\n'
         << "Parameters        " << summary.count << '\n'
-        << "Weight memory     " << humanBytes(static_cast<double>(summary.bytes)) << " (fp32)\n";
+        << "Weight memory     " << formatBytes(static_cast<double>(summary.bytes)) << " (fp32)\n";
     if (const auto note = bundle.report.describe(); !note.empty()) {
         out << "Note              " << note << '\n';
     }
@@ -87,20 +74,23 @@ void predict(const std::filesystem::path& folder, const std::vector<std::string>
             << " has no trained classifier head; these probabilities come from a random head.\n";
     }
     constexpr std::size_t kPredictBatch = 16;  // texts per forward pass
-    const auto length =
-        std::min<std::size_t>(maxLength, static_cast<std::size_t>(bundle.config.maxPositionEmbeddings));
+    const auto length = std::min<std::size_t>(
+        maxLength, static_cast<std::size_t>(bundle.config.maxPositionEmbeddings));
     const auto probabilities = predictProbabilities(*bundle.model, bundle.tokenizer, texts, length,
                                                     kPredictBatch, c10::Device(c10::kCPU));
     const auto& labels = bundle.config.labels;
     for (std::size_t i = 0; i < texts.size(); ++i) {
         const auto& p = probabilities[i];
-        const auto best = static_cast<std::size_t>(std::max_element(p.begin(), p.end()) - p.begin());
+        const auto best =
+            static_cast<std::size_t>(std::max_element(p.begin(), p.end()) - p.begin());
         if (json) {
             nlohmann::json scores = nlohmann::json::object();
             for (std::size_t l = 0; l < labels.size(); ++l) {
                 scores[labels[l]] = p[l];
             }
-            out << nlohmann::json{{"text", texts[i]}, {"label", labels[best]}, {"probabilities", scores}}
+            out << nlohmann::json{{"text", texts[i]},
+                                  {"label", labels[best]},
+                                  {"probabilities", scores}}
                        .dump()
                 << '\n';
             continue;
@@ -119,24 +109,11 @@ void predict(const std::filesystem::path& folder, const std::vector<std::string>
 
 namespace {
 
-constexpr int kExitRunFailed = 3;
-constexpr int kExitCancelled = 130;
-
-std::string clock(double seconds) {
-    const auto total = static_cast<long>(std::max(0.0, seconds));
-    char text[32];
-    if (total >= 3600) {
-        std::snprintf(text, sizeof text, "%ld:%02ld:%02ld", total / 3600, (total / 60) % 60, total % 60);
-    } else {
-        std::snprintf(text, sizeof text, "%02ld:%02ld", total / 60, total % 60);
-    }
-    return text;
-}
-
 /// A progress bar with ETA, loss and memory on a terminal; one line per 5% otherwise.
 class ProgressPrinter final : public TrainerObserver {
 public:
-    explicit ProgressPrinter(std::ostream& out) : out_(out), terminal_(::isatty(STDERR_FILENO) != 0) {}
+    explicit ProgressPrinter(std::ostream& out)
+        : out_(out), terminal_(::isatty(STDERR_FILENO) != 0) {}
 
     void onStarted(const RunStart& start) override {
         total_ = start.totalSteps;
@@ -144,9 +121,10 @@ public:
         started_ = std::chrono::steady_clock::now();
         out_ << "training on " << start.device << ": " << start.trainExamples << " examples, "
              << start.validationExamples << " for validation, " << start.totalSteps << " steps\n"
-             << "memory forecast " << humanBytes(static_cast<double>(start.forecast.total()));
+             << "memory forecast " << formatBytes(static_cast<double>(start.forecast.total()));
         if (start.trialPeakBytes > 0) {
-            out_ << ", trial step on the longest batch " << humanBytes(static_cast<double>(start.trialPeakBytes));
+            out_ << ", trial step on the longest batch "
+                 << formatBytes(static_cast<double>(start.trialPeakBytes));
         }
         out_ << "\n";
     }
@@ -155,7 +133,8 @@ public:
             std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
         const double done = static_cast<double>(m.step - first_);
         const double eta = done > 0 ? elapsed / done * static_cast<double>(total_ - m.step) : 0.0;
-        const double fraction = total_ > 0 ? static_cast<double>(m.step) / static_cast<double>(total_) : 1.0;
+        const double fraction =
+            total_ > 0 ? static_cast<double>(m.step) / static_cast<double>(total_) : 1.0;
         const auto percent = static_cast<int>(fraction * 100.0);
         if (!terminal_ && percent < lastPercent_ + 5 && m.step != total_) {
             return;
@@ -164,18 +143,23 @@ public:
         constexpr int kBarWidth = 24;
         const int filled = static_cast<int>(fraction * kBarWidth);
         char line[256];
-        std::snprintf(line, sizeof line, "[%s%s] %3d%% step %zu/%zu loss %.4f mem %s peak %s %s ETA %s",
-                      std::string(static_cast<std::size_t>(filled), '#').c_str(),
-                      std::string(static_cast<std::size_t>(kBarWidth - filled), '.').c_str(), percent, m.step,
-                      total_, m.loss, humanBytes(static_cast<double>(m.memory.current)).c_str(),
-                      humanBytes(static_cast<double>(m.memory.peak)).c_str(),
-                      m.microBatch ? ("mb " + std::to_string(m.microBatch) + "x" + std::to_string(m.accumulation)).c_str() : "",
-                      clock(eta).c_str());
+        std::snprintf(
+            line, sizeof line, "[%s%s] %3d%% step %zu/%zu loss %.4f mem %s peak %s %s ETA %s",
+            std::string(static_cast<std::size_t>(filled), '#').c_str(),
+            std::string(static_cast<std::size_t>(kBarWidth - filled), '.').c_str(), percent, m.step,
+            total_, m.loss, formatBytes(static_cast<double>(m.memory.current)).c_str(),
+            formatBytes(static_cast<double>(m.memory.peak)).c_str(),
+            m.microBatch
+                ? ("mb " + std::to_string(m.microBatch) + "x" + std::to_string(m.accumulation))
+                      .c_str()
+                : "",
+            formatDuration(eta).c_str());
         out_ << (terminal_ ? "\r" : "") << line << (terminal_ ? "" : "\n") << std::flush;
     }
     void onEvaluation(const EvalMetrics& m) override {
         char line[160];
-        std::snprintf(line, sizeof line, "evaluation at step %zu: loss %.4f accuracy %.4f macro-F1 %.4f", m.step,
+        std::snprintf(line, sizeof line,
+                      "evaluation at step %zu: loss %.4f accuracy %.4f macro-F1 %.4f", m.step,
                       m.loss, m.accuracy, m.macroF1);
         out_ << (terminal_ ? "\n" : "") << line << "\n";
     }
@@ -183,7 +167,8 @@ public:
         if (event.kind == EventKind::OomRecovered || event.kind == EventKind::EvalOomRecovered ||
             event.kind == EventKind::StepSkipped || event.kind == EventKind::Error ||
             event.kind == EventKind::Cancelled) {
-            out_ << (terminal_ ? "\n" : "") << toString(event.kind) << ": " << event.message << "\n";
+            out_ << (terminal_ ? "\n" : "") << toString(event.kind) << ": " << event.message
+                 << "\n";
         }
     }
 
@@ -208,7 +193,8 @@ public:
         peakResetWorked_ = resetPeakResident();
     }
     void onStep(const StepMetrics& m) override {
-        const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+        const double elapsed =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
         steps_.push_back({{"step", m.step},
                           {"end_seconds", elapsed},
                           {"examples", m.examples},
@@ -222,7 +208,10 @@ public:
         peakResidentTraining_ = peakResidentBytes();
     }
     void onEvaluation(const EvalMetrics& m) override {
-        evaluations_.push_back({{"step", m.step}, {"loss", m.loss}, {"accuracy", m.accuracy}, {"macro_f1", m.macroF1}});
+        evaluations_.push_back({{"step", m.step},
+                                {"loss", m.loss},
+                                {"accuracy", m.accuracy},
+                                {"macro_f1", m.macroF1}});
     }
 
     nlohmann::json toJson(const SessionResult& session) const {
@@ -258,8 +247,9 @@ private:
 
 int reportResult(const SessionResult& session, std::ostream& out, std::ostream& err) {
     const auto& result = session.result;
-    out << "run " << session.runId << " " << toString(result.status) << " after " << result.steps << " steps in "
-        << clock(result.seconds) << "; peak memory " << humanBytes(static_cast<double>(result.peakMemoryBytes));
+    out << "run " << session.runId << " " << toString(result.status) << " after " << result.steps
+        << " steps in " << formatDuration(result.seconds) << "; peak memory "
+        << formatBytes(static_cast<double>(result.peakMemoryBytes));
     if (!result.finalEval.confusion.empty()) {
         char metrics[96];
         std::snprintf(metrics, sizeof metrics, "; validation accuracy %.4f, macro-F1 %.4f",
@@ -269,39 +259,24 @@ int reportResult(const SessionResult& session, std::ostream& out, std::ostream& 
     out << "\n";
     switch (result.status) {
         case RunStatus::Completed:
-            return 0;
+            return exit_code::kDone;
         case RunStatus::Cancelled:
             err << "cancelled; continue with: bert-studio-cli resume " << session.runId << "\n";
-            return kExitCancelled;
+            return exit_code::kCancelled;
         default:
             err << "error: " << result.error << "\n";
-            return kExitRunFailed;
+            return exit_code::kRunFailed;
     }
 }
 
 }  // namespace
 
-std::int64_t parseByteSize(const std::string& text) {
-    std::size_t used = 0;
-    double value = 0.0;
-    try {
-        value = std::stod(text, &used);
-    } catch (const std::exception&) {
-        throw InputError("memory size \"" + text + "\" is not a number with a unit (e.g. 16GiB)");
-    }
-    std::string unit = text.substr(used);
-    unit.erase(0, unit.find_first_not_of(' '));
-    static const std::map<std::string, double> kUnits = {
-        {"", 1.0}, {"B", 1.0}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"KiB", 1024.0},
-        {"MiB", 1024.0 * 1024.0}, {"GiB", 1024.0 * 1024.0 * 1024.0}};
-    const auto it = kUnits.find(unit);
-    if (it == kUnits.end() || !(value > 0.0)) {
-        throw InputError("memory size \"" + text + "\": use B, KB, MB, GB, KiB, MiB or GiB");
-    }
-    return static_cast<std::int64_t>(value * it->second);
-}
-
 void loadConfigFile(const std::filesystem::path& file, TrainArguments& args) {
+    if (!std::filesystem::is_regular_file(file)) {
+        throw InputError(file, std::filesystem::exists(file)
+                                   ? "is not a regular file (a job file is JSON)"
+                                   : "does not exist");
+    }
     std::ifstream in(file);
     if (!in) {
         throw InputError(file, "cannot be read");
@@ -318,44 +293,26 @@ void loadConfigFile(const std::filesystem::path& file, TrainArguments& args) {
                 args.job.modelFolder = model;
             }
         } else {
-            args.job.training = TrainingConfig::fromJson(json.contains("training") ? json["training"] : json);
+            args.job.training =
+                TrainingConfig::fromJson(json.contains("training") ? json["training"] : json);
         }
     } catch (const InputError& error) {
         throw InputError(file, error.problem());
-    }
-    const auto& c = args.job.training;
-    args.padding = toString(c.padding);
-    args.precision = toString(c.precision);
-    args.cacheRelease = toString(c.cacheRelease);
-    if (c.memoryCapBytes) {
-        args.memoryCap = std::to_string(*c.memoryCapBytes);
-    }
-    if (args.job.data.validationFile) {
-        args.validationFile = args.job.data.validationFile->string();
     }
 }
 
 TrainingJob TrainArguments::resolve() const {
     TrainingJob resolved = job;
-    auto json = resolved.training.toJson();
-    json["padding"] = padding;
-    json["precision"] = precision;
-    json["cache_release"] = cacheRelease;
-    resolved.training = TrainingConfig::fromJson(json);
-    if (!memoryCap.empty()) {
-        resolved.training.memoryCapBytes = parseByteSize(memoryCap);
-    }
-    if (!validationFile.empty()) {
-        resolved.data.validationFile = validationFile;
-    }
+    resolved.training.validate();
     if (resolved.data.trainFile.empty()) {
-        throw InputError("no training data: give --train FILE (or a --config with data.train_file)");
+        throw InputError(
+            "no training data: give --train FILE (or a --config with data.train_file)");
     }
     return resolved;
 }
 
-int train(const TrainArguments& args, const std::filesystem::path& database, const std::atomic<bool>& cancel,
-          std::ostream& out, std::ostream& err) {
+int train(const TrainArguments& args, const std::filesystem::path& database,
+          const std::atomic<bool>& cancel, std::ostream& out, std::ostream& err) {
     const auto job = args.resolve();
     ProgressPrinter progress(err);
     // The report reads /proc every step and resets the process's peak resident size: only when
@@ -374,8 +331,8 @@ int train(const TrainArguments& args, const std::filesystem::path& database, con
     return reportResult(session, out, err);
 }
 
-int resume(std::int64_t runId, const std::filesystem::path& database, const std::atomic<bool>& cancel,
-           std::ostream& out, std::ostream& err) {
+int resume(std::int64_t runId, const std::filesystem::path& database,
+           const std::atomic<bool>& cancel, std::ostream& out, std::ostream& err) {
     ProgressPrinter progress(err);
     const auto session = resumeTrainingRun(runId, database, &progress, cancel);
     err << "\n";
@@ -392,7 +349,7 @@ void estimate(const TrainArguments& args, bool trial, std::ostream& out) {
         job.training.memoryCapBytes.value_or(deviceMemoryBytes(c10::Device(job.training.device)));
     auto row = [&](const char* name, std::int64_t bytes) {
         out << std::left << std::setw(20) << name << std::right << std::setw(12)
-            << humanBytes(static_cast<double>(bytes)) << "\n";
+            << formatBytes(static_cast<double>(bytes)) << "\n";
     };
     out << "Memory forecast for " << job.displayName() << " on " << job.training.device << "\n";
     row("weights", forecast.weights);
@@ -406,7 +363,8 @@ void estimate(const TrainArguments& args, bool trial, std::ostream& out) {
     }
     if (forecast.total() <= budget) {
         out << "fits (" << std::fixed << std::setprecision(0)
-            << 100.0 * static_cast<double>(forecast.total()) / static_cast<double>(budget) << "% of the budget)\n";
+            << 100.0 * static_cast<double>(forecast.total()) / static_cast<double>(budget)
+            << "% of the budget)\n";
         return;
     }
     std::size_t longest = 0;
@@ -414,7 +372,8 @@ void estimate(const TrainArguments& args, bool trial, std::ostream& out) {
         longest = std::max(longest, length);
     }
     const auto advice = suggestFit(prepared.model.config, job.training, longest, budget);
-    out << "will not fit" << (advice.fits ? "; to fit: " + advice.description : "; nothing makes it fit") << "\n";
+    out << "will not fit"
+        << (advice.fits ? "; to fit: " + advice.description : "; nothing makes it fit") << "\n";
 }
 
 // ---- runs ------------------------------------------------------------------------------------
@@ -430,38 +389,48 @@ std::string percent(double value) {
 }  // namespace
 
 void listRuns(const std::filesystem::path& database, bool json, std::ostream& out) {
-    RunStore store(database);
-    const auto runs = store.runs();
+    // Listing a database that does not exist yet lists nothing, and creates nothing.
+    const auto runs = std::filesystem::exists(database)
+                          ? RunStore(database, RunStore::Access::ReadOnly).runs()
+                          : std::vector<RunRecord>{};
     if (json) {
         nlohmann::json list = nlohmann::json::array();
         for (const auto& run : runs) {
-            list.push_back({{"id", run.id}, {"name", run.name}, {"created_at", run.createdAt},
-                            {"status", toString(run.status)}, {"base_model", run.baseModel},
-                            {"techniques", run.techniques}, {"best_accuracy", run.bestAccuracy},
-                            {"peak_memory_bytes", run.peakMemoryBytes}, {"seconds", run.seconds}});
+            list.push_back({{"id", run.id},
+                            {"name", run.name},
+                            {"created_at", run.createdAt},
+                            {"status", toString(run.status)},
+                            {"base_model", run.baseModel},
+                            {"techniques", run.techniques},
+                            {"best_accuracy", run.bestAccuracy},
+                            {"peak_memory_bytes", run.peakMemoryBytes},
+                            {"seconds", run.seconds}});
         }
         out << list.dump(2) << "\n";
         return;
     }
-    out << std::left << std::setw(5) << "id" << std::setw(28) << "name" << std::setw(22) << "created"
-        << std::setw(12) << "status" << std::setw(10) << "accuracy" << std::setw(11) << "peak"
-        << std::setw(10) << "time" << "techniques\n";
+    out << std::left << std::setw(5) << "id" << std::setw(28) << "name" << std::setw(22)
+        << "created" << std::setw(12) << "status" << std::setw(10) << "accuracy" << std::setw(11)
+        << "peak" << std::setw(10) << "time"
+        << "techniques\n";
     for (const auto& run : runs) {
-        out << std::left << std::setw(5) << run.id << std::setw(28) << run.name.substr(0, 27) << std::setw(22)
-            << run.createdAt << std::setw(12) << toString(run.status) << std::setw(10) << percent(run.bestAccuracy)
-            << std::setw(11) << humanBytes(static_cast<double>(run.peakMemoryBytes)) << std::setw(10)
-            << clock(run.seconds) << run.techniques << "\n";
+        out << std::left << std::setw(5) << run.id << std::setw(28) << run.name.substr(0, 27)
+            << std::setw(22) << run.createdAt << std::setw(12) << toString(run.status)
+            << std::setw(10) << percent(run.bestAccuracy) << std::setw(11)
+            << formatBytes(static_cast<double>(run.peakMemoryBytes)) << std::setw(10)
+            << formatDuration(run.seconds) << run.techniques << "\n";
     }
 }
 
 void showRun(const std::filesystem::path& database, std::int64_t runId, std::ostream& out) {
-    RunStore store(database);
+    RunStore store(database, RunStore::Access::ReadOnly);
     const auto run = store.run(runId);
     if (!run) {
         throw InputError(database, "has no run " + std::to_string(runId));
     }
     out << "Run " << run->id << ": " << run->name << "\n"
-        << "Status       " << toString(run->status) << (run->error.empty() ? "" : " (" + run->error + ")") << "\n"
+        << "Status       " << toString(run->status)
+        << (run->error.empty() ? "" : " (" + run->error + ")") << "\n"
         << "Created      " << run->createdAt << "\n"
         << "Model        " << run->baseModel << "\n"
         << "Dataset      " << run->datasetPath << " (" << run->datasetFingerprint << ")\n"
@@ -471,33 +440,35 @@ void showRun(const std::filesystem::path& database, std::int64_t runId, std::ost
     }
     out << "\nTechniques   " << run->techniques << "\n"
         << "Device       " << run->device << "\n"
-        << "Memory       peak " << humanBytes(static_cast<double>(run->peakMemoryBytes)) << ", forecast "
-        << humanBytes(static_cast<double>(run->forecastBytes)) << ", trial step "
-        << humanBytes(static_cast<double>(run->trialPeakBytes)) << "\n"
+        << "Memory       peak " << formatBytes(static_cast<double>(run->peakMemoryBytes))
+        << ", forecast " << formatBytes(static_cast<double>(run->forecastBytes)) << ", trial step "
+        << formatBytes(static_cast<double>(run->trialPeakBytes)) << "\n"
         << "Accuracy     best " << percent(run->bestAccuracy) << "\n"
-        << "Duration     " << clock(run->seconds) << "\n";
+        << "Duration     " << formatDuration(run->seconds) << "\n";
     const auto steps = store.steps(runId);
     out << "Steps        " << steps.size();
     if (!steps.empty()) {
-        out << " (loss " << percent(steps.front().loss) << " -> " << percent(steps.back().loss) << ")";
+        out << " (loss " << percent(steps.front().loss) << " -> " << percent(steps.back().loss)
+            << ")";
     }
     out << "\n";
     for (const auto& epoch : store.epochs(runId)) {
-        out << "Epoch " << epoch.epoch << "      padding share " << percent(epoch.paddingShare()) << ", "
-            << clock(epoch.seconds) << "\n";
+        out << "Epoch " << epoch.epoch << "      padding share " << percent(epoch.paddingShare())
+            << ", " << formatDuration(epoch.seconds) << "\n";
     }
     for (const auto& eval : store.evaluations(runId)) {
         out << "Evaluation   step " << eval.step << ": loss " << percent(eval.loss) << ", accuracy "
             << percent(eval.accuracy) << ", macro-F1 " << percent(eval.macroF1) << "\n";
     }
     for (const auto& event : store.events(runId)) {
-        out << "Event        step " << event.step << " " << toString(event.kind) << ": " << event.message << "\n";
+        out << "Event        step " << event.step << " " << toString(event.kind) << ": "
+            << event.message << "\n";
     }
 }
 
 void compareRuns(const std::filesystem::path& database, const std::vector<std::int64_t>& runIds,
                  std::ostream& out) {
-    RunStore store(database);
+    RunStore store(database, RunStore::Access::ReadOnly);
     std::vector<RunRecord> runs;
     for (const auto id : runIds) {
         auto run = store.run(id);
@@ -518,7 +489,8 @@ void compareRuns(const std::filesystem::path& database, const std::vector<std::i
         }
         out << "\n";
     }
-    auto resultRow = [&](const char* name, const std::function<std::string(const RunRecord&)>& value) {
+    auto resultRow = [&](const char* name,
+                         const std::function<std::string(const RunRecord&)>& value) {
         out << std::setw(36) << name;
         for (const auto& run : runs) {
             out << std::setw(22) << value(run);
@@ -527,9 +499,12 @@ void compareRuns(const std::filesystem::path& database, const std::vector<std::i
     };
     resultRow("status", [](const RunRecord& r) { return toString(r.status); });
     resultRow("best accuracy", [](const RunRecord& r) { return percent(r.bestAccuracy); });
-    resultRow("peak memory", [](const RunRecord& r) { return humanBytes(static_cast<double>(r.peakMemoryBytes)); });
-    resultRow("forecast", [](const RunRecord& r) { return humanBytes(static_cast<double>(r.forecastBytes)); });
-    resultRow("duration", [](const RunRecord& r) { return clock(r.seconds); });
+    resultRow("peak memory", [](const RunRecord& r) {
+        return formatBytes(static_cast<double>(r.peakMemoryBytes));
+    });
+    resultRow("forecast",
+              [](const RunRecord& r) { return formatBytes(static_cast<double>(r.forecastBytes)); });
+    resultRow("duration", [](const RunRecord& r) { return formatDuration(r.seconds); });
 }
 
 }  // namespace bert::cli

@@ -1,22 +1,19 @@
 // bert-studio-cli: the headless face of the engine.
-#include <CLI/CLI.hpp>
-
 #include <atomic>
 #include <csignal>
 #include <fstream>
 #include <iostream>
 
+#include <CLI/CLI.hpp>
+
 #include "Commands.h"
 #include "DefaultModel.h"
 #include "Error.h"
-#include "store/RunStore.h"
+#include "runs/RunExport.h"
+#include "runs/RunStore.h"
+#include "train/TrainingOptions.h"
 
 namespace {
-
-// Exit codes: 0 done, 1 internal failure, 2 bad input (file, column, setting) or usage,
-// 3 the run failed (out of memory, ...), 130 cancelled with Ctrl-C (the shell's convention).
-constexpr int kExitInternal = 1;
-constexpr int kExitBadInput = 2;
 
 std::atomic<bool> cancelRequested{false};
 
@@ -25,55 +22,106 @@ extern "C" void onInterrupt(int) {
     std::signal(SIGINT, SIG_DFL);  // a second Ctrl-C ends the process at once
 }
 
-// Adds every TrainingConfig switch as a flag of `command`.
+// What the help shows as an option's value: its kind, or its choices.
+std::string typeName(const bert::OptionDescriptor& option) {
+    switch (option.kind) {
+        case bert::OptionKind::Flag:
+            return "";
+        case bert::OptionKind::Count:
+            return "UINT";
+        case bert::OptionKind::Integer:
+            return "INT";
+        case bert::OptionKind::Real:
+            return "NUMBER";
+        case bert::OptionKind::Seed:
+            return "UINT64";
+        case bert::OptionKind::Device:
+            return "cpu|cuda:N";
+        case bert::OptionKind::ByteSize:
+            return "SIZE|none";
+        case bert::OptionKind::Choice:
+            break;
+    }
+    std::string names;
+    for (const auto& choice : option.choices) {
+        names += (names.empty() ? "" : "|") + std::string(choice.name);
+    }
+    return names;
+}
+
+const char* helpSection(bert::OptionGroup group) {
+    switch (group) {
+        case bert::OptionGroup::Data:
+            return "Data";
+        case bert::OptionGroup::Batching:
+            return "Batching";
+        case bert::OptionGroup::Memory:
+            return "Memory techniques";
+        case bert::OptionGroup::Optimisation:
+            return "Optimisation";
+        case bert::OptionGroup::Run:
+            return "Device and outputs";
+    }
+    return "Options";
+}
+
+// Adds the job's flags and one flag per training option (train/TrainingOptions.h) to `command`.
+// Each flag's callback writes the parsed value into args, after any --config file was loaded, so
+// flags given on the command line override the file.
 void addTrainingFlags(CLI::App& command, bert::cli::TrainArguments& args) {
     // A flag given twice takes its last value, as users of shells expect when they append one.
     command.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
-    auto& c = args.job.training;
-    command.add_option("--config", args.configFile, "Read the job (or training settings) from this JSON file");
-    command.add_option("--model,-m", args.job.modelFolder, "Base model folder (default: the bundled MiniLM)");
-    command.add_option("--preset", args.job.preset, "Train from scratch at this size with the model's tokenizer")
+    command.add_option("--config", args.configFile,
+                       "Read the job (or training settings) from this JSON file");
+    command.add_option("--model,-m", args.job.modelFolder,
+                       "Base model folder (default: the bundled MiniLM)");
+    command
+        .add_option("--preset", args.job.preset,
+                    "Train from scratch at this size with the model's tokenizer")
         ->check(CLI::IsMember({"tiny", "mini", "small", "base"}));
     command.add_option("--train", args.job.data.trainFile, "Training data (.csv, .tsv, .jsonl)");
-    command.add_option("--validation", args.validationFile, "Validation data (default: a stratified split)");
-    command.add_option("--text-column", args.job.data.columns.text, "Column holding the text")->capture_default_str();
-    command.add_option("--pair-column", args.job.data.columns.textPair, "Column holding a second text (pairs)");
-    command.add_option("--label-column", args.job.data.columns.label, "Column holding the label")->capture_default_str();
-    command.add_option("--name", args.job.name, "Run name");
-    command.add_option("--validation-fraction", c.validationFraction, "Share of data held out for validation")
+    command.add_option_function<std::string>(
+        "--validation", [&args](const std::string& file) { args.job.data.validationFile = file; },
+        "Validation data (default: a stratified split)");
+    command.add_option("--text-column", args.job.data.columns.text, "Column holding the text")
         ->capture_default_str();
-    command.add_option("--max-length", c.maxLength, "Tokens per example")->capture_default_str();
-    command.add_option("--padding", args.padding, "fixed | dynamic")->capture_default_str();
-    command.add_option("--pad-to-multiple-of", c.padToMultipleOf, "Round padded lengths up")->capture_default_str();
-    command.add_flag("--group-by-length", c.groupByLength, "Length-grouped batching");
-    command.add_option("--batch-size,-b", c.batchSize, "Examples per micro-batch")->capture_default_str();
-    command.add_option("--accumulation", c.accumulationSteps, "Micro-batches per optimizer step")->capture_default_str();
-    command.add_option("--eval-batch-size", c.evalBatchSize, "Examples per evaluation batch")->capture_default_str();
-    command.add_option("--epochs", c.epochs, "Epochs")->capture_default_str();
-    command.add_option("--max-steps", c.maxSteps, "Stop after this many optimizer steps (0: no limit)");
-    command.add_option("--lr", c.learningRate, "Peak learning rate")->capture_default_str();
-    command.add_option("--weight-decay", c.weightDecay, "AdamW weight decay")->capture_default_str();
-    command.add_option("--warmup-ratio", c.warmupRatio, "Share of steps warming up")->capture_default_str();
-    command.add_option("--max-grad-norm", c.maxGradNorm, "Clip gradients to this norm (0: off)")->capture_default_str();
-    command.add_option("--seed", c.seed, "Random seed")->capture_default_str();
-    command.add_option("--eval-every", c.evalEverySteps, "Evaluate every N steps as well as at epoch ends");
-    command.add_flag("--freeze-embeddings", c.freezeEmbeddings, "Freeze the embeddings");
-    command.add_option("--freeze-layers", c.freezeLayers, "Freeze the lowest N encoder layers");
-    command.add_option("--precision", args.precision, "fp32 | bf16 | fp16")->capture_default_str();
-    command.add_flag("--gradient-checkpointing", c.gradientCheckpointing, "Recompute layers in backward");
-    command.add_option("--cache-release", args.cacheRelease, "never | after-eval | every-n-steps")->capture_default_str();
-    command.add_option("--cache-release-steps", c.cacheReleaseSteps, "N for every-n-steps")->capture_default_str();
-    command.add_option("--memory-cap", args.memoryCap, "Refuse allocations past this size, e.g. 16GiB or 800MiB");
-    command.add_flag("!--no-oom-recovery", c.recoverFromOom, "Fail instead of shrinking the micro-batch on OOM");
-    command.add_option("--device", c.device, "cpu or cuda:N")->capture_default_str();
-    command.add_flag("!--no-checkpoints", c.saveCheckpoints, "Do not save checkpoints");
-    command.add_option("--threads", c.threads, "CPU threads (0: LibTorch's default)");
+    command.add_option("--pair-column", args.job.data.columns.textPair,
+                       "Column holding a second text (pairs)");
+    command.add_option("--label-column", args.job.data.columns.label, "Column holding the label")
+        ->capture_default_str();
+    command.add_option("--name", args.job.name, "Run name");
+    const bert::TrainingConfig defaults;
+    for (const auto& option : bert::trainingOptions()) {
+        const std::string names =
+            std::string(option.flag) + (*option.alias ? std::string(",") + option.alias : "");
+        if (option.kind == bert::OptionKind::Flag) {
+            const bool value = !option.negatedFlag();
+            const std::string help =
+                value ? option.help : std::string("Turn this off: ") + option.help;
+            command
+                .add_flag_callback(
+                    names, [&args, &option, value] { option.set(args.job.training, value); }, help)
+                ->group(helpSection(option.group));
+            continue;
+        }
+        command
+            .add_option_function<std::string>(
+                names,
+                [&args, &option](const std::string& text) {
+                    option.setFromText(args.job.training, text);
+                },
+                option.help)
+            ->type_name(typeName(option))
+            ->default_str(option.text(defaults))
+            ->group(helpSection(option.group));
+    }
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-    CLI::App app{"BERT Studio command line: fine-tune BERT classifiers without running out of memory"};
+    CLI::App app{
+        "BERT Studio command line: fine-tune BERT classifiers without running out of memory"};
     app.require_subcommand(1);
     const auto defaultModel = bert::defaultModelFolder().string();
     std::string database = bert::RunStore::defaultLocation().string();
@@ -82,7 +130,8 @@ int main(int argc, char** argv) {
     std::string inspectFolder = defaultModel;
     bool inspectJson = false;
     auto* inspect = app.add_subcommand("inspect", "Show a model folder's configuration and size");
-    inspect->add_option("model", inspectFolder, "Model folder (config.json, vocab.txt, weights)")->capture_default_str();
+    inspect->add_option("model", inspectFolder, "Model folder (config.json, vocab.txt, weights)")
+        ->capture_default_str();
     inspect->add_flag("--json", inspectJson, "Print JSON");
 
     std::string predictFolder = defaultModel;
@@ -101,7 +150,8 @@ int main(int argc, char** argv) {
 
     bert::cli::TrainArguments trainArgs;
     trainArgs.job.modelFolder = defaultModel;
-    auto* train = app.add_subcommand("train", "Fine-tune a classifier; every metric goes to the run database");
+    auto* train = app.add_subcommand(
+        "train", "Fine-tune a classifier; every metric goes to the run database");
     addTrainingFlags(*train, trainArgs);
     train->add_option("--report", trainArgs.reportFile,
                       "Also write per-step timings and process memory to this JSON file");
@@ -111,16 +161,19 @@ int main(int argc, char** argv) {
     bool estimateTrial = false;
     auto* estimate = app.add_subcommand("estimate", "Forecast training memory before training");
     addTrainingFlags(*estimate, estimateArgs);
-    estimate->add_flag("--trial", estimateTrial, "Check the forecast with one trial step on the longest batch");
+    estimate->add_flag("--trial", estimateTrial,
+                       "Check the forecast with one trial step on the longest batch");
 
     std::int64_t resumeRun = 0;
-    auto* resume = app.add_subcommand("resume", "Continue an interrupted or cancelled run from its last checkpoint");
+    auto* resume = app.add_subcommand(
+        "resume", "Continue an interrupted or cancelled run from its last checkpoint");
     resume->add_option("run", resumeRun, "Run id")->required();
 
     std::int64_t exportRunId = 0;
     std::string exportTarget;
     bool exportLast = false;
-    auto* exporter = app.add_subcommand("export", "Write a run's model as a transformers folder with a run card");
+    auto* exporter = app.add_subcommand(
+        "export", "Write a run's model as a transformers folder with a run card");
     exporter->add_option("run", exportRunId, "Run id")->required();
     exporter->add_option("folder", exportTarget, "Target folder")->required();
     exporter->add_flag("--last", exportLast, "Export the last checkpoint instead of the best");
@@ -134,7 +187,8 @@ int main(int argc, char** argv) {
     auto* runsShow = runs->add_subcommand("show", "One run: configuration, metrics, events");
     runsShow->add_option("run", showRun, "Run id")->required();
     std::vector<std::int64_t> compareRuns;
-    auto* runsCompare = runs->add_subcommand("compare", "Configuration differences and results of runs");
+    auto* runsCompare =
+        runs->add_subcommand("compare", "Configuration differences and results of runs");
     runsCompare->add_option("runs", compareRuns, "Run ids")->required()->expected(2, 64);
     std::int64_t deleteRun = 0;
     bool deleteYes = false;
@@ -147,6 +201,7 @@ int main(int argc, char** argv) {
     runsRename->add_option("run", renameRun, "Run id")->required();
     runsRename->add_option("name", newName, "New name")->required();
 
+    // Every failure ends here in a message and its exit code (core/Error.h, README "Exit codes").
     try {
         // --config is read before the flags are parsed, so flags given explicitly override it.
         for (int i = 1; i + 1 < argc; ++i) {
@@ -154,26 +209,29 @@ int main(int argc, char** argv) {
                 for (int j = 1; j < i; ++j) {
                     const std::string word = argv[j];
                     if (word == "train" || word == "estimate") {
-                        bert::cli::loadConfigFile(argv[i + 1], word == "train" ? trainArgs : estimateArgs);
+                        bert::cli::loadConfigFile(argv[i + 1],
+                                                  word == "train" ? trainArgs : estimateArgs);
                     }
                 }
             }
         }
-    } catch (const bert::InputError& error) {
-        std::cerr << "error: " << error.what() << '\n';
-        return kExitBadInput;
-    }
-    CLI11_PARSE(app, argc, argv);
-    std::signal(SIGINT, onInterrupt);
-    try {
+        try {
+            app.parse(argc, argv);
+        } catch (const CLI::ParseError& error) {
+            // --help and --version end here with 0; usage errors with the bad-input code.
+            return app.exit(error) == 0 ? bert::exit_code::kDone : bert::exit_code::kBadInput;
+        }
+        std::signal(SIGINT, onInterrupt);
+        using Access = bert::RunStore::Access;
         if (inspect->parsed()) {
             bert::cli::inspect(inspectFolder, inspectJson, std::cout);
         } else if (predict->parsed()) {
             if (predictRun > 0) {
-                bert::RunStore store(database);
+                bert::RunStore store(database, Access::ReadOnly);
                 predictFolder = bert::modelCheckpointOfRun(store, predictRun).string();
                 if (predictFolder.empty()) {
-                    throw bert::InputError("run " + std::to_string(predictRun) + " has no saved model");
+                    throw bert::InputError("run " + std::to_string(predictRun) +
+                                           " has no saved model");
                 }
             }
             bert::cli::predict(predictFolder, texts, maxLength, predictJson, std::cout, std::cerr);
@@ -184,7 +242,7 @@ int main(int argc, char** argv) {
         } else if (resume->parsed()) {
             return bert::cli::resume(resumeRun, database, cancelRequested, std::cout, std::cerr);
         } else if (exporter->parsed()) {
-            bert::RunStore store(database);
+            bert::RunStore store(database, Access::ReadOnly);
             const auto folder = bert::exportRun(store, exportRunId, exportTarget, !exportLast);
             std::cout << "exported run " << exportRunId << " to " << folder.string() << "\n";
         } else if (runsList->parsed()) {
@@ -200,7 +258,7 @@ int main(int argc, char** argv) {
                 std::getline(std::cin, answer);
                 if (answer != "y" && answer != "Y" && answer != "yes") {
                     std::cerr << "kept\n";
-                    return 0;
+                    return bert::exit_code::kDone;
                 }
             }
             bert::RunStore store(database);
@@ -212,10 +270,19 @@ int main(int argc, char** argv) {
         }
     } catch (const bert::InputError& error) {
         std::cerr << "error: " << error.what() << '\n';
-        return kExitBadInput;
+        return bert::exit_code::kBadInput;
+    } catch (const bert::StoreError& error) {
+        std::cerr << "error: " << error.what() << '\n';
+        return bert::exit_code::kStoreFailed;
+    } catch (const bert::EngineError& error) {
+        std::cerr << "error: " << error.what() << '\n';
+        return bert::exit_code::kRunFailed;
     } catch (const std::exception& error) {
         std::cerr << "internal error: " << error.what() << '\n';
-        return kExitInternal;
+        return bert::exit_code::kInternal;
+    } catch (...) {
+        std::cerr << "internal error: an unknown exception\n";
+        return bert::exit_code::kInternal;
     }
-    return 0;
+    return bert::exit_code::kDone;
 }

@@ -1,6 +1,10 @@
 // bert-studio: the desktop application.
+#include <cstdio>
+#include <filesystem>
+
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QDialog>
 #include <QDir>
 #include <QFileInfo>
 #include <QLibraryInfo>
@@ -10,19 +14,20 @@
 #include <QTimer>
 #include <QTranslator>
 
-#include <filesystem>
-
+#include "Error.h"
+#include "common/Guard.h"
 #include "dataset/DatasetPage.h"
 #include "main/MainWindow.h"
+#include "runs/RunStore.h"
 #include "runs/RunsPage.h"
-#include "store/RunStore.h"
 
 namespace {
 
 // The bundled sample dataset: installed beside the program, or in the source tree of a build.
 QString sampleDataset() {
     const QStringList candidates = {
-        QCoreApplication::applicationDirPath() + QStringLiteral("/../share/bert-studio/sample/support-tickets.csv"),
+        QCoreApplication::applicationDirPath() +
+            QStringLiteral("/../share/bert-studio/sample/support-tickets.csv"),
         QStringLiteral(BERT_STUDIO_SOURCE_SAMPLE)};
     for (const auto& candidate : candidates) {
         if (QFileInfo::exists(candidate)) {
@@ -32,9 +37,7 @@ QString sampleDataset() {
     return {};
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int runStudio(int argc, char** argv) {
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("BERT Studio"));
     QApplication::setApplicationName(QStringLiteral("bert-studio"));
@@ -42,22 +45,30 @@ int main(int argc, char** argv) {
     QApplication::setApplicationVersion(QStringLiteral(BERT_STUDIO_VERSION));
 
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Fine-tune BERT classifiers without running out of memory"));
+    parser.setApplicationDescription(
+        QStringLiteral("Fine-tune BERT classifiers without running out of memory"));
     parser.addHelpOption();
     parser.addVersionOption();
-    const QCommandLineOption datasetOption(QStringLiteral("dataset"), QStringLiteral("Open this dataset"), QStringLiteral("file"));
-    const QCommandLineOption databaseOption(QStringLiteral("database"), QStringLiteral("Run database"), QStringLiteral("file"));
-    const QCommandLineOption languageOption(QStringLiteral("language"), QStringLiteral("en or zh_CN"), QStringLiteral("code"));
+    const QCommandLineOption datasetOption(
+        QStringLiteral("dataset"), QStringLiteral("Open this dataset"), QStringLiteral("file"));
+    const QCommandLineOption databaseOption(QStringLiteral("database"),
+                                            QStringLiteral("Run database"), QStringLiteral("file"));
+    const QCommandLineOption languageOption(QStringLiteral("language"),
+                                            QStringLiteral("en or zh_CN"), QStringLiteral("code"));
     const QCommandLineOption darkOption(QStringLiteral("dark"), QStringLiteral("Dark palette"));
-    const QCommandLineOption tabOption(QStringLiteral("tab"), QStringLiteral("Show this tab (0-4)"), QStringLiteral("index"));
-    const QCommandLineOption screenshotOption(QStringLiteral("screenshot"),
-                                              QStringLiteral("Save a screenshot of the window and quit"), QStringLiteral("png"));
-    const QCommandLineOption openRunOption(QStringLiteral("open-run"), QStringLiteral("Show a stored run's charts"),
+    const QCommandLineOption tabOption(QStringLiteral("tab"), QStringLiteral("Show this tab (0-4)"),
+                                       QStringLiteral("index"));
+    const QCommandLineOption screenshotOption(
+        QStringLiteral("screenshot"), QStringLiteral("Save a screenshot of the window and quit"),
+        QStringLiteral("png"));
+    const QCommandLineOption openRunOption(QStringLiteral("open-run"),
+                                           QStringLiteral("Show a stored run's charts"),
                                            QStringLiteral("id"));
-    const QCommandLineOption compareOption(QStringLiteral("compare"), QStringLiteral("Compare stored runs, e.g. 1,2"),
+    const QCommandLineOption compareOption(QStringLiteral("compare"),
+                                           QStringLiteral("Compare stored runs, e.g. 1,2"),
                                            QStringLiteral("ids"));
-    for (const auto* option : {&datasetOption, &databaseOption, &languageOption, &darkOption, &tabOption,
-                               &screenshotOption, &openRunOption, &compareOption}) {
+    for (const auto* option : {&datasetOption, &databaseOption, &languageOption, &darkOption,
+                               &tabOption, &screenshotOption, &openRunOption, &compareOption}) {
         parser.addOption(*option);
     }
     parser.process(app);
@@ -65,16 +76,19 @@ int main(int argc, char** argv) {
     QSettings settings;
     QString language = parser.value(languageOption);
     if (language.isEmpty()) {
-        language = settings.value(QStringLiteral("view/language"), QStringLiteral("system")).toString();
+        language =
+            settings.value(QStringLiteral("view/language"), QStringLiteral("system")).toString();
     }
     if (language == QStringLiteral("system")) {
         language = QLocale::system().name();
     }
     QTranslator translator;
     QTranslator qtTranslator;
-    if (language.startsWith(QStringLiteral("zh")) && translator.load(QStringLiteral(":/i18n/bert-studio_zh_CN.qm"))) {
+    if (language.startsWith(QStringLiteral("zh")) &&
+        translator.load(QStringLiteral(":/i18n/bert-studio_zh_CN.qm"))) {
         QApplication::installTranslator(&translator);
-        if (qtTranslator.load(QStringLiteral("qtbase_zh_CN"), QLibraryInfo::path(QLibraryInfo::TranslationsPath))) {
+        if (qtTranslator.load(QStringLiteral("qtbase_zh_CN"),
+                              QLibraryInfo::path(QLibraryInfo::TranslationsPath))) {
             QApplication::installTranslator(&qtTranslator);
         }
     }
@@ -107,14 +121,18 @@ int main(int argc, char** argv) {
     }
     QWidget* shown = &window;
     if (parser.isSet(openRunOption)) {
-        shown = window.runsPage()->openRun(parser.value(openRunOption).toLongLong());
+        if (auto* dialog = window.runsPage()->openRun(parser.value(openRunOption).toLongLong())) {
+            shown = dialog;  // else the window shows why it could not be opened
+        }
     }
     if (parser.isSet(compareOption)) {
         QList<qint64> ids;
         for (const auto& id : parser.value(compareOption).split(QLatin1Char(','))) {
             ids << id.toLongLong();
         }
-        shown = window.runsPage()->compare(ids);
+        if (auto* dialog = window.runsPage()->compare(ids)) {
+            shown = dialog;
+        }
     }
     if (parser.isSet(screenshotOption)) {
         const QString file = parser.value(screenshotOption);
@@ -124,4 +142,17 @@ int main(int argc, char** argv) {
         });
     }
     return QApplication::exec();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    // Whatever escapes start-up ends in a message and its exit code (README, "Exit codes").
+    try {
+        return runStudio(argc, argv);
+    } catch (...) {
+        const auto error = std::current_exception();
+        std::fprintf(stderr, "bert-studio: %s\n", qUtf8Printable(bert::ui::describeError(error)));
+        return bert::exitCodeOf(error);
+    }
 }

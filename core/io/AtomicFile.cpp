@@ -1,11 +1,10 @@
 #include "io/AtomicFile.h"
 
-#include <unistd.h>
-
 #include <cerrno>
 #include <cstring>
 #include <random>
 #include <string>
+#include <unistd.h>
 
 #include "Error.h"
 
@@ -55,12 +54,12 @@ void AtomicFile::commit() {
     if (renameError) {
         std::error_code ignored;
         std::filesystem::remove(temporary_, ignored);
-        throw InputError(target_, "could not be replaced: " + renameError.message());
+        throw StoreError(target_, "could not be replaced: " + renameError.message());
     }
 }
 
 void AtomicFile::fail(const char* action, int error) {
-    throw InputError(target_, std::string(action) + ": " + std::strerror(error));
+    throw StoreError(target_, std::string(action) + ": " + std::strerror(error));
 }
 
 void writeFileAtomically(const std::filesystem::path& path, std::string_view text) {

@@ -10,7 +10,7 @@ namespace bert {
 /// Writes a file so that readers see either the old file or the complete new one: data goes to
 /// a temporary file in the same folder, which commit() flushes to disk and renames over the
 /// target. Destroyed without commit() (an exception, a full disk), the temporary file is removed
-/// and the target is untouched. Every failure throws InputError naming the target file and the
+/// and the target is untouched. Every failure throws StoreError naming the target file and the
 /// system's reason ("No space left on device", "Permission denied").
 class AtomicFile {
 public:

@@ -1,19 +1,21 @@
 #include "memory/MemoryMonitor.h"
 
+#include <atomic>
+#include <map>
+#include <mutex>
+#include <unistd.h>
+#include <unordered_map>
+
 #include <c10/core/Allocator.h>
 #include <c10/core/CPUAllocator.h>
 #include <c10/util/Exception.h>
-#include <unistd.h>
-
-#include <atomic>
-#include <mutex>
-#include <unordered_map>
 
 #ifdef BERT_STUDIO_WITH_CUDA
+#include <cuda_runtime_api.h>
+
 #include <c10/cuda/CUDACachingAllocator.h>
 #include <c10/cuda/CUDAFunctions.h>
 #include <c10/cuda/CUDAGuard.h>
-#include <cuda_runtime_api.h>
 #endif
 
 namespace bert {
@@ -29,6 +31,9 @@ std::string megabytes(std::int64_t bytes) {
     }
     return std::to_string(bytes / (1024 * 1024)) + " MiB";
 }
+
+// Depth of the UncountedAllocations scopes of this thread.
+thread_local int uncountedDepth = 0;
 
 /// Counts live CPU tensor bytes. The DataPtr it returns has context == data (many CPU kernels
 /// use raw_allocate, which asserts that), and sizes are kept in a map keyed by the data pointer.
@@ -47,6 +52,9 @@ public:
     }
 
     c10::DataPtr allocate(std::size_t bytes) override {
+        if (uncountedDepth > 0) {
+            return inner_->allocate(bytes);  // its own deleter: never looked up in sizes_
+        }
         const auto size = static_cast<std::int64_t>(bytes);
         const std::int64_t cap = cap_.load(std::memory_order_relaxed);
         if (cap > 0 && current_.load(std::memory_order_relaxed) + size > cap) {
@@ -81,6 +89,7 @@ public:
     std::int64_t peak() const { return peak_.load(); }
     void resetPeak() { peak_.store(current_.load()); }
     void setCap(std::int64_t cap) { cap_.store(cap); }
+    std::int64_t cap() const { return cap_.load(); }
 
 private:
     static void deleteCounted(void* data) {
@@ -123,7 +132,8 @@ MemorySample MemoryMonitor::sample() const {
     }
 #ifdef BERT_STUDIO_WITH_CUDA
     const auto stats = c10::cuda::CUDACachingAllocator::getDeviceStats(device_.index());
-    constexpr auto kAggregate = static_cast<std::size_t>(c10::CachingAllocator::StatType::AGGREGATE);
+    constexpr auto kAggregate =
+        static_cast<std::size_t>(c10::CachingAllocator::StatType::AGGREGATE);
     return {stats.allocated_bytes[kAggregate].current, stats.allocated_bytes[kAggregate].peak,
             stats.reserved_bytes[kAggregate].current};
 #else
@@ -141,17 +151,64 @@ void MemoryMonitor::resetPeak() {
 #endif
 }
 
-void MemoryMonitor::setCap(std::optional<std::int64_t> capBytes) {
-    cap_ = capBytes;
+#ifdef BERT_STUDIO_WITH_CUDA
+namespace {
+// The cap in force per CUDA device: the allocator offers no getter for its memory fraction in
+// every release we build against.
+std::mutex cudaCapsMutex;
+std::map<c10::DeviceIndex, std::optional<std::int64_t>> cudaCaps;
+
+void applyCudaCap(c10::DeviceIndex index, std::optional<std::int64_t> capBytes) {
+    const double total = static_cast<double>(deviceMemoryBytes(c10::Device(c10::kCUDA, index)));
+    const double fraction =
+        capBytes && total > 0 ? std::min(1.0, static_cast<double>(*capBytes) / total) : 1.0;
+    c10::cuda::CUDACachingAllocator::setMemoryFraction(fraction, index);
+}
+}  // namespace
+#endif
+
+ScopedMemoryCap::ScopedMemoryCap(c10::Device device, std::optional<std::int64_t> capBytes)
+    : device_(device), cap_(capBytes) {
     if (device_.is_cpu()) {
-        CountingCpuAllocator::instance().setCap(capBytes.value_or(0));
+        auto& allocator = CountingCpuAllocator::instance();
+        const auto previous = allocator.cap();
+        previous_ = previous > 0 ? std::optional<std::int64_t>(previous) : std::nullopt;
+        allocator.setCap(cap_.value_or(0));
         return;
     }
 #ifdef BERT_STUDIO_WITH_CUDA
-    const double total = static_cast<double>(deviceTotalBytes());
-    const double fraction = capBytes ? std::min(1.0, static_cast<double>(*capBytes) / total) : 1.0;
-    c10::cuda::CUDACachingAllocator::setMemoryFraction(fraction, device_.index());
+    {
+        const std::lock_guard lock(cudaCapsMutex);
+        previous_ = cudaCaps[device_.index()];
+        cudaCaps[device_.index()] = cap_;
+    }
+    applyCudaCap(device_.index(), cap_);
 #endif
+}
+
+ScopedMemoryCap::~ScopedMemoryCap() {
+    if (device_.is_cpu()) {
+        CountingCpuAllocator::instance().setCap(previous_.value_or(0));
+        return;
+    }
+#ifdef BERT_STUDIO_WITH_CUDA
+    {
+        const std::lock_guard lock(cudaCapsMutex);
+        cudaCaps[device_.index()] = previous_;
+    }
+    try {
+        applyCudaCap(device_.index(), previous_);
+    } catch (const c10::Error&) {
+        // a destructor must not throw; the device is gone or broken, and its cap with it
+    }
+#endif
+}
+
+UncountedAllocations::UncountedAllocations() {
+    ++uncountedDepth;
+}
+UncountedAllocations::~UncountedAllocations() {
+    --uncountedDepth;
 }
 
 void MemoryMonitor::releaseCache() {
@@ -162,7 +219,9 @@ void MemoryMonitor::releaseCache() {
 #endif
 }
 
-std::int64_t MemoryMonitor::deviceTotalBytes() const { return deviceMemoryBytes(device_); }
+std::int64_t MemoryMonitor::deviceTotalBytes() const {
+    return deviceMemoryBytes(device_);
+}
 
 std::int64_t deviceMemoryBytes(const c10::Device& device) {
 #ifdef BERT_STUDIO_WITH_CUDA

@@ -1,10 +1,12 @@
 #pragma once
 
-#include <c10/core/Device.h>
-
 #include <cstdint>
 #include <optional>
 #include <string>
+
+#include <c10/core/Device.h>
+
+#include "memory/MemorySample.h"
 
 namespace c10 {
 class Error;
@@ -12,25 +14,16 @@ class Error;
 
 namespace bert {
 
-/// Bytes of tensor memory at one moment: in use now, the most since the last resetPeak(), and
-/// what the allocator holds from the system (CUDA's reserved bytes; on CPU equal to current,
-/// since the CPU allocator returns memory at once).
-struct MemorySample {
-    std::int64_t current = 0;
-    std::int64_t peak = 0;
-    std::int64_t reserved = 0;
-};
-
-/// Memory statistics and limits of one device, the same interface on CPU and CUDA.
+/// Memory statistics of one device, the same interface on CPU and CUDA.
 ///
 /// CPU: the engine's own accounting. The first MemoryMonitor for the CPU installs a counting
 /// wrapper around LibTorch's CPU allocator (process-wide, once): it counts live and peak tensor
-/// bytes exactly, and with a cap it refuses an allocation that would pass it by throwing
-/// c10::OutOfMemoryError, the type CUDA throws, so recovery code and tests are the same on both.
-/// Tensors allocated before the wrapper was installed are not counted.
+/// bytes exactly, and under a ScopedMemoryCap it refuses an allocation that would pass the cap
+/// by throwing c10::OutOfMemoryError, the type CUDA throws, so recovery code and tests are the
+/// same on both. Tensors allocated before the wrapper was installed, or on a thread inside an
+/// UncountedAllocations scope, are not counted.
 ///
-/// CUDA: the caching allocator's statistics (allocated bytes current/peak, reserved bytes); a cap
-/// becomes the allocator's memory fraction of the device's total.
+/// CUDA: the caching allocator's statistics (allocated bytes current/peak, reserved bytes).
 ///
 /// Thread-safety: all methods may be called from any thread; the statistics are process-wide
 /// (CPU) or device-wide (CUDA), not per monitor.
@@ -40,9 +33,6 @@ public:
 
     MemorySample sample() const;
     void resetPeak();
-    /// Refuse allocations past capBytes (nullopt: no cap).
-    void setCap(std::optional<std::int64_t> capBytes);
-    std::optional<std::int64_t> cap() const { return cap_; }
     /// Returns cached, unused memory to the system (CUDA emptyCache; nothing to do on CPU).
     void releaseCache();
     /// The device's memory: CUDA total memory, or the machine's physical RAM for the CPU.
@@ -51,7 +41,39 @@ public:
 
 private:
     c10::Device device_;
+};
+
+/// Caps a device's tensor memory while it lives, as a smaller device would: past the cap an
+/// allocation throws c10::OutOfMemoryError. On the CPU the counting allocator refuses it; on
+/// CUDA the cap becomes the caching allocator's memory fraction of the device's total. The cap
+/// is process-wide (CPU) or device-wide (CUDA): the one owner is the Trainer that runs (it
+/// holds one for its lifetime); destruction restores the cap that was in force before, so
+/// scopes nest. Allocations of threads inside an UncountedAllocations scope are never refused.
+class ScopedMemoryCap {
+public:
+    ScopedMemoryCap(c10::Device device, std::optional<std::int64_t> capBytes);
+    ~ScopedMemoryCap();
+    ScopedMemoryCap(const ScopedMemoryCap&) = delete;
+    ScopedMemoryCap& operator=(const ScopedMemoryCap&) = delete;
+
+    std::optional<std::int64_t> cap() const { return cap_; }
+
+private:
+    c10::Device device_;
     std::optional<std::int64_t> cap_;
+    std::optional<std::int64_t> previous_;
+};
+
+/// While it lives, CPU tensors allocated on the calling thread are neither counted nor capped:
+/// work that is not a run's (the studio's Try it, an export) then neither shows in a run's
+/// memory figures nor makes a capped run shrink its micro-batch. Thread-local; scopes nest.
+/// Work LibTorch hands to its own worker threads is still counted.
+class UncountedAllocations {
+public:
+    UncountedAllocations();
+    ~UncountedAllocations();
+    UncountedAllocations(const UncountedAllocations&) = delete;
+    UncountedAllocations& operator=(const UncountedAllocations&) = delete;
 };
 
 /// True for an out-of-memory error from either device (c10::OutOfMemoryError, or the default

@@ -1,11 +1,13 @@
 #include "model/Inference.h"
 
+#include <algorithm>
+
 #include <ATen/ATen.h>
 #include <torch/csrc/autograd/grad_mode.h>
 
-#include <algorithm>
-
+#include "Error.h"
 #include "data/Batch.h"
+#include "memory/MemoryMonitor.h"
 
 namespace bert {
 
@@ -17,6 +19,12 @@ std::vector<std::vector<float>> predictProbabilities(BertForSequenceClassificati
     const bool wasTraining = model.is_training();
     model.eval();
     const torch::NoGradGuard noGrad;
+    // Restores the training mode however the loop ends.
+    struct RestoreMode {
+        BertForSequenceClassificationImpl& model;
+        bool training;
+        ~RestoreMode() { model.train(training); }
+    } restore{model, wasTraining};
     std::vector<std::vector<float>> result;
     result.reserve(texts.size());
     batchSize = std::max<std::size_t>(batchSize, 1);
@@ -30,16 +38,23 @@ std::vector<std::vector<float>> predictProbabilities(BertForSequenceClassificati
         for (const auto& encoding : encodings) {
             batch.push_back(&encoding);
         }
-        const auto inputs = collate(batch, tokenizer.padId(), {}, device);
-        const auto probabilities =
-            at::softmax(model.forward(inputs).to(at::kFloat), -1).to(at::kCPU).contiguous();
+        at::Tensor probabilities;
+        try {
+            const auto inputs = collate(batch, tokenizer.padId(), {}, device);
+            probabilities =
+                at::softmax(model.forward(inputs).to(at::kFloat), -1).to(at::kCPU).contiguous();
+        } catch (const c10::Error& error) {
+            const std::string what = error.what_without_backtrace();
+            throw EngineError((isOutOfMemory(error) ? "out of memory while classifying: "
+                                                    : "LibTorch failed while classifying: ") +
+                              what.substr(0, what.find('\n')));
+        }
         const auto labels = probabilities.size(1);
         const float* data = probabilities.data_ptr<float>();
         for (std::int64_t row = 0; row < probabilities.size(0); ++row) {
             result.emplace_back(data + row * labels, data + (row + 1) * labels);
         }
     }
-    model.train(wasTraining);
     return result;
 }
 

@@ -1,10 +1,10 @@
 #pragma once
 
-#include <c10/core/Device.h>
-
 #include <cstddef>
 #include <string>
 #include <vector>
+
+#include <c10/core/Device.h>
 
 #include "model/Bert.h"
 #include "tokenizer/WordPieceTokenizer.h"
@@ -13,7 +13,8 @@ namespace bert {
 
 /// Label probabilities (softmax of the logits) for each text, computed in eval mode without
 /// gradients, in batches of batchSize; texts longer than maxLength tokens are truncated.
-/// The model's training mode is restored afterwards.
+/// The model's training mode is restored afterwards. A LibTorch failure (out of memory
+/// included) throws EngineError.
 std::vector<std::vector<float>> predictProbabilities(BertForSequenceClassificationImpl& model,
                                                      const WordPieceTokenizer& tokenizer,
                                                      const std::vector<std::string>& texts,

@@ -1,12 +1,19 @@
 #pragma once
 
+#include <vector>
+
 #include <ATen/core/Tensor.h>
 #include <c10/core/DeviceType.h>
 #include <c10/core/ScalarType.h>
 
-#include <vector>
+#include "train/TrainingConfig.h"
 
 namespace bert {
+
+/// The dtype autocast runs in for a precision setting (bf16, fp16; fp32 runs no autocast).
+inline c10::ScalarType autocastDtype(Precision precision) {
+    return precision == Precision::Fp16 ? c10::kHalf : c10::kBFloat16;
+}
 
 /// RAII autocast for one device type on the current thread (LibTorch has no C++ guard:
 /// pytorch #44710). Saves the thread-local state, enables autocast with dtype, and on exit

@@ -1,44 +1,21 @@
 #pragma once
 
-#include <torch/optim/adamw.h>
-
 #include <atomic>
 #include <filesystem>
 #include <memory>
 #include <optional>
 
-#include "checkpoint/ModelFolder.h"
-#include "data/Dataset.h"
+#include <torch/optim/adamw.h>
+
+#include "data/TrainingData.h"
+#include "hf/ModelFolder.h"
 #include "memory/MemoryMonitor.h"
 #include "train/MixedPrecision.h"
 #include "train/TrainerEvents.h"
 #include "train/TrainingConfig.h"
+#include "train/TrainingState.h"
 
 namespace bert {
-
-/// Where a run's data comes from.
-struct DataSpec {
-    std::filesystem::path trainFile;
-    std::optional<std::filesystem::path> validationFile;  ///< else a stratified split
-    ColumnSpec columns;
-};
-
-/// A run's data, loaded, split, labelled and tokenized once.
-struct TrainingData {
-    LabelMap labels;
-    TokenizedSet train;
-    TokenizedSet validation;
-    std::string fingerprint;
-    std::size_t skippedEmpty = 0;
-    std::size_t invalidUtf8Replaced = 0;
-};
-
-TrainingData prepareTrainingData(const DataSpec& spec, const WordPieceTokenizer& tokenizer,
-                                 const TrainingConfig& config);
-
-/// Accuracy and macro-F1 of a confusion matrix [true][predicted].
-double accuracyOf(const std::vector<std::vector<std::int64_t>>& confusion);
-double macroF1Of(const std::vector<std::vector<std::int64_t>>& confusion);
 
 /// Raised when a step runs out of memory and recovery is off or already at micro-batch 1.
 class OutOfMemoryFailure : public std::runtime_error {
@@ -46,23 +23,38 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+/// Throws InputError when model, data and config cannot train together: the device is not
+/// available, the model's labels are not the data's, a set is empty, more layers are frozen
+/// than the model has. The Trainer's constructor checks the same; a caller that records runs
+/// calls it first, so that no run is created for a run that cannot start.
+void checkTrainable(const ModelBundle& model, const TrainingData& data,
+                    const TrainingConfig& config);
+
 /// Fine-tunes a BertForSequenceClassification on tokenized data with every memory technique
 /// of TrainingConfig. Runs on the calling thread; reports through TrainerObserver (see its
 /// contract); stops between micro-batches when `cancel` becomes true.
+///
+/// Process-wide state, owned while a Trainer lives: the memory cap of its device (a
+/// ScopedMemoryCap, restored on destruction) and, when config.threads > 0, LibTorch's intra-op
+/// thread count (restored on destruction). Run one Trainer at a time per process; work on other
+/// threads that must not count against the cap runs inside UncountedAllocations.
 class Trainer {
 public:
-    /// model must have data.labels as its labels. checkpointFolder receives checkpoints
-    /// (checkpoint-<step>/ and best/, each a transformers folder plus training state).
+    /// model must have data.labels as its labels (checkTrainable). checkpointFolder receives
+    /// checkpoints (checkpoint-<step>/ and best/, see TrainingState.h); empty: none are written.
     Trainer(ModelBundle& model, const TrainingData& data, TrainingConfig config,
             TrainerObserver& observer, std::filesystem::path checkpointFolder = {});
     ~Trainer();
+    Trainer(const Trainer&) = delete;
+    Trainer& operator=(const Trainer&) = delete;
 
     /// Continue from a checkpoint written by this trainer: weights, optimizer, schedule, loss
     /// scaler, random state and position in the epoch. Throws InputError when it does not fit.
     void resumeFrom(const std::filesystem::path& checkpoint);
 
-    /// Trains to the end (or cancel); never throws for out-of-memory or bad steps: the result
-    /// says Failed and why. Events are delivered to the observer as they happen.
+    /// Trains to the end (or cancel). Never throws: out-of-memory, LibTorch errors, bad steps and
+    /// exceptions from the observer end the run as Failed with the reason in the result.
+    /// Events are delivered to the observer as they happen; onFinished last.
     RunResult run(const std::atomic<bool>& cancel);
 
     /// Evaluation under NoGradGuard and eval(); an OOM halves the evaluation batch only.
@@ -91,20 +83,29 @@ public:
     const std::vector<at::Tensor>& trainableParameters() const { return trainable_; }
 
 private:
-    struct Position {
-        std::size_t epoch = 0;   ///< 0-based epoch in progress
-        std::size_t window = 0;  ///< next window of that epoch
-        std::size_t step = 0;    ///< optimizer steps done
+    /// Restores LibTorch's intra-op thread count on destruction.
+    class ThreadCountScope {
+    public:
+        explicit ThreadCountScope(int threads);
+        ~ThreadCountScope();
+        ThreadCountScope(const ThreadCountScope&) = delete;
+        ThreadCountScope& operator=(const ThreadCountScope&) = delete;
+
+    private:
+        int previous_ = 0;
     };
 
     StepMetrics runStep(const std::vector<std::size_t>& window, std::size_t epochWindows);
     double forwardBackward(const std::vector<std::size_t>& window, double& realTokens,
                            double& paddedTokens);
+    void trainLoop(const std::atomic<bool>& cancel, RunResult& result, std::int64_t& runPeak,
+                   MemoryBreakdown& measured);
     double learningRateAt(std::size_t step) const;
     std::size_t totalWindowsInEpoch() const;
     void applyLearningRate(double lr);
-    std::filesystem::path saveCheckpoint(const std::string& kind, double metric);
-    void emit(EventKind kind, const std::string& message, nlohmann::json data = nlohmann::json::object());
+    void saveCheckpoint(CheckpointKind kind, double metric);
+    void emit(EventKind kind, const std::string& message,
+              nlohmann::json data = nlohmann::json::object());
 
     ModelBundle& bundle_;
     const TrainingData& data_;
@@ -113,13 +114,15 @@ private:
     std::filesystem::path checkpointFolder_;
     c10::Device device_;
     MemoryMonitor monitor_;
+    ScopedMemoryCap cap_;
+    std::optional<ThreadCountScope> threads_;
     std::vector<at::Tensor> trainable_;
     std::unique_ptr<torch::optim::AdamW> optimizer_;
     std::unique_ptr<DynamicLossScaler> scaler_;
     std::size_t totalSteps_ = 0;
     std::size_t microBatch_;
     std::size_t evalBatch_;
-    Position position_;
+    TrainingPosition position_;
     double bestAccuracy_ = -1.0;
     std::filesystem::path lastCheckpoint_;
     std::filesystem::path bestCheckpoint_;

@@ -1,34 +1,34 @@
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
 #include <filesystem>
 #include <string>
 #include <vector>
 
-#include "memory/MemoryMonitor.h"
+#include <nlohmann/json.hpp>
+
+#include "memory/MemorySample.h"
 
 namespace bert {
 
 /// One optimizer step, as plain numbers (no tensors survive the step).
 struct StepMetrics {
-    std::size_t step = 0;          ///< 1-based optimizer step
-    double epoch = 0.0;            ///< fractional epoch at the end of the step
-    double loss = 0.0;             ///< mean loss per example over the step
-    double learningRate = 0.0;     ///< learning rate the step used
-    MemorySample memory;           ///< current after the step; peak during the step
-    std::size_t examples = 0;      ///< examples the step trained on
+    std::size_t step = 0;       ///< 1-based optimizer step
+    double epoch = 0.0;         ///< fractional epoch at the end of the step
+    double loss = 0.0;          ///< mean loss per example over the step
+    double learningRate = 0.0;  ///< learning rate the step used
+    MemorySample memory;        ///< current after the step; peak during the step
+    std::size_t examples = 0;   ///< examples the step trained on
     double samplesPerSecond = 0.0;
-    double tokensPerSecond = 0.0;  ///< real (non-padding) tokens
-    double paddingShare = 0.0;     ///< padding tokens / all tokens of the step's batches
-    std::int64_t realTokens = 0;   ///< non-padding tokens of the step
-    std::int64_t paddedTokens = 0; ///< all tokens of the step's padded batches
-    double lossScale = 0.0;        ///< fp16 loss scale; 0 without loss scaling
-    double gradNorm = 0.0;         ///< total gradient norm before clipping
-    std::size_t microBatch = 0;    ///< examples per micro-batch (after any OOM recovery)
-    std::size_t accumulation = 0;  ///< micro-batches in the step
-    bool skipped = false;          ///< optimizer step skipped (inf/NaN gradients under fp16)
+    double tokensPerSecond = 0.0;   ///< real (non-padding) tokens
+    double paddingShare = 0.0;      ///< padding tokens / all tokens of the step's batches
+    std::int64_t realTokens = 0;    ///< non-padding tokens of the step
+    std::int64_t paddedTokens = 0;  ///< all tokens of the step's padded batches
+    double lossScale = 0.0;         ///< fp16 loss scale; 0 without loss scaling
+    double gradNorm = 0.0;          ///< total gradient norm before clipping
+    std::size_t microBatch = 0;     ///< examples per micro-batch (after any OOM recovery)
+    std::size_t accumulation = 0;   ///< micro-batches in the step
+    bool skipped = false;           ///< optimizer step skipped (inf/NaN gradients under fp16)
 };
 
 /// One evaluation on the validation set.
@@ -48,22 +48,46 @@ struct EpochSummary {
     std::int64_t paddedTokens = 0;  ///< all tokens of the padded batches
     double seconds = 0.0;
     double paddingShare() const {
-        return paddedTokens > 0 ? 1.0 - static_cast<double>(realTokens) / static_cast<double>(paddedTokens) : 0.0;
+        return paddedTokens > 0
+                   ? 1.0 - static_cast<double>(realTokens) / static_cast<double>(paddedTokens)
+                   : 0.0;
     }
 };
 
 enum class EventKind {
-    OomRecovered,      ///< a training step ran out of memory; micro-batch halved, accumulation doubled
+    OomRecovered,  ///< a training step ran out of memory; micro-batch halved, accumulation doubled
     EvalOomRecovered,  ///< an evaluation batch ran out of memory; evaluation batch halved
-    StepSkipped,       ///< non-finite gradients under fp16: optimizer step skipped, scale backed off
-    CheckpointSaved,   ///< data: {"path", "kind" (epoch|best|cancel), "metric"}
-    Cancelled,         ///< the user stopped the run
-    Interrupted,       ///< the process died during the run (found at the next open of the store)
-    Error,             ///< the run failed; message says why
-    Info,              ///< anything else worth a line in the log (forecast, trial step, ...)
+    StepSkipped,      ///< non-finite gradients under fp16: optimizer step skipped, scale backed off
+    CheckpointSaved,  ///< a line for the log; the store learns of checkpoints from onCheckpoint
+    Cancelled,        ///< the user stopped the run
+    Interrupted,      ///< the process died during the run (found at the next open of the store)
+    Error,            ///< the run failed; message says why
+    Info,             ///< anything else worth a line in the log (forecast, trial step, ...)
 };
 
+/// The stored names ("oom_recovered", ...); unknown names read back as Info.
 std::string toString(EventKind kind);
+EventKind eventKindFromString(const std::string& text);
+
+/// Why a training-state checkpoint was written (train/TrainingState.h).
+enum class CheckpointKind {
+    Epoch,   ///< at an epoch end
+    Best,    ///< the best validation accuracy so far (kept in best/)
+    Cancel,  ///< when the user cancelled
+    Final,   ///< at the end of a run stopped by max steps inside an epoch
+};
+
+/// The stored names ("epoch", "best", "cancel", "final"); unknown names read back as Epoch.
+std::string toString(CheckpointKind kind);
+CheckpointKind checkpointKindFromString(const std::string& text);
+
+/// A checkpoint that is now complete on disk.
+struct CheckpointInfo {
+    std::size_t step = 0;
+    CheckpointKind kind = CheckpointKind::Epoch;
+    std::filesystem::path folder;
+    double metric = 0.0;  ///< validation accuracy at the checkpoint (0 for cancel)
+};
 
 struct TrainerEvent {
     EventKind kind = EventKind::Info;
@@ -84,7 +108,8 @@ struct MemoryBreakdown {
     std::int64_t peakGradients = -1;
     /// The peak: weights + optimizer state + activations + the gradients alive at the peak.
     std::int64_t total() const {
-        return weights + optimizerState + activations + (peakGradients < 0 ? gradients : peakGradients);
+        return weights + optimizerState + activations +
+               (peakGradients < 0 ? gradients : peakGradients);
     }
     nlohmann::json toJson() const;
 };
@@ -102,6 +127,7 @@ struct RunStart {
 };
 
 enum class RunStatus { Running, Completed, Cancelled, Failed, Interrupted };
+/// The stored names ("running", ...); unknown names read back as Failed.
 std::string toString(RunStatus status);
 RunStatus runStatusFromString(const std::string& text);
 
@@ -136,19 +162,38 @@ public:
     /// up to it must be durable now, or a crash right after could leave a checkpoint that is
     /// ahead of the recorded metrics (resume would then never record the steps in between).
     virtual void beforeCheckpoint(std::size_t /*step*/) {}
+    /// Called once the checkpoint is complete on disk.
+    virtual void onCheckpoint(const CheckpointInfo& /*checkpoint*/) {}
 };
 
 /// Forwards every callback to several observers, in order.
 class ObserverList final : public TrainerObserver {
 public:
     void add(TrainerObserver* observer) { observers_.push_back(observer); }
-    void onStarted(const RunStart& s) override { each([&](auto* o) { o->onStarted(s); }); }
-    void onStep(const StepMetrics& m) override { each([&](auto* o) { o->onStep(m); }); }
-    void onEvaluation(const EvalMetrics& m) override { each([&](auto* o) { o->onEvaluation(m); }); }
-    void onEpochEnd(const EpochSummary& s) override { each([&](auto* o) { o->onEpochEnd(s); }); }
-    void onEvent(const TrainerEvent& e) override { each([&](auto* o) { o->onEvent(e); }); }
-    void onFinished(const RunResult& r) override { each([&](auto* o) { o->onFinished(r); }); }
-    void beforeCheckpoint(std::size_t step) override { each([&](auto* o) { o->beforeCheckpoint(step); }); }
+    void onStarted(const RunStart& s) override {
+        each([&](auto* o) { o->onStarted(s); });
+    }
+    void onStep(const StepMetrics& m) override {
+        each([&](auto* o) { o->onStep(m); });
+    }
+    void onEvaluation(const EvalMetrics& m) override {
+        each([&](auto* o) { o->onEvaluation(m); });
+    }
+    void onEpochEnd(const EpochSummary& s) override {
+        each([&](auto* o) { o->onEpochEnd(s); });
+    }
+    void onEvent(const TrainerEvent& e) override {
+        each([&](auto* o) { o->onEvent(e); });
+    }
+    void onFinished(const RunResult& r) override {
+        each([&](auto* o) { o->onFinished(r); });
+    }
+    void beforeCheckpoint(std::size_t step) override {
+        each([&](auto* o) { o->beforeCheckpoint(step); });
+    }
+    void onCheckpoint(const CheckpointInfo& c) override {
+        each([&](auto* o) { o->onCheckpoint(c); });
+    }
 
 private:
     template <typename Fn>

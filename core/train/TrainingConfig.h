@@ -1,10 +1,10 @@
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
 #include <optional>
 #include <string>
+
+#include <nlohmann/json.hpp>
 
 namespace bert {
 
@@ -20,52 +20,54 @@ enum class PaddingMode {
 };
 
 enum class CacheRelease {
-    Never,         ///< keep the allocator's cache (fastest)
-    AfterEval,     ///< release after each evaluation
-    EveryNSteps,   ///< release every cacheReleaseSteps optimizer steps (costs speed)
+    Never,        ///< keep the allocator's cache (fastest)
+    AfterEval,    ///< release after each evaluation
+    EveryNSteps,  ///< release every cacheReleaseSteps optimizer steps (costs speed)
 };
 
 /// Every switch of a training run. Serialised to JSON and stored with the run; the command
-/// line and the studio's form both fill this one struct.
+/// line and the studio's form both fill this one struct. Each member is declared once more, in
+/// the option table (train/TrainingOptions.h), from which its JSON key, its command-line flag,
+/// its form row, its range and its help come: adding a member means adding its entry there.
 struct TrainingConfig {
     // ---- data ----
-    std::size_t maxLength = 128;          ///< tokens per example after truncation
+    std::size_t maxLength = 128;  ///< tokens per example after truncation
     PaddingMode padding = PaddingMode::Dynamic;
-    std::size_t padToMultipleOf = 1;      ///< 8 suits tensor cores under fp16
-    bool groupByLength = false;           ///< length-grouped batching (megabatches)
-    double validationFraction = 0.2;      ///< stratified split when no validation file is given
+    std::size_t padToMultipleOf = 1;  ///< 8 suits tensor cores under fp16
+    bool groupByLength = false;       ///< length-grouped batching (megabatches)
+    double validationFraction = 0.2;  ///< stratified split when no validation file is given
     // ---- batch ----
-    std::size_t batchSize = 16;           ///< micro-batch: examples per forward/backward
-    std::size_t accumulationSteps = 1;    ///< micro-batches per optimizer step
-    std::size_t evalBatchSize = 64;       ///< examples per evaluation forward pass
+    std::size_t batchSize = 16;         ///< micro-batch: examples per forward/backward
+    std::size_t accumulationSteps = 1;  ///< micro-batches per optimizer step
+    std::size_t evalBatchSize = 64;     ///< examples per evaluation forward pass
     // ---- schedule ----
     std::size_t epochs = 1;
-    std::size_t maxSteps = 0;             ///< stop after this many optimizer steps (0: no limit)
+    std::size_t maxSteps = 0;  ///< stop after this many optimizer steps (0: no limit)
     double learningRate = 5e-5;
-    double weightDecay = 0.01;            ///< not applied to biases and LayerNorm
-    double warmupRatio = 0.06;            ///< share of steps with linear warmup
-    double maxGradNorm = 1.0;             ///< 0 disables clipping
+    double weightDecay = 0.01;  ///< not applied to biases and LayerNorm
+    double warmupRatio = 0.06;  ///< share of steps with linear warmup
+    double maxGradNorm = 1.0;   ///< 0 disables clipping
     std::uint64_t seed = 42;
-    std::size_t evalEverySteps = 0;       ///< 0: evaluate at each epoch end only
+    std::size_t evalEverySteps = 0;  ///< 0: evaluate at each epoch end only
     // ---- memory techniques ----
     bool freezeEmbeddings = false;
-    std::size_t freezeLayers = 0;         ///< lowest encoder layers frozen
+    std::size_t freezeLayers = 0;  ///< lowest encoder layers frozen
     Precision precision = Precision::Fp32;
     bool gradientCheckpointing = false;
     CacheRelease cacheRelease = CacheRelease::Never;
     std::size_t cacheReleaseSteps = 100;
     std::optional<std::int64_t> memoryCapBytes;  ///< rehearse a smaller device
-    bool recoverFromOom = true;           ///< halve micro-batch, double accumulation on OOM
+    bool recoverFromOom = true;                  ///< halve micro-batch, double accumulation on OOM
     // ---- device and outputs ----
-    std::string device = "cpu";           ///< "cpu" or "cuda:N"
-    bool saveCheckpoints = true;          ///< at epoch end, best-by-validation, and on cancel
-    int threads = 0;                      ///< intra-op threads on CPU (0: LibTorch's default)
+    std::string device = "cpu";   ///< "cpu" or "cuda:N"
+    bool saveCheckpoints = true;  ///< at epoch end, best-by-validation, and on cancel
+    int threads = 0;              ///< intra-op threads on CPU (0: LibTorch's default)
 
     std::size_t stepExamples() const { return batchSize * accumulationSteps; }
 
     nlohmann::json toJson() const;
     /// Reads a configuration; missing fields keep their defaults. Throws InputError naming the
-    /// field for a wrong type or a value out of range.
+    /// field for an unknown field, a wrong type or a value out of range.
     static TrainingConfig fromJson(const nlohmann::json& json);
     /// Throws InputError when a setting is out of range or a combination impossible.
     void validate() const;
@@ -73,6 +75,7 @@ struct TrainingConfig {
     std::string techniquesSummary() const;
 };
 
+/// The names JSON and the command line use ("bf16", "dynamic", "after-eval").
 std::string toString(Precision precision);
 std::string toString(PaddingMode padding);
 std::string toString(CacheRelease release);

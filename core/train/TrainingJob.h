@@ -1,7 +1,5 @@
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <atomic>
 #include <cstdint>
 #include <filesystem>
@@ -9,8 +7,10 @@
 #include <optional>
 #include <string>
 
-#include "checkpoint/ModelFolder.h"
-#include "store/RunStore.h"
+#include <nlohmann/json.hpp>
+
+#include "hf/ModelFolder.h"
+#include "runs/RunStore.h"
 #include "train/Trainer.h"
 
 namespace bert {
@@ -36,6 +36,8 @@ struct PreparedJob {
     TrainingData data;
     ModelBundle model;
 };
+/// Loads, splits and tokenizes the data and loads (or builds) the model. Throws InputError for
+/// anything the user supplied that does not fit, before anything is stored.
 PreparedJob prepareJob(const TrainingJob& job);
 
 struct SessionResult {
@@ -43,28 +45,22 @@ struct SessionResult {
     RunResult result;
 };
 
-/// Runs a job end to end: creates the run in the store (or reopens runId to resume it from its
-/// last checkpoint), trains with a RunRecorder writing every metric, and reports to `observer`
-/// as well. Input errors before training (bad file, missing column) throw InputError and store
-/// nothing; everything after is recorded in the run.
+/// Runs a job end to end: checks that it can start (prepareJob, checkTrainable), creates the run
+/// in the store, trains with a RunRecorder writing every metric, and reports to `observer` as
+/// well. Anything wrong before the run can start throws and stores nothing; once the run exists,
+/// whatever ends it is recorded in it (a Failed result with the error) before an exception
+/// reaches the caller, so no run is left "running" by a process that is still alive.
+/// onRunCreated is called with the new run's id before training starts.
 SessionResult runTrainingJob(const TrainingJob& job, const std::filesystem::path& database,
                              TrainerObserver* observer, const std::atomic<bool>& cancel,
                              const std::function<void(std::int64_t)>& onRunCreated = {});
+/// Continues a stopped run (cancelled, interrupted, failed) from its newest checkpoint, with
+/// the same guarantees. Throws InputError when the run cannot resume (completed, running
+/// elsewhere, no checkpoint, data changed).
 SessionResult resumeTrainingRun(std::int64_t runId, const std::filesystem::path& database,
                                 TrainerObserver* observer, const std::atomic<bool>& cancel);
 
 /// The job a stored run was made from.
 TrainingJob jobOfRun(const RunRecord& run);
-
-/// Writes a run's model (best checkpoint, else last) as a transformers folder plus a run card
-/// (README.md and run_card.json: configuration, labels, metrics, memory). Returns the folder.
-std::filesystem::path exportRun(RunStore& store, std::int64_t runId, const std::filesystem::path& target,
-                                bool preferBest = true);
-
-/// The newest complete checkpoint in a run's folder (by step; a regular one before best/), or empty.
-std::filesystem::path latestCheckpoint(const std::filesystem::path& runFolder);
-
-/// The checkpoint folder a run's model is best taken from (best, else the last), or empty.
-std::filesystem::path modelCheckpointOfRun(RunStore& store, std::int64_t runId, bool preferBest = true);
 
 }  // namespace bert

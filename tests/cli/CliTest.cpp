@@ -1,16 +1,18 @@
 // The command line as a user drives it: train, runs, compare, export, predict, kill -9 and
 // Ctrl-C in the middle of training, resume, and bad input with exit code 2.
-#include <gtest/gtest.h>
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <chrono>
 #include <fstream>
+#include <signal.h>
+#include <sys/wait.h>
 #include <thread>
+#include <unistd.h>
+
+#include <SQLiteCpp/SQLiteCpp.h>
+#include <gtest/gtest.h>
 
 #include "../core/TinyModel.h"
-#include "store/RunStore.h"
+#include "memory/MemoryMonitor.h"
+#include "runs/RunStore.h"
 #include "support/TestSupport.h"
 
 namespace bert {
@@ -69,10 +71,23 @@ protected:
     }
 
     std::vector<std::string> trainArgs(const std::vector<std::string>& extra) const {
-        std::vector<std::string> args = {"--db", db_, "train", "--model", (dir_ / "model").string(),
-                                         "--train", (dir_ / "reviews.csv").string(), "--text-column", "review",
-                                         "--label-column", "sentiment", "--batch-size", "8", "--max-length", "32",
-                                         "--lr", "1e-3"};
+        std::vector<std::string> args = {"--db",
+                                         db_,
+                                         "train",
+                                         "--model",
+                                         (dir_ / "model").string(),
+                                         "--train",
+                                         (dir_ / "reviews.csv").string(),
+                                         "--text-column",
+                                         "review",
+                                         "--label-column",
+                                         "sentiment",
+                                         "--batch-size",
+                                         "8",
+                                         "--max-length",
+                                         "32",
+                                         "--lr",
+                                         "1e-3"};
         args.insert(args.end(), extra.begin(), extra.end());
         return args;
     }
@@ -106,11 +121,12 @@ protected:
 };
 
 TEST_F(Cli, TrainListCompareExportAndPredict) {
-    const auto first = runCli(trainArgs({"--epochs", "8", "--lr", "3e-3", "--name", "dynamic"}), dir_.path());
+    const auto first =
+        runCli(trainArgs({"--epochs", "8", "--lr", "3e-3", "--name", "dynamic"}), dir_.path());
     ASSERT_EQ(first.code, 0) << first.err;
     EXPECT_NE(first.out.find("run 1 completed"), std::string::npos) << first.out;
-    const auto second = runCli(trainArgs({"--epochs", "2", "--padding", "fixed", "--batch-size", "4",
-                                          "--accumulation", "2", "--name", "fixed"}),
+    const auto second = runCli(trainArgs({"--epochs", "2", "--padding", "fixed", "--batch-size",
+                                          "4", "--accumulation", "2", "--name", "fixed"}),
                                dir_.path());
     ASSERT_EQ(second.code, 0) << second.err;
 
@@ -123,7 +139,8 @@ TEST_F(Cli, TrainListCompareExportAndPredict) {
     ASSERT_EQ(compare.code, 0) << compare.err;
     EXPECT_NE(compare.out.find("training.padding"), std::string::npos) << compare.out;
     EXPECT_NE(compare.out.find("training.accumulation_steps"), std::string::npos);
-    EXPECT_EQ(compare.out.find("training.seed"), std::string::npos) << "equal settings are not differences";
+    EXPECT_EQ(compare.out.find("training.seed"), std::string::npos)
+        << "equal settings are not differences";
 
     const auto show = runCli({"--db", db_, "runs", "show", "1"}, dir_.path());
     EXPECT_NE(show.out.find("padding share"), std::string::npos) << show.out;
@@ -132,8 +149,9 @@ TEST_F(Cli, TrainListCompareExportAndPredict) {
     const auto exported = dir_ / "exported";
     const auto exportOutcome = runCli({"--db", db_, "export", "1", exported.string()}, dir_.path());
     ASSERT_EQ(exportOutcome.code, 0) << exportOutcome.err;
-    for (const char* file : {"config.json", "model.safetensors", "vocab.txt", "tokenizer_config.json",
-                             "special_tokens_map.json", "run_card.json", "README.md"}) {
+    for (const char* file :
+         {"config.json", "model.safetensors", "vocab.txt", "tokenizer_config.json",
+          "special_tokens_map.json", "run_card.json", "README.md"}) {
         EXPECT_TRUE(std::filesystem::exists(exported / file)) << file;
     }
     EXPECT_FALSE(std::filesystem::exists(exported / "training_state.safetensors"));
@@ -142,14 +160,17 @@ TEST_F(Cli, TrainListCompareExportAndPredict) {
 
     {
         RunStore store(db_);
-        EXPECT_GT(store.run(1)->bestAccuracy, 0.95) << "the task is learnable: the run did not learn it";
+        EXPECT_GT(store.run(1)->bestAccuracy, 0.95)
+            << "the task is learnable: the run did not learn it";
     }
-    const auto predict = runCli({"--db", db_, "predict", "--run", "1", "--json", "i loved it, a great film !"},
-                                dir_.path());
+    const auto predict =
+        runCli({"--db", db_, "predict", "--run", "1", "--json", "i loved it, a great film !"},
+               dir_.path());
     ASSERT_EQ(predict.code, 0) << predict.err;
     const auto answer = nlohmann::json::parse(predict.out);
     EXPECT_EQ(answer["label"], "pos") << predict.out;
-    const auto fromFolder = runCli({"predict", "-m", exported.string(), "the film was very bad , awful"}, dir_.path());
+    const auto fromFolder =
+        runCli({"predict", "-m", exported.string(), "the film was very bad , awful"}, dir_.path());
     EXPECT_EQ(fromFolder.out.rfind("neg", 0), 0U) << fromFolder.out;
 }
 
@@ -190,7 +211,7 @@ TEST_F(Cli, CtrlCCancelsWithACheckpointAndResumeCompletes) {
         EXPECT_EQ(store.run(1)->status, RunStatus::Cancelled);
         bool cancelCheckpoint = false;
         for (const auto& checkpoint : store.checkpoints(1)) {
-            cancelCheckpoint = cancelCheckpoint || checkpoint.kind == "cancel";
+            cancelCheckpoint = cancelCheckpoint || checkpoint.kind == CheckpointKind::Cancel;
         }
         EXPECT_TRUE(cancelCheckpoint);
     }
@@ -201,18 +222,20 @@ TEST_F(Cli, CtrlCCancelsWithACheckpointAndResumeCompletes) {
 }
 
 TEST_F(Cli, BadInputExitsWithCodeTwoAndNamesTheFile) {
-    const auto missing = runCli({"--db", db_, "train", "--model", (dir_ / "model").string(), "--train",
-                                 (dir_ / "reviews.csv").string(), "--text-column", "body"},
-                                dir_.path());
+    const auto missing =
+        runCli({"--db", db_, "train", "--model", (dir_ / "model").string(), "--train",
+                (dir_ / "reviews.csv").string(), "--text-column", "body"},
+               dir_.path());
     EXPECT_EQ(missing.code, 2);
-    EXPECT_NE(missing.err.find("reviews.csv: has no text column \"body\"; the columns found are \"review\", "
-                               "\"sentiment\""),
+    EXPECT_NE(missing.err.find(
+                  "reviews.csv: has no text column \"body\"; the columns found are \"review\", "
+                  "\"sentiment\""),
               std::string::npos)
         << missing.err;
 
     test::writeFile(dir_ / "broken.csv", "text,label\n\"never closed,pos\nmore,neg\n");
-    const auto broken = runCli(trainArgs({"--train", (dir_ / "broken.csv").string(), "--text-column", "text",
-                                          "--label-column", "label"}),
+    const auto broken = runCli(trainArgs({"--train", (dir_ / "broken.csv").string(),
+                                          "--text-column", "text", "--label-column", "label"}),
                                dir_.path());
     EXPECT_EQ(broken.code, 2);
     EXPECT_NE(broken.err.find("broken.csv: line 2: a quoted field starts here and is never closed"),
@@ -252,8 +275,9 @@ TEST_F(Cli, EstimateSaysWhatWouldMakeItFit) {
 // size, and the process's resident memory from the moment training began.
 TEST_F(Cli, TrainReportHasEveryStepAndTheProcessMemory) {
     const auto report = dir_ / "report.json";
-    const auto outcome = runCli(trainArgs({"--max-steps", "5", "--batch-size", "4", "--report", report.string()}),
-                                dir_.path());
+    const auto outcome =
+        runCli(trainArgs({"--max-steps", "5", "--batch-size", "4", "--report", report.string()}),
+               dir_.path());
     ASSERT_EQ(outcome.code, 0) << outcome.err;
     std::ifstream in(report);
     ASSERT_TRUE(in) << "no report written";
@@ -265,7 +289,8 @@ TEST_F(Cli, TrainReportHasEveryStepAndTheProcessMemory) {
         EXPECT_EQ(step["examples"], 4);
         EXPECT_GT(step["end_seconds"].get<double>(), previous);
         previous = step["end_seconds"].get<double>();
-        EXPECT_GE(step["padded_tokens"].get<std::int64_t>(), step["real_tokens"].get<std::int64_t>());
+        EXPECT_GE(step["padded_tokens"].get<std::int64_t>(),
+                  step["real_tokens"].get<std::int64_t>());
     }
     EXPECT_EQ(json["steps"].back()["step"], 5);
     // After a step its gradients are freed and the weights and AdamW moments stay: the tensor
@@ -282,6 +307,60 @@ TEST_F(Cli, TrainReportHasEveryStepAndTheProcessMemory) {
     EXPECT_GT(start, 0);
     EXPECT_GE(peak, start);
     EXPECT_GE(json["peak_resident_process_bytes"].get<std::int64_t>(), peak);
+}
+
+// Issue 11: the Trainer's checks ran after the run was created, so `train --device cuda:0` on a
+// machine without CUDA left a row "running" that later showed as "killed or crashed".
+TEST_F(Cli, ARunThatCannotStartLeavesNoRunAndUsageErrorsExitWithTwo) {
+    auto expectRefused = [&](const std::vector<std::string>& extra, const std::string& fragment) {
+        const auto outcome = runCli(trainArgs(extra), dir_.path());
+        EXPECT_EQ(outcome.code, 2) << outcome.err;
+        EXPECT_NE(outcome.err.find(fragment), std::string::npos) << outcome.err;
+    };
+    if (cudaDeviceCount() == 0) {
+        expectRefused({"--device", "cuda:0"}, "device cuda:0 is not available");
+    } else {
+        std::printf("this machine has CUDA: the unavailable-device case is checked with cuda:%d\n",
+                    cudaDeviceCount());
+        expectRefused({"--device", "cuda:" + std::to_string(cudaDeviceCount())},
+                      "is not available");
+    }
+    expectRefused({"--freeze-layers", "9"}, "cannot freeze 9 layers of a model with 2");
+    expectRefused({"--batch-size", "-1"}, "--batch-size: \"-1\" is not a whole number");
+    expectRefused({"--precision", "fp8"}, "one of fp32, bf16, fp16");
+    expectRefused({"--no-such-flag"}, "no-such-flag");
+    EXPECT_TRUE(!std::filesystem::exists(db_) ||
+                RunStore(db_, RunStore::Access::ReadOnly).runs().empty())
+        << "a run was recorded for a run that could not start";
+    test::writeFile(dir_ / "job.json", R"({"data": {"train_file": 7}, "training": {}})");
+    const auto job =
+        runCli({"--db", db_, "train", "--config", (dir_ / "job.json").string()}, dir_.path());
+    EXPECT_EQ(job.code, 2) << job.err;
+    EXPECT_NE(job.err.find("job.json"), std::string::npos) << job.err;
+    const auto folder =
+        runCli({"--db", db_, "train", "--config", dir_.path().string()}, dir_.path());
+    EXPECT_EQ(folder.code, 2) << folder.err;
+    EXPECT_NE(folder.err.find("is not a regular file"), std::string::npos) << folder.err;
+}
+
+// Issue 11: errors of the run store are their own kind, with their own exit code.
+TEST_F(Cli, AStoreThatCannotBeWrittenExitsWithFourAndNamesTheDatabase) {
+    const auto trained = runCli(trainArgs({"--max-steps", "1"}), dir_.path());
+    ASSERT_EQ(trained.code, 0) << trained.err;
+    setenv("BERT_STUDIO_DB_BUSY_MS", "100", 1);
+    {
+        SQLite::Database locker(db_, SQLite::OPEN_READWRITE);
+        locker.exec("BEGIN EXCLUSIVE");
+        const auto renamed = runCli({"--db", db_, "runs", "rename", "1", "new name"}, dir_.path());
+        EXPECT_EQ(renamed.code, 4) << renamed.err;
+        EXPECT_NE(renamed.err.find(db_), std::string::npos) << renamed.err;
+        EXPECT_NE(renamed.err.find("locked"), std::string::npos) << renamed.err;
+        // Reading does not need the lock.
+        const auto listed = runCli({"--db", db_, "runs", "list"}, dir_.path());
+        EXPECT_EQ(listed.code, 0) << listed.err;
+        locker.exec("ROLLBACK");
+    }
+    unsetenv("BERT_STUDIO_DB_BUSY_MS");
 }
 
 }  // namespace

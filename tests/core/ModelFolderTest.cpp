@@ -5,9 +5,9 @@
 
 #include "Error.h"
 #include "TinyModel.h"
-#include "checkpoint/ModelFolder.h"
-#include "checkpoint/SafeTensors.h"
 #include "data/Batch.h"
+#include "hf/ModelFolder.h"
+#include "hf/SafeTensors.h"
 #include "support/TestSupport.h"
 
 namespace bert {

@@ -1,11 +1,13 @@
-#include <SQLiteCpp/SQLiteCpp.h>
-#include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <SQLiteCpp/SQLiteCpp.h>
+#include <gtest/gtest.h>
+
 #include "Error.h"
 #include "TinyModel.h"
-#include "store/RunStore.h"
+#include "runs/RunRecorder.h"
+#include "runs/RunStore.h"
 #include "support/TestSupport.h"
 
 namespace bert {
@@ -98,7 +100,8 @@ TEST(RunStore, ARunWhoseProcessDiedIsMarkedInterruptedAtTheNextOpen) {
         }
         waitpid(child, nullptr, 0);
         SQLite::Database db((dir / "runs.sqlite").string(), SQLite::OPEN_READWRITE);
-        db.exec("UPDATE runs SET pid = " + std::to_string(child) + " WHERE id = " + std::to_string(id));
+        db.exec("UPDATE runs SET pid = " + std::to_string(child) +
+                " WHERE id = " + std::to_string(id));
     }
     RunStore reopened(dir / "runs.sqlite");
     EXPECT_EQ(reopened.interruptedAtOpen(), std::vector<std::int64_t>{id});
@@ -115,7 +118,8 @@ TEST(RunStore, ARunWhoseProcessDiedIsMarkedInterruptedAtTheNextOpen) {
 TEST(RunStore, RefusesForeignAndNewerDatabases) {
     test::TempDir dir;
     {
-        SQLite::Database db((dir / "foreign.sqlite").string(), SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+        SQLite::Database db((dir / "foreign.sqlite").string(),
+                            SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
         db.exec("CREATE TABLE contacts (name TEXT)");
     }
     try {
@@ -139,6 +143,81 @@ TEST(RunStore, RefusesForeignAndNewerDatabases) {
     EXPECT_THROW(RunStore(dir / "garbage.sqlite"), InputError);
     // An empty path would be SQLite's temporary database: runs would vanish.
     EXPECT_THROW(RunStore(std::filesystem::path()), InputError);
+}
+
+// Issue 11: every open of the store wrote (WAL switch, migrations, the interrupted-run sweep),
+// the studio's read-only refreshes included; issue 10: opening someone else's SQLite file must
+// not change it.
+TEST(RunStore, AReadOnlyOpenWritesNothingAndStillReportsADeadRunInterrupted) {
+    test::TempDir dir;
+    const auto file = dir / "runs.sqlite";
+    std::int64_t id = 0;
+    {
+        RunStore store(file);
+        id = store.createRun(sampleRun());
+        const pid_t child = fork();
+        if (child == 0) {
+            _exit(0);
+        }
+        waitpid(child, nullptr, 0);
+        store.database().exec("UPDATE runs SET pid = " + std::to_string(child));
+    }
+    const auto bytes = test::readFile(file);
+    {
+        RunStore reader(file, RunStore::Access::ReadOnly);
+        const auto run = reader.run(id);
+        ASSERT_TRUE(run);
+        EXPECT_EQ(run->status, RunStatus::Interrupted)
+            << "a dead process's run is shown as running";
+        EXPECT_TRUE(reader.interruptedAtOpen().empty());
+        EXPECT_THROW(reader.rename(id, "renamed"), StoreError);
+    }
+    // (SQLite may leave its -shm and -wal files beside a WAL database it read; the data is the
+    // file.)
+    EXPECT_EQ(test::readFile(file), bytes) << "a read-only open changed the database";
+    SQLite::Database raw(file.string(), SQLite::OPEN_READONLY);
+    EXPECT_EQ(raw.execAndGet("SELECT status FROM runs").getString(), "running")
+        << "the run was marked";
+    EXPECT_THROW(RunStore(dir / "missing.sqlite", RunStore::Access::ReadOnly), InputError);
+    EXPECT_FALSE(std::filesystem::exists(dir / "missing.sqlite"));
+}
+
+TEST(RunStore, OpeningAnotherApplicationsDatabaseLeavesItAsItWas) {
+    test::TempDir dir;
+    const auto file = dir / "contacts.sqlite";
+    {
+        SQLite::Database db(file.string(), SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+        db.exec("CREATE TABLE contacts (name TEXT); INSERT INTO contacts VALUES ('Ada')");
+    }
+    const auto bytes = test::readFile(file);
+    EXPECT_THROW(RunStore(file, RunStore::Access::ReadOnly), InputError);
+    EXPECT_THROW(RunStore{file}, InputError);
+    EXPECT_EQ(test::readFile(file), bytes) << "the foreign database was changed (switched to WAL?)";
+    SQLite::Database db(file.string(), SQLite::OPEN_READONLY);
+    EXPECT_EQ(db.execAndGet("PRAGMA journal_mode").getString(), "delete");
+}
+
+// Issue 11: RunStore let raw SQLite exceptions out; they are StoreError naming the database
+// and the operation.
+TEST(RunStore, ALockedDatabaseIsAStoreErrorNamingTheFileAndTheOperation) {
+    test::TempDir dir;
+    setenv("BERT_STUDIO_DB_BUSY_MS", "100", 1);
+    RunStore store(dir / "runs.sqlite");
+    const auto id = store.createRun(sampleRun());
+    SQLite::Database locker((dir / "runs.sqlite").string(), SQLite::OPEN_READWRITE);
+    locker.exec("BEGIN EXCLUSIVE");
+    try {
+        store.rename(id, "renamed");
+        FAIL() << "renamed under another writer's lock";
+    } catch (const StoreError& error) {
+        EXPECT_EQ(error.file(), dir / "runs.sqlite");
+        EXPECT_NE(std::string(error.what()).find("renaming run " + std::to_string(id)),
+                  std::string::npos)
+            << error.what();
+        EXPECT_NE(std::string(error.what()).find("locked"), std::string::npos) << error.what();
+    }
+    locker.exec("ROLLBACK");
+    unsetenv("BERT_STUDIO_DB_BUSY_MS");
 }
 
 }  // namespace

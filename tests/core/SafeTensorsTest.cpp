@@ -1,13 +1,12 @@
+#include <csignal>
+#include <cstring>
+#include <sys/resource.h>
+
 #include <ATen/ATen.h>
 #include <gtest/gtest.h>
 
-#include <sys/resource.h>
-
-#include <csignal>
-#include <cstring>
-
 #include "Error.h"
-#include "checkpoint/SafeTensors.h"
+#include "hf/SafeTensors.h"
 #include "support/TestSupport.h"
 
 namespace bert {
@@ -40,9 +39,10 @@ TEST(SafeTensors, RoundTripsEveryFloatTypeAndMetadata) {
     const auto bf16 = at::randn({2, 2, 2}).to(at::kBFloat16);
     const auto i64 = at::arange(7, at::kLong);
     const auto nonContiguous = at::randn({4, 6}).t();
-    writeSafeTensors(dir / "t.safetensors",
-                     {{"f32", f32}, {"f16", f16}, {"bf16", bf16}, {"i64", i64}, {"t", nonContiguous}},
-                     {{"format", "pt"}});
+    writeSafeTensors(
+        dir / "t.safetensors",
+        {{"f32", f32}, {"f16", f16}, {"bf16", bf16}, {"i64", i64}, {"t", nonContiguous}},
+        {{"format", "pt"}});
     const auto file = readSafeTensors(dir / "t.safetensors");
     ASSERT_EQ(file.tensors.size(), 5U);
     EXPECT_TRUE(at::equal(file.find("f32"), f32));
@@ -88,13 +88,13 @@ TEST(SafeTensors, OffsetsThatLieAreRejected) {
 
 TEST(SafeTensors, ByteCountMustMatchDtypeAndShape) {
     test::TempDir dir;
-    test::writeFile(dir / "f.safetensors",
-                    rawFile(R"({"w":{"dtype":"F16","shape":[3],"data_offsets":[0,8]}})",
-                            std::string(8, '\0')));
+    test::writeFile(
+        dir / "f.safetensors",
+        rawFile(R"({"w":{"dtype":"F16","shape":[3],"data_offsets":[0,8]}})", std::string(8, '\0')));
     expectRejected(dir / "f.safetensors", "holds 8 bytes but dtype F16 and shape [3] need 6");
-    test::writeFile(dir / "d.safetensors",
-                    rawFile(R"({"w":{"dtype":"C64","shape":[1],"data_offsets":[0,8]}})",
-                            std::string(8, '\0')));
+    test::writeFile(
+        dir / "d.safetensors",
+        rawFile(R"({"w":{"dtype":"C64","shape":[1],"data_offsets":[0,8]}})", std::string(8, '\0')));
     expectRejected(dir / "d.safetensors", "unsupported dtype \"C64\"");
     test::writeFile(dir / "s.safetensors",
                     rawFile(R"({"w":{"dtype":"F32","shape":[-1],"data_offsets":[0,4]}})",
@@ -115,9 +115,10 @@ TEST(SafeTensors, FailedWriteLeavesTheEarlierFileIntact) {
     const auto first = at::randn({8});
     writeSafeTensors(dir / "w.safetensors", {{"w", first}});
     // A complex tensor cannot be stored: the write fails before anything replaces the file.
-    EXPECT_THROW(writeSafeTensors(dir / "w.safetensors",
-                                  {{"w", at::randn({8})}, {"z", at::randn({2}, at::kComplexFloat)}}),
-                 InputError);
+    EXPECT_THROW(
+        writeSafeTensors(dir / "w.safetensors",
+                         {{"w", at::randn({8})}, {"z", at::randn({2}, at::kComplexFloat)}}),
+        InputError);
     EXPECT_TRUE(at::equal(readSafeTensors(dir / "w.safetensors").find("w"), first));
     std::size_t files = 0;
     for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator(dir.path())) {
@@ -130,8 +131,8 @@ TEST(SafeTensors, UnwritableTargetNamesTheFile) {
     test::TempDir dir;
     try {
         writeSafeTensors(dir / "no-such-folder" / "w.safetensors", {{"w", at::randn({2})}});
-        FAIL() << "expected InputError";
-    } catch (const InputError& error) {
+        FAIL() << "expected StoreError";
+    } catch (const StoreError& error) {
         EXPECT_EQ(error.file(), dir / "no-such-folder" / "w.safetensors");
         EXPECT_NE(std::string(error.what()).find("No such file or directory"), std::string::npos)
             << error.what();
@@ -152,7 +153,7 @@ TEST(SafeTensors, WriteThatRunsOutOfSpaceKeepsTheOldFileAndNamesTheNewOne) {
     std::string message;
     try {
         writeSafeTensors(dir / "w.safetensors", {{"w", at::randn({1024, 1024})}});
-    } catch (const InputError& error) {
+    } catch (const StoreError& error) {
         message = error.what();
     }
     setrlimit(RLIMIT_FSIZE, &saved);

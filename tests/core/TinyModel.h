@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "checkpoint/ModelFolder.h"
+#include "hf/ModelFolder.h"
 #include "train/Trainer.h"
 
 namespace bert::test {
@@ -18,9 +18,9 @@ ModelBundle makeTinyModel(std::uint64_t seed, std::vector<std::string> labels = 
 
 /// A BERT of the given size over tinyVocabulary(); dropout as given (0 for exact comparisons).
 /// vocabSize > 0 gives the embedding table a real BERT's size (ids beyond the vocabulary unused).
-ModelBundle makeModel(std::int64_t layers, std::int64_t hidden, std::int64_t heads,
-                      double dropout, std::uint64_t seed,
-                      std::vector<std::string> labels = {"neg", "pos"}, std::int64_t vocabSize = 0);
+ModelBundle makeModel(std::int64_t layers, std::int64_t hidden, std::int64_t heads, double dropout,
+                      std::uint64_t seed, std::vector<std::string> labels = {"neg", "pos"},
+                      std::int64_t vocabSize = 0);
 
 /// Writes a CSV (columns review, sentiment) of `rows` quoted positive and negative reviews over
 /// tinyVocabulary(), as the command line and the studio read it.

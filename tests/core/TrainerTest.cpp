@@ -1,16 +1,20 @@
 // Tests that fail if a technique were fake: each compares the technique with its definition.
+#include <map>
+#include <numeric>
+#include <thread>
+
 #include <ATen/ATen.h>
 #include <gtest/gtest.h>
 #include <torch/csrc/autograd/grad_mode.h>
 
-#include <map>
-#include <numeric>
-
+#include "Error.h"
 #include "TinyModel.h"
-#include "support/TestSupport.h"
 #include "data/Sampler.h"
+#include "hf/SafeTensors.h"
+#include "support/TestSupport.h"
 #include "train/MixedPrecision.h"
 #include "train/Trainer.h"
+#include "train/TrainingState.h"
 
 namespace bert {
 namespace {
@@ -28,8 +32,8 @@ struct Recorder : TrainerObserver {
     void onEpochEnd(const EpochSummary& e) override { epochs.push_back(e); }
     void onEvent(const TrainerEvent& e) override { events.push_back(e); }
     std::size_t count(EventKind kind) const {
-        return static_cast<std::size_t>(std::count_if(events.begin(), events.end(),
-                                                      [&](const auto& e) { return e.kind == kind; }));
+        return static_cast<std::size_t>(std::count_if(
+            events.begin(), events.end(), [&](const auto& e) { return e.kind == kind; }));
     }
 };
 
@@ -108,7 +112,8 @@ TEST(Trainer, CheckpointedGradientsEqualPlainGradientsWithDropout) {
     at::manual_seed(99);
     checkpointedTrainer.computeGradients(window);
     const double difference = maxGradientDifference(gradients(plain), gradients(checkpointed));
-    std::cout << "checkpointed vs plain max |gradient difference| (dropout 0.1) = " << difference << "\n";
+    std::cout << "checkpointed vs plain max |gradient difference| (dropout 0.1) = " << difference
+              << "\n";
     EXPECT_LT(difference, 1e-6);
 
     // Guard for the test itself: with another dropout draw, gradients do differ.
@@ -145,7 +150,8 @@ TEST(Trainer, FrozenPartsGetNoGradientAndNoOptimizerState) {
     for (const auto& parameter : bundle.model->bert->embeddings->parameters()) {
         EXPECT_EQ(trainer.optimizer().state().count(parameter.unsafeGetTensorImpl()), 0U);
     }
-    EXPECT_TRUE(at::equal(embeddingsBefore, bundle.model->bert->embeddings->word_embeddings->weight));
+    EXPECT_TRUE(
+        at::equal(embeddingsBefore, bundle.model->bert->embeddings->word_embeddings->weight));
     EXPECT_EQ(trainer.optimizer().state().size(), trainer.trainableParameters().size());
 }
 
@@ -158,19 +164,21 @@ TEST(Trainer, CheckpointingWithFrozenEmbeddingsStillTrainsTheEncoder) {
     config.freezeEmbeddings = true;
     config.gradientCheckpointing = true;
     config.maxSteps = 1;
-    const auto before = bundle.model->bert->encoder->layer[0]->as<BertLayerImpl>()
+    const auto before = bundle.model->bert->encoder->layer[0]
+                            ->as<BertLayerImpl>()
                             ->attention->self->query->weight.clone();
     Trainer trainer(bundle, data, config, recorder);
     trainer.computeGradients({0, 1, 2, 3});
-    const auto& grad = bundle.model->bert->encoder->layer[0]->as<BertLayerImpl>()
+    const auto& grad = bundle.model->bert->encoder->layer[0]
+                           ->as<BertLayerImpl>()
                            ->attention->self->query->weight.grad();
     ASSERT_TRUE(grad.defined()) << "checkpointed layer 0 got no gradient";
     EXPECT_GT(grad.abs().sum().item<double>(), 0.0);
     trainer.clearGradients();
     const std::atomic<bool> cancel{false};
     ASSERT_EQ(trainer.run(cancel).status, RunStatus::Completed);
-    const auto after = bundle.model->bert->encoder->layer[0]->as<BertLayerImpl>()
-                           ->attention->self->query->weight;
+    const auto after =
+        bundle.model->bert->encoder->layer[0]->as<BertLayerImpl>()->attention->self->query->weight;
     EXPECT_FALSE(at::equal(before, after)) << "the encoder's first layer did not change";
 }
 
@@ -188,7 +196,8 @@ TEST(Sampler, LengthGroupingIsAPermutationWithTheLongestFirst) {
         std::iota(all.begin(), all.end(), std::size_t{0});
         EXPECT_EQ(sorted, all) << "epoch " << epoch << " is not a permutation";
         EXPECT_EQ(windows.back().size(), 203U % 8U);
-        const auto longest = *std::max_element(data.train.lengths.begin(), data.train.lengths.end());
+        const auto longest =
+            *std::max_element(data.train.lengths.begin(), data.train.lengths.end());
         EXPECT_EQ(data.train.lengths[windows.front().front()], longest);
         // Windows are length-sorted inside megabatches: far less spread than random batches.
         double groupedSpread = 0.0;
@@ -247,15 +256,18 @@ TEST(Trainer, Fp16StepWithInjectedInfIsSkippedAndTheScaleBacksOff) {
         const torch::NoGradGuard noGrad;
         bundle.model->classifier->weight[0][0].fill_(std::numeric_limits<float>::infinity());
     }
-    const auto queryBefore = bundle.model->bert->encoder->layer[1]->as<BertLayerImpl>()
+    const auto queryBefore = bundle.model->bert->encoder->layer[1]
+                                 ->as<BertLayerImpl>()
                                  ->attention->self->query->weight.clone();
     const std::atomic<bool> cancel{false};
     const auto result = trainer.run(cancel);
     ASSERT_EQ(recorder.steps.size(), 1U) << result.error;
     EXPECT_TRUE(recorder.steps[0].skipped);
-    EXPECT_EQ(recorder.steps[0].lossScale, DynamicLossScaler::kInitialScale * DynamicLossScaler::kBackoffFactor);
+    EXPECT_EQ(recorder.steps[0].lossScale,
+              DynamicLossScaler::kInitialScale * DynamicLossScaler::kBackoffFactor);
     EXPECT_EQ(recorder.count(EventKind::StepSkipped), 1U);
-    EXPECT_TRUE(at::equal(queryBefore, bundle.model->bert->encoder->layer[1]->as<BertLayerImpl>()
+    EXPECT_TRUE(at::equal(queryBefore, bundle.model->bert->encoder->layer[1]
+                                           ->as<BertLayerImpl>()
                                            ->attention->self->query->weight));
 }
 
@@ -311,8 +323,9 @@ TEST(Trainer, OutOfMemoryUnderACpuCapKeepsTheEffectiveBatch) {
     Trainer trainer(bundle, data, config, recorder);
     const std::atomic<bool> cancel{false};
     const auto result = trainer.run(cancel);
-    std::cout << "cap " << (*config.memoryCapBytes >> 10) << " KiB between trial peaks of micro-batch 16 ("
-              << (peak16 >> 10) << " KiB) and 8 (" << (peak8 >> 10) << " KiB)\n";
+    std::cout << "cap " << (*config.memoryCapBytes >> 10)
+              << " KiB between trial peaks of micro-batch 16 (" << (peak16 >> 10) << " KiB) and 8 ("
+              << (peak8 >> 10) << " KiB)\n";
     ASSERT_EQ(result.status, RunStatus::Completed) << result.error;
     EXPECT_GE(recorder.count(EventKind::OomRecovered), 1U);
     ASSERT_EQ(recorder.steps.size(), 3U);
@@ -397,8 +410,9 @@ TEST(Trainer, ResumedRunEndsWithTheSameWeightsAsAnUninterruptedOne) {
     ASSERT_FALSE(partial.lastCheckpoint.empty());
 
     Recorder second;
-    auto fresh = test::makeModel(2, 32, 4, 0.1, 1234);  // other weights: all must come from the checkpoint
-    at::manual_seed(12345);  // other global RNG: the checkpoint's must win
+    auto fresh =
+        test::makeModel(2, 32, 4, 0.1, 1234);  // other weights: all must come from the checkpoint
+    at::manual_seed(12345);                    // other global RNG: the checkpoint's must win
     Trainer secondTrainer(fresh, data, config, second, dir / "resumed");
     secondTrainer.resumeFrom(partial.lastCheckpoint);
     ASSERT_EQ(secondTrainer.run(go).status, RunStatus::Completed);
@@ -413,6 +427,123 @@ TEST(Trainer, ResumedRunEndsWithTheSameWeightsAsAnUninterruptedOne) {
     }
     std::cout << "resumed vs uninterrupted max |weight difference| = " << worst << "\n";
     EXPECT_EQ(worst, 0.0);
+}
+
+// Issue 11: Trainer::run() promised never to throw, yet the Error emission and onFinished sat
+// outside its try: an observer failing there took the exception to the caller.
+TEST(Trainer, RunNeverThrowsEvenWhenTheObserverDoes) {
+    const auto data = test::makeTinyData(16, 8, 31);
+    auto bundle = test::makeModel(2, 32, 4, 0.0, 31);
+    auto config = smallConfig();
+    config.maxSteps = 2;
+    struct Failing : Recorder {
+        void onStep(const StepMetrics&) override {
+            throw std::runtime_error("step observer broke");
+        }
+        void onEvent(const TrainerEvent& e) override {
+            if (e.kind == EventKind::Error) {
+                throw std::runtime_error("the log is gone");
+            }
+        }
+        void onFinished(const RunResult&) override { throw std::runtime_error("the disk is gone"); }
+    } observer;
+    Trainer trainer(bundle, data, config, observer);
+    const std::atomic<bool> cancel{false};
+    RunResult result;
+    ASSERT_NO_THROW(result = trainer.run(cancel));
+    EXPECT_EQ(result.status, RunStatus::Failed);
+    EXPECT_NE(result.error.find("step observer broke"), std::string::npos) << result.error;
+    EXPECT_NE(result.error.find("the log is gone"), std::string::npos) << result.error;
+    EXPECT_NE(result.error.find("the disk is gone"), std::string::npos) << result.error;
+    EXPECT_EQ(result.steps, 1U);
+}
+
+// Issue 10 (item 4): a training state whose optimizer moments did not match their parameters'
+// shapes corrupted the heap on resume. Every tensor is checked before anything changes.
+TEST(TrainingState, ACheckpointThatDoesNotFitTheModelIsRefusedAndChangesNothing) {
+    const auto data = test::makeTinyData(32, 8, 32);
+    auto config = smallConfig();
+    config.maxSteps = 2;
+    config.saveCheckpoints = true;
+    test::TempDir dir;
+    Recorder recorder;
+    auto trained = test::makeModel(2, 32, 4, 0.0, 32);
+    Trainer first(trained, data, config, recorder, dir / "run");
+    const std::atomic<bool> cancel{false};
+    const auto result = first.run(cancel);
+    ASSERT_EQ(result.status, RunStatus::Completed) << result.error;
+    ASSERT_FALSE(result.lastCheckpoint.empty());
+    ASSERT_EQ(recorder.count(EventKind::CheckpointSaved), 2U);  // best/ and the final one
+
+    // One moment replaced by a tensor of another shape.
+    const auto tensorsFile = result.lastCheckpoint / checkpoint_files::kTrainingTensors;
+    auto tensors = readSafeTensors(tensorsFile).tensors;
+    std::string tampered;
+    for (auto& [name, tensor] : tensors) {
+        if (name.find(".exp_avg_sq") != std::string::npos && tampered.empty()) {
+            tampered = name;
+            tensor = at::zeros({tensor.numel() + 3});
+        }
+    }
+    ASSERT_FALSE(tampered.empty());
+    writeSafeTensors(tensorsFile, tensors);
+
+    auto fresh = test::makeModel(2, 32, 4, 0.0, 99);
+    const auto before = fresh.model->classifier->weight.clone();
+    Trainer second(fresh, data, config, recorder);
+    try {
+        second.resumeFrom(result.lastCheckpoint);
+        FAIL() << "a moment of the wrong shape was accepted";
+    } catch (const InputError& error) {
+        EXPECT_EQ(error.file(), tensorsFile);
+        EXPECT_NE(std::string(error.what()).find(tampered), std::string::npos) << error.what();
+    }
+    EXPECT_TRUE(at::equal(before, fresh.model->classifier->weight))
+        << "weights changed before the refusal";
+    EXPECT_TRUE(second.optimizer().state().empty());
+
+    EXPECT_EQ(latestCheckpoint(dir / "run"), result.lastCheckpoint);
+}
+
+// Issue 11: the CPU cap was set and reset by whichever Trainer ran, and work of other threads
+// (the studio's Try it, an export) counted against it.
+TEST(MemoryCap, ScopesNestAndUncountedWorkIsNeitherCountedNorRefused) {
+    const MemoryMonitor cpu(c10::kCPU);
+    constexpr std::int64_t kMiB = 1 << 20;
+    {
+        const ScopedMemoryCap outer(c10::kCPU, cpu.sample().current + 64 * kMiB);
+        {
+            const ScopedMemoryCap inner(c10::kCPU, cpu.sample().current + kMiB);
+            EXPECT_THROW(at::empty({4 * kMiB}, at::kByte), c10::OutOfMemoryError);
+            bool allocated = false;
+            std::int64_t counted = -1;
+            const auto before = cpu.sample().current;
+            std::thread other([&] {
+                const UncountedAllocations notARun;
+                const auto tensor = at::empty({4 * kMiB}, at::kByte);
+                allocated = tensor.defined();
+                counted = cpu.sample().current - before;
+            });
+            other.join();
+            EXPECT_TRUE(allocated) << "uncounted work was refused by the cap";
+            EXPECT_LT(counted, kMiB) << "uncounted work was counted";
+            // A Trainer's cap lives and dies with the Trainer, and gives the outer cap back.
+            const auto data = test::makeTinyData(16, 8, 33);
+            auto bundle = test::makeModel(2, 32, 4, 0.0, 33);
+            auto config = smallConfig();
+            config.memoryCapBytes = cpu.sample().current + 512 * kMiB;
+            {
+                Recorder recorder;
+                Trainer trainer(bundle, data, config, recorder);
+                EXPECT_NO_THROW(at::empty({4 * kMiB}, at::kByte));
+            }
+            EXPECT_THROW(at::empty({4 * kMiB}, at::kByte), c10::OutOfMemoryError)
+                << "the inner cap was not restored";
+        }
+        EXPECT_NO_THROW(at::empty({4 * kMiB}, at::kByte));
+        EXPECT_THROW(at::empty({128 * kMiB}, at::kByte), c10::OutOfMemoryError);
+    }
+    EXPECT_NO_THROW(at::empty({128 * kMiB}, at::kByte));
 }
 
 }  // namespace

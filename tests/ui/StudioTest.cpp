@@ -1,28 +1,40 @@
 // The studio driven through its real widgets, offscreen: import, techniques, two runs, the runs
 // table with charts, comparison, export, "Try it", a bad file; and the GUI thread's event-loop
 // latency while training runs on the worker thread.
+#include <algorithm>
+#include <csignal>
+#include <fstream>
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include <QApplication>
+#include <QComboBox>
+#include <QElapsedTimer>
 #include <QMessageBox>
 #include <QPushButton>
-#include <QElapsedTimer>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableView>
+#include <QThread>
 #include <QTimer>
+#include <SQLiteCpp/SQLiteCpp.h>
 #include <gtest/gtest.h>
-
-#include <algorithm>
-#include <fstream>
 
 #include "../core/TinyModel.h"
 #include "common/MetricsCharts.h"
 #include "dataset/DatasetPage.h"
 #include "main/MainWindow.h"
+#include "memory/MemoryMonitor.h"
+#include "runs/CompareDialog.h"
+#include "runs/RunDialog.h"
+#include "runs/RunStore.h"
 #include "runs/RunsPage.h"
-#include "store/RunStore.h"
 #include "support/TestSupport.h"
 #include "train/TrainingJob.h"
+#include "train/TrainingState.h"
+#include "training/OptionForm.h"
 #include "training/TechniquesPage.h"
 #include "training/TrainingPage.h"
 #include "tryit/TryItPage.h"
@@ -128,14 +140,19 @@ TEST_F(Studio, ImportTrainWatchCompareExportAndTry) {
     LatencyProbe probe;
     const auto first = train();
     const double p99 = probe.percentile(0.99);
-    std::printf("event-loop latency during training: p50 %.1f ms, p99 %.1f ms, max %.1f ms over %zu ticks\n",
-                probe.percentile(0.5), p99, probe.percentile(1.0), probe.samples());
+    std::printf(
+        "event-loop latency during training: p50 %.1f ms, p99 %.1f ms, max %.1f ms over %zu "
+        "ticks\n",
+        probe.percentile(0.5), p99, probe.percentile(1.0), probe.samples());
     EXPECT_LT(p99, 50.0) << "the GUI thread was blocked during training";
 
     auto* training = window_->trainingPage();
-    EXPECT_EQ(training->charts()->stepPoints(), 10 * 10);  // 76 training examples: 10 steps an epoch
-    EXPECT_LT(training->charts()->redrawCount(), training->charts()->stepPoints()) << "redraws are not throttled";
-    EXPECT_TRUE(training->status().contains(QStringLiteral("completed"))) << training->status().toStdString();
+    EXPECT_EQ(training->charts()->stepPoints(),
+              10 * 10);  // 76 training examples: 10 steps an epoch
+    EXPECT_LT(training->charts()->redrawCount(), training->charts()->stepPoints())
+        << "redraws are not throttled";
+    EXPECT_TRUE(training->status().contains(QStringLiteral("completed")))
+        << training->status().toStdString();
 
     configure(PaddingMode::Fixed, 3);
     const auto second = train();
@@ -154,26 +171,35 @@ TEST_F(Studio, ImportTrainWatchCompareExportAndTry) {
     EXPECT_GE(comparison->differenceRows(), 5);  // padding differs, plus the four result rows
 
     const auto exported = dir_ / "exported";
-    EXPECT_TRUE(runs->exportModel(first, QString::fromStdString(exported.string())).isEmpty());
+    QSignalSpy exportedSpy(runs, &ui::RunsPage::exportFinished);
+    runs->exportModel(first, QString::fromStdString(exported.string()));
+    ASSERT_TRUE(waitUntil([&] { return exportedSpy.count() > 0; }, 60000))
+        << "the export did not finish";
+    EXPECT_EQ(exportedSpy.front().at(2).toString(), QString()) << "export failed";
     EXPECT_TRUE(std::filesystem::exists(exported / "model.safetensors"));
     EXPECT_TRUE(std::filesystem::exists(exported / "run_card.json"));
 
     auto* tryIt = window_->tryItPage();
     tryIt->refreshRuns();
     tryIt->chooseRun(first);
-    const auto result = tryIt->classify(QStringLiteral("i loved it, a great film !"));
-    ASSERT_EQ(result.size(), 2);
+    tryIt->classify(QStringLiteral("i loved it, a great film !"));
+    ASSERT_TRUE(waitUntil([&] { return !tryIt->busy(); }, 60000));
+    const auto result = tryIt->lastResult();
+    ASSERT_EQ(result.size(), 2) << tryIt->errorText().toStdString();
     EXPECT_EQ(result.front().first, QStringLiteral("pos"));
     EXPECT_NEAR(result.front().second + result.back().second, 1.0, 1e-5);
 }
 
 TEST_F(Studio, ClosingDuringARunAsksThenCancelsAndTheRunKeepsItsData) {
-    ASSERT_TRUE(window_->datasetPage()->openFile(QString::fromStdString((dir_ / "reviews.csv").string())));
+    ASSERT_TRUE(
+        window_->datasetPage()->openFile(QString::fromStdString((dir_ / "reviews.csv").string())));
     configure(PaddingMode::Dynamic, 400);
     qint64 finished = 0;
-    QObject::connect(window_.get(), &ui::MainWindow::trainingFinished, [&](qint64 runId) { finished = runId; });
+    QObject::connect(window_.get(), &ui::MainWindow::trainingFinished,
+                     [&](qint64 runId) { finished = runId; });
     ASSERT_TRUE(window_->startTraining());
-    ASSERT_TRUE(waitUntil([&] { return window_->trainingPage()->charts()->stepPoints() >= 5; }, 60000));
+    ASSERT_TRUE(
+        waitUntil([&] { return window_->trainingPage()->charts()->stepPoints() >= 5; }, 60000));
     // Answer "Yes" to the question the close raises.
     bool asked = false;
     QTimer::singleShot(200, [&] {
@@ -191,7 +217,8 @@ TEST_F(Studio, ClosingDuringARunAsksThenCancelsAndTheRunKeepsItsData) {
     ASSERT_TRUE(run);
     EXPECT_EQ(run->status, RunStatus::Cancelled);
     EXPECT_GE(store.steps(finished).size(), 5U);
-    EXPECT_FALSE(latestCheckpoint(store.runFolder(finished)).empty()) << "no checkpoint to resume from";
+    EXPECT_FALSE(latestCheckpoint(store.runFolder(finished)).empty())
+        << "no checkpoint to resume from";
 }
 
 TEST_F(Studio, ABadFileShowsAnErrorNamingTheFileAndLine) {
@@ -212,7 +239,211 @@ TEST_F(Studio, TheForecastWarnsAndSuggestsAChangeThatFits) {
     config.memoryCapBytes = 40LL * 1024 * 1024;
     techniques->setConfig(config);
     EXPECT_FALSE(techniques->fits());
-    EXPECT_TRUE(techniques->adviceText().contains(QStringLiteral("To fit"))) << techniques->adviceText().toStdString();
+    EXPECT_TRUE(techniques->adviceText().contains(QStringLiteral("To fit")))
+        << techniques->adviceText().toStdString();
+}
+
+// Issue 11: TechniquesPage::setConfig blocked the page's own signals, so applying the suggested
+// change never refreshed the dataset page's padding estimate, while each row rebuilt the
+// forecast chart about 25 times.
+TEST_F(Studio, ApplyingTheSuggestedChangeUpdatesBothPagesOnce) {
+    ASSERT_TRUE(
+        window_->datasetPage()->openFile(QString::fromStdString((dir_ / "reviews.csv").string())));
+    configure(PaddingMode::Fixed, 1);
+    auto* techniques = window_->techniquesPage();
+    auto config = techniques->config();
+    config.maxLength = 512;
+    config.batchSize = 64;
+    config.memoryCapBytes = 40LL * 1024 * 1024;
+    QSignalSpy changed(techniques, &ui::TechniquesPage::configChanged);
+    int updates = techniques->forecastUpdates();
+    techniques->setConfig(config);
+    EXPECT_EQ(changed.count(), 1) << "setConfig must announce itself once";
+    EXPECT_EQ(techniques->forecastUpdates(), updates + 1) << "the forecast was rebuilt per row";
+    ASSERT_FALSE(techniques->fits());
+
+    changed.clear();
+    updates = techniques->forecastUpdates();
+    techniques->applyAdvice();
+    EXPECT_EQ(changed.count(), 1);
+    EXPECT_EQ(techniques->forecastUpdates(), updates + 1);
+    EXPECT_TRUE(techniques->fits()) << techniques->adviceText().toStdString();
+    const auto applied = techniques->config();
+    EXPECT_EQ(window_->datasetPage()->batching(),
+              std::make_pair(applied.maxLength, applied.batchSize))
+        << "the dataset page's padding estimate is not for the settings shown";
+    EXPECT_EQ(applied.memoryCapBytes, config.memoryCapBytes);
+}
+
+// Issue 11: the form mapped combo indexes to enums by cast, and the seed was an int spin box.
+TEST_F(Studio, TheFormKeepsEveryOptionExactlyIncludingA64BitSeed) {
+    configure(PaddingMode::Dynamic, 2);
+    auto* techniques = window_->techniquesPage();
+    TrainingConfig config = techniques->config();
+    config.seed = 18446744073709551557ULL;  // the largest 64-bit prime: no int holds it
+    config.precision = Precision::Bf16;
+    config.cacheRelease = CacheRelease::EveryNSteps;
+    config.cacheReleaseSteps = 7;
+    config.learningRate = 3.5e-5;
+    config.freezeEmbeddings = true;
+    config.memoryCapBytes = 1536LL * 1024 * 1024;
+    config.threads = 2;
+    config.saveCheckpoints = false;
+    techniques->setConfig(config);
+    EXPECT_EQ(techniques->config().toJson(), config.toJson());
+    // Combo items carry the choice's name, not a position.
+    auto* precision = qobject_cast<QComboBox*>(techniques->options()->editor("precision"));
+    ASSERT_NE(precision, nullptr);
+    EXPECT_EQ(precision->currentData().toString(), QStringLiteral("bf16"));
+    // A row that only matters for another option's value follows it.
+    auto* releaseSteps = techniques->options()->editor("cache_release_steps");
+    EXPECT_TRUE(releaseSteps->isEnabled());
+    config.cacheRelease = CacheRelease::Never;
+    techniques->setConfig(config);
+    EXPECT_FALSE(releaseSteps->isEnabled());
+}
+
+// Issue 11: several slots had no try at all, and the rest caught only InputError: any SQLite
+// error while renaming, deleting or comparing ended the program through std::terminate.
+TEST_F(Studio, AFailingDatabaseShowsAMessageAndTheStudioKeepsRunning) {
+    setenv("BERT_STUDIO_DB_BUSY_MS", "200", 1);
+    const auto database = dir_ / "runs.sqlite";
+    std::vector<std::int64_t> ids;
+    {
+        RunStore store(database);
+        for (const char* name : {"first", "second"}) {
+            NewRun run;
+            run.name = name;
+            run.config = {{"job", {{"training", {{"batch_size", 8}}}}}};
+            ids.push_back(store.createRun(run));
+            RunResult result;
+            result.status = RunStatus::Completed;
+            store.finishRun(ids.back(), result);
+        }
+    }
+    auto* runs = window_->runsPage();
+    runs->refresh();
+    ASSERT_EQ(runs->rowCount(), 2);
+    auto messages = [&] {
+        int shown = 0;
+        for (auto* box : window_->findChildren<QMessageBox*>()) {
+            shown +=
+                box->isVisible() && box->text().contains(QString::fromStdString(database.string()))
+                    ? 1
+                    : 0;
+        }
+        return shown;
+    };
+    auto expectMessageAfter = [&](const char* what, const std::function<void()>& action) {
+        const int before = messages();
+        action();
+        EXPECT_EQ(messages(), before + 1) << what << ": no message naming the database";
+        EXPECT_TRUE(window_->isVisible());
+    };
+
+    {  // locked by another process's write transaction
+        SQLite::Database locker(database.string(), SQLite::OPEN_READWRITE);
+        locker.exec("BEGIN EXCLUSIVE");
+        expectMessageAfter("rename, locked",
+                           [&] { runs->renameRun(ids[0], QStringLiteral("renamed")); });
+        expectMessageAfter("delete, locked", [&] { runs->deleteRuns({ids[1]}); });
+        EXPECT_NE(runs->compare({ids[0], ids[1]}), nullptr)
+            << "reading does not need the lock (WAL)";
+        locker.exec("ROLLBACK");
+    }
+    {  // a full disk: RLIMIT_FSIZE makes the kernel refuse every write, as a full disk would
+        rlimit saved{};
+        ASSERT_EQ(getrlimit(RLIMIT_FSIZE, &saved), 0);
+        const auto previousHandler = std::signal(SIGXFSZ, SIG_IGN);
+        rlimit none = saved;
+        none.rlim_cur = 1;
+        ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &none), 0);
+        expectMessageAfter("rename, disk full",
+                           [&] { runs->renameRun(ids[0], QStringLiteral("renamed")); });
+        setrlimit(RLIMIT_FSIZE, &saved);
+        std::signal(SIGXFSZ, previousHandler);
+    }
+    if (geteuid() != 0) {  // root writes read-only files: this case needs an ordinary user
+        std::filesystem::permissions(database, std::filesystem::perms::owner_read);
+        expectMessageAfter("delete, read-only", [&] { runs->deleteRuns({ids[1]}); });
+        std::filesystem::permissions(
+            database, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+    } else {
+        std::printf("read-only case skipped: running as root, which writes read-only files\n");
+    }
+    {  // corrupted: everything after the first page overwritten
+        {
+            SQLite::Database db(database.string(), SQLite::OPEN_READWRITE);
+            db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+        }
+        const auto size = std::filesystem::file_size(database);
+        ASSERT_GT(size, 4096U);
+        std::fstream file(database, std::ios::in | std::ios::out | std::ios::binary);
+        file.seekp(4096);
+        const std::string junk(size - 4096, '\xA5');
+        file.write(junk.data(), static_cast<std::streamsize>(junk.size()));
+        file.close();
+        expectMessageAfter("rename, corrupted",
+                           [&] { runs->renameRun(ids[0], QStringLiteral("renamed")); });
+        expectMessageAfter("delete, corrupted", [&] { runs->deleteRuns({ids[0]}); });
+        expectMessageAfter("compare, corrupted", [&] {
+            EXPECT_EQ(runs->compare({ids[0], ids[1]}), nullptr);
+        });
+        expectMessageAfter("open, corrupted", [&] { EXPECT_EQ(runs->openRun(ids[0]), nullptr); });
+    }
+    unsetenv("BERT_STUDIO_DB_BUSY_MS");
+}
+
+// Issue 11: TrainingWorker::start reset the cancel flag, so a cancel issued between the queued
+// start and the worker picking it up was lost and the run trained to its end.
+TEST_F(Studio, ACancelBeforeTheWorkerStartsIsNotLost) {
+    ASSERT_TRUE(
+        window_->datasetPage()->openFile(QString::fromStdString((dir_ / "reviews.csv").string())));
+    configure(PaddingMode::Dynamic, 200);
+    std::atomic<bool> release{false};
+    // Keep the training thread busy so that the start below waits in its queue.
+    QMetaObject::invokeMethod(
+        window_->worker(),
+        [&release] {
+            while (!release.load()) {
+                QThread::msleep(5);
+            }
+        },
+        Qt::QueuedConnection);
+    QSignalSpy finished(window_.get(), &ui::MainWindow::trainingFinished);
+    ASSERT_TRUE(window_->startTraining());
+    window_->cancelTraining();
+    release.store(true);
+    ASSERT_TRUE(waitUntil([&] { return !window_->isTraining(); }, 60000))
+        << "the cancelled job trained anyway";
+    EXPECT_EQ(finished.count(), 0);
+    EXPECT_TRUE(RunStore(dir_ / "runs.sqlite", RunStore::Access::ReadOnly).runs().empty())
+        << "a run was created for a job cancelled before it started";
+}
+
+// Issue 11: Try it loaded models and classified on the GUI thread, counted against a running
+// trainer's CPU memory cap: the run could halve its micro-batch for it, or the slot threw.
+TEST_F(Studio, TryItRunsOffTheGuiThreadAndOutsideARunsMemoryCap) {
+    ASSERT_TRUE(
+        window_->datasetPage()->openFile(QString::fromStdString((dir_ / "reviews.csv").string())));
+    configure(PaddingMode::Dynamic, 2);
+    const auto run = train();
+    auto* tryIt = window_->tryItPage();
+    tryIt->refreshRuns();
+    tryIt->chooseRun(run);
+    {
+        // What a capped run in progress does to the process: almost nothing more may be allocated.
+        const MemoryMonitor cpu(c10::kCPU);
+        const ScopedMemoryCap cap(c10::kCPU, cpu.sample().current + 64 * 1024);
+        EXPECT_THROW(at::zeros({1 << 20}), c10::Error) << "the cap is not in force";
+        QSignalSpy classified(tryIt, &ui::TryItPage::classified);
+        tryIt->classify(QStringLiteral("i loved it, a great film !"));
+        EXPECT_TRUE(tryIt->busy()) << "classify() waited for the model on the GUI thread";
+        ASSERT_TRUE(waitUntil([&] { return !tryIt->busy(); }, 60000));
+        EXPECT_TRUE(tryIt->errorText().isEmpty()) << tryIt->errorText().toStdString();
+        ASSERT_EQ(classified.count(), 1);
+        EXPECT_EQ(tryIt->lastResult().size(), 2);
+    }
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 #include "common/MetricsCharts.h"
 
+#include <algorithm>
+
 #include <QChart>
 #include <QChartView>
 #include <QGridLayout>
@@ -8,16 +10,15 @@
 #include <QPixmap>
 #include <QValueAxis>
 
-#include <algorithm>
-
-#include "store/RunStore.h"
+#include "common/Format.h"
+#include "runs/RunStore.h"
 
 namespace bert::ui {
 
 namespace {
-constexpr double kMiB = 1024.0 * 1024.0;
 
-void fitAxes(QValueAxis* x, QValueAxis* y, const std::initializer_list<const QList<QPointF>*> lists) {
+void fitAxes(QValueAxis* x, QValueAxis* y,
+             const std::initializer_list<const QList<QPointF>*> lists) {
     double maxX = 1.0;
     double minY = 0.0;
     double maxY = 0.0;
@@ -101,7 +102,8 @@ QLineSeries* MetricsCharts::addSeries(Chart& chart, const QString& name) {
 }
 
 void MetricsCharts::clear() {
-    for (auto* list : {&loss_, &validationLoss_, &accuracy_, &f1_, &current_, &peak_, &reserved_, &speed_}) {
+    for (auto* list :
+         {&loss_, &validationLoss_, &accuracy_, &f1_, &current_, &peak_, &reserved_, &speed_}) {
         list->clear();
     }
     forecastMiB_ = 0.0;
@@ -111,9 +113,9 @@ void MetricsCharts::clear() {
 void MetricsCharts::addStep(const StepMetrics& m) {
     const auto x = static_cast<double>(m.step);
     loss_.append({x, m.loss});
-    current_.append({x, static_cast<double>(m.memory.current) / kMiB});
-    peak_.append({x, static_cast<double>(m.memory.peak) / kMiB});
-    reserved_.append({x, static_cast<double>(m.memory.reserved) / kMiB});
+    current_.append({x, static_cast<double>(m.memory.current) / kBytesPerMiB});
+    peak_.append({x, static_cast<double>(m.memory.peak) / kBytesPerMiB});
+    reserved_.append({x, static_cast<double>(m.memory.reserved) / kBytesPerMiB});
     speed_.append({x, m.samplesPerSecond});
     scheduleRedraw();
 }
@@ -127,7 +129,7 @@ void MetricsCharts::addEvaluation(const EvalMetrics& m) {
 }
 
 void MetricsCharts::setForecast(std::int64_t bytes) {
-    forecastMiB_ = static_cast<double>(bytes) / kMiB;
+    forecastMiB_ = static_cast<double>(bytes) / kBytesPerMiB;
     scheduleRedraw();
 }
 

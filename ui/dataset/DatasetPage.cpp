@@ -1,5 +1,7 @@
 #include "dataset/DatasetPage.h"
 
+#include <set>
+
 #include <QBarCategoryAxis>
 #include <QBarSeries>
 #include <QBarSet>
@@ -21,31 +23,32 @@
 #include <QSettings>
 #include <QTableWidget>
 #include <QToolButton>
-#include <QValueAxis>
 #include <QVBoxLayout>
+#include <QValueAxis>
 
-#include <set>
-
-#include "Error.h"
+#include "common/Guard.h"
 #include "tokenizer/WordPieceTokenizer.h"
 
 namespace bert::ui {
 
 namespace {
-constexpr int kPreviewRows = 200;          // rows shown in the preview table
+constexpr int kPreviewRows = 200;            // rows shown in the preview table
 constexpr std::size_t kProfileRows = 20000;  // rows tokenized for the histogram
 constexpr std::size_t kHistogramBins = 16;
 constexpr int kRecentFiles = 8;
 const char* kRecentKey = "dataset/recent";
 const QString kNone = QStringLiteral("—");
 
-QString percent(double share) { return QString::number(share * 100.0, 'f', 1) + QLatin1Char('%'); }
+QString percent(double share) {
+    return QString::number(share * 100.0, 'f', 1) + QLatin1Char('%');
+}
 }  // namespace
 
 DatasetPage::DatasetPage(QWidget* parent) : QWidget(parent) {
     setAcceptDrops(true);
     openButton_ = new QPushButton(tr("&Open dataset…"), this);
-    openButton_->setToolTip(tr("A CSV, TSV or JSON Lines file with a text column and a label column"));
+    openButton_->setToolTip(
+        tr("A CSV, TSV or JSON Lines file with a text column and a label column"));
     connect(openButton_, &QPushButton::clicked, this, &DatasetPage::chooseFile);
     auto* recentButton = new QToolButton(this);
     recentButton->setText(tr("Recent"));
@@ -69,7 +72,8 @@ DatasetPage::DatasetPage(QWidget* parent) : QWidget(parent) {
     pairColumn_ = new QComboBox(this);
     labelColumn_ = new QComboBox(this);
     textColumn_->setToolTip(tr("The column with the text to classify"));
-    pairColumn_->setToolTip(tr("An optional second text, for pair tasks (e.g. question and answer)"));
+    pairColumn_->setToolTip(
+        tr("An optional second text, for pair tasks (e.g. question and answer)"));
     labelColumn_->setToolTip(tr("The column with the class of each row"));
     for (auto* combo : {textColumn_, pairColumn_, labelColumn_}) {
         connect(combo, &QComboBox::currentIndexChanged, this, &DatasetPage::columnsChanged);
@@ -78,7 +82,8 @@ DatasetPage::DatasetPage(QWidget* parent) : QWidget(parent) {
     validationFraction_->setRange(0.05, 0.5);
     validationFraction_->setSingleStep(0.05);
     validationFraction_->setValue(0.2);
-    validationFraction_->setToolTip(tr("Share of each class held out for validation (stratified, seeded)"));
+    validationFraction_->setToolTip(
+        tr("Share of each class held out for validation (stratified, seeded)"));
     summaryLabel_ = new QLabel(this);
     summaryLabel_->setWordWrap(true);
 
@@ -128,8 +133,9 @@ DatasetPage::DatasetPage(QWidget* parent) : QWidget(parent) {
 }
 
 void DatasetPage::chooseFile() {
-    const auto file = QFileDialog::getOpenFileName(this, tr("Open dataset"), QFileInfo(file_).absolutePath(),
-                                                   tr("Datasets (*.csv *.tsv *.tab *.jsonl *.ndjson);;All files (*)"));
+    const auto file = QFileDialog::getOpenFileName(
+        this, tr("Open dataset"), QFileInfo(file_).absolutePath(),
+        tr("Datasets (*.csv *.tsv *.tab *.jsonl *.ndjson);;All files (*)"));
     if (!file.isEmpty()) {
         openFile(file);
     }
@@ -153,13 +159,15 @@ void DatasetPage::showError(const QString& message) {
     errorLabel_->setVisible(!message.isEmpty());
 }
 
-QString DatasetPage::errorText() const { return errorLabel_->isVisible() ? errorLabel_->text() : QString(); }
+QString DatasetPage::errorText() const {
+    return errorLabel_->isVisible() ? errorLabel_->text() : QString();
+}
 
 bool DatasetPage::openFile(const QString& file) {
     try {
         preview_ = readTable(file.toStdString(), std::nullopt, kPreviewRows);
-    } catch (const InputError& error) {
-        showError(QString::fromStdString(error.what()));
+    } catch (...) {
+        showError(describeError(std::current_exception()));
         return false;
     }
     file_ = file;
@@ -179,7 +187,8 @@ bool DatasetPage::openFile(const QString& file) {
         for (std::size_t c = 0; c < table.columns.size(); ++c) {
             auto text = QString::fromStdString(table.rows[r][c]);
             text.replace(QLatin1Char('\n'), QStringLiteral(" ⏎ "));
-            previewTable_->setItem(static_cast<int>(r), static_cast<int>(c), new QTableWidgetItem(text.left(300)));
+            previewTable_->setItem(static_cast<int>(r), static_cast<int>(c),
+                                   new QTableWidgetItem(text.left(300)));
         }
     }
     // Guess the columns by name; the user can change them.
@@ -203,10 +212,12 @@ bool DatasetPage::openFile(const QString& file) {
         pairColumn_->addItem(kNone);
         pairColumn_->addItems(headers);
         labelColumn_->addItems(headers);
-        const int text = guess({QStringLiteral("text"), QStringLiteral("sentence"), QStringLiteral("review"),
-                                QStringLiteral("body"), QStringLiteral("message"), QStringLiteral("content")});
-        const int label = guess({QStringLiteral("label"), QStringLiteral("labels"), QStringLiteral("class"),
-                                 QStringLiteral("category"), QStringLiteral("sentiment"), QStringLiteral("target")});
+        const int text =
+            guess({QStringLiteral("text"), QStringLiteral("sentence"), QStringLiteral("review"),
+                   QStringLiteral("body"), QStringLiteral("message"), QStringLiteral("content")});
+        const int label = guess({QStringLiteral("label"), QStringLiteral("labels"),
+                                 QStringLiteral("class"), QStringLiteral("category"),
+                                 QStringLiteral("sentiment"), QStringLiteral("target")});
         textColumn_->setCurrentIndex(text >= 0 ? text : 0);
         labelColumn_->setCurrentIndex(label >= 0 ? label : static_cast<int>(headers.size()) - 1);
         pairColumn_->setCurrentIndex(0);
@@ -215,7 +226,8 @@ bool DatasetPage::openFile(const QString& file) {
     previewTable_->horizontalHeader()->setStretchLastSection(false);
     for (int c = 0; c < previewTable_->columnCount(); ++c) {
         previewTable_->horizontalHeader()->setSectionResizeMode(
-            c, c == textColumn_->currentIndex() ? QHeaderView::Stretch : QHeaderView::ResizeToContents);
+            c, c == textColumn_->currentIndex() ? QHeaderView::Stretch
+                                                : QHeaderView::ResizeToContents);
     }
     columnsChanged();
     return errorText().isEmpty();
@@ -228,9 +240,9 @@ void DatasetPage::columnsChanged() {
     try {
         examples_ = loadExamples(file_.toStdString(), dataSpec().columns);
         showError({});
-    } catch (const InputError& error) {
+    } catch (...) {
         examples_.reset();
-        showError(QString::fromStdString(error.what()));
+        showError(describeError(std::current_exception()));
     }
     refreshProfile();
     Q_EMIT datasetChanged();
@@ -293,12 +305,13 @@ void DatasetPage::refreshProfile() {
     labelChart->addAxis(countAxis, Qt::AlignLeft);
     countSeries->attachAxis(countAxis);
 
-    summaryLabel_->setText(tr("%1 examples in %2 classes; %3 rows without text or label skipped; %4 invalid "
-                              "UTF-8 sequences replaced.")
-                               .arg(set.examples.size())
-                               .arg(labels.size())
-                               .arg(set.skippedEmpty)
-                               .arg(set.invalidUtf8Replaced));
+    summaryLabel_->setText(
+        tr("%1 examples in %2 classes; %3 rows without text or label skipped; %4 invalid "
+           "UTF-8 sequences replaced.")
+            .arg(set.examples.size())
+            .arg(labels.size())
+            .arg(set.skippedEmpty)
+            .arg(set.invalidUtf8Replaced));
     if (labels.size() < 2) {
         showError(tr("%1 has a single class: a classifier needs at least two labels.").arg(file_));
     }
@@ -309,8 +322,9 @@ void DatasetPage::refreshProfile() {
     const std::size_t rows = std::min(set.examples.size(), kProfileRows);
     for (std::size_t i = 0; i < rows; ++i) {
         const auto& example = set.examples[i];
-        lengths_.push_back(example.pair.empty() ? tokenizer_->encode(example.text).size()
-                                                : tokenizer_->encodePair(example.text, example.pair).size());
+        lengths_.push_back(example.pair.empty()
+                               ? tokenizer_->encode(example.text).size()
+                               : tokenizer_->encodePair(example.text, example.pair).size());
     }
     const auto histogram = lengthHistogram(lengths_, maxLength_, kHistogramBins);
     auto* lengthSet = new QBarSet(tr("examples"));
@@ -333,14 +347,16 @@ void DatasetPage::refreshProfile() {
     lengthChart->addAxis(lengthAxis, Qt::AlignLeft);
     lengthSeries->attachAxis(lengthAxis);
     shares_ = estimatePaddingShares(lengths_, maxLength_, batchSize_);
-    const auto truncated = std::count_if(lengths_.begin(), lengths_.end(), [&](std::size_t l) { return l > maxLength_; });
-    paddingLabel_->setText(tr("At max length %1 and batch %2, padding would be %3 of the tokens with fixed "
-                              "padding, %4 with dynamic padding, %5 with length-grouped batches. %6 examples "
-                              "are longer than %1 tokens and will be truncated.")
-                               .arg(maxLength_)
-                               .arg(batchSize_)
-                               .arg(percent(shares_.fixed), percent(shares_.dynamic), percent(shares_.grouped))
-                               .arg(truncated));
+    const auto truncated = std::count_if(lengths_.begin(), lengths_.end(),
+                                         [&](std::size_t l) { return l > maxLength_; });
+    paddingLabel_->setText(
+        tr("At max length %1 and batch %2, padding would be %3 of the tokens with fixed "
+           "padding, %4 with dynamic padding, %5 with length-grouped batches. %6 examples "
+           "are longer than %1 tokens and will be truncated.")
+            .arg(maxLength_)
+            .arg(batchSize_)
+            .arg(percent(shares_.fixed), percent(shares_.dynamic), percent(shares_.grouped))
+            .arg(truncated));
 }
 
 std::size_t DatasetPage::longestExample() const {
@@ -352,13 +368,18 @@ DataSpec DatasetPage::dataSpec() const {
     spec.trainFile = file_.toStdString();
     spec.columns.text = textColumn_->currentText().toStdString();
     spec.columns.label = labelColumn_->currentText().toStdString();
-    spec.columns.textPair = pairColumn_->currentIndex() > 0 ? pairColumn_->currentText().toStdString() : "";
+    spec.columns.textPair =
+        pairColumn_->currentIndex() > 0 ? pairColumn_->currentText().toStdString() : "";
     return spec;
 }
 
-double DatasetPage::validationFraction() const { return validationFraction_->value(); }
+double DatasetPage::validationFraction() const {
+    return validationFraction_->value();
+}
 
-QStringList DatasetPage::recentFiles() const { return QSettings().value(kRecentKey).toStringList(); }
+QStringList DatasetPage::recentFiles() const {
+    return QSettings().value(kRecentKey).toStringList();
+}
 
 void DatasetPage::rememberRecent(const QString& file) {
     QStringList recent = recentFiles();

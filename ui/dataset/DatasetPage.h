@@ -1,15 +1,16 @@
 #pragma once
 
-#include <QString>
-#include <QWidget>
-
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <utility>
+
+#include <QString>
+#include <QWidget>
 
 #include "data/Dataset.h"
 #include "data/DatasetProfile.h"
-#include "train/Trainer.h"
+#include "data/TrainingData.h"
 
 QT_BEGIN_NAMESPACE
 class QChartView;
@@ -43,6 +44,8 @@ public:
     void setTokenizer(std::shared_ptr<const WordPieceTokenizer> tokenizer);
     /// Max length and batch size for the padding estimates.
     void setBatching(std::size_t maxLength, std::size_t batchSize);
+    /// The max length and batch size the padding estimates are for now.
+    std::pair<std::size_t, std::size_t> batching() const { return {maxLength_, batchSize_}; }
 
     bool hasData() const { return examples_.has_value(); }
     DataSpec dataSpec() const;

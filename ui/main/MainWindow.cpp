@@ -15,8 +15,10 @@
 #include <QStyleFactory>
 #include <QTabWidget>
 
+#include "common/Guard.h"
 #include "common/MetricsCharts.h"
 #include "dataset/DatasetPage.h"
+#include "runs/RunStore.h"
 #include "runs/RunsPage.h"
 #include "training/TechniquesPage.h"
 #include "training/TrainingPage.h"
@@ -29,6 +31,9 @@ MainWindow::MainWindow(std::filesystem::path database, QWidget* parent)
     : QMainWindow(parent), database_(std::move(database)) {
     setWindowTitle(tr("BERT Studio"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/bert-studio.svg")));
+    // The one read-write open of a session that is not a run: create or migrate the database
+    // and mark runs whose process died. The pages read it read-only from here on.
+    guarded(this, tr("Run database"), [this] { RunStore store(database_); });
     tabs_ = new QTabWidget(this);
     dataset_ = new DatasetPage(this);
     techniques_ = new TechniquesPage(this);
@@ -79,7 +84,7 @@ MainWindow::MainWindow(std::filesystem::path database, QWidget* parent)
     connect(worker_, &TrainingWorker::finished, this, [this](qint64 runId) { onFinished(runId); });
     connect(worker_, &TrainingWorker::failed, this, [this](const QString& message) {
         training_active_ = false;
-        notify(tr("Training could not start"), message);
+        showNotice(this, tr("Training could not start"), message, /*warning=*/true);
     });
     connect(training_, &TrainingPage::startRequested, this, &MainWindow::startTraining);
     connect(training_, &TrainingPage::cancelRequested, this, &MainWindow::cancelTraining);
@@ -87,7 +92,8 @@ MainWindow::MainWindow(std::filesystem::path database, QWidget* parent)
     connect(runs_, &RunsPage::runsChanged, tryIt_, &TryItPage::refreshRuns);
 
     createMenus();
-    statusBar()->showMessage(tr("Runs are stored in %1").arg(QString::fromStdString(database_.string())));
+    statusBar()->showMessage(
+        tr("Runs are stored in %1").arg(QString::fromStdString(database_.string())));
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
@@ -98,7 +104,9 @@ MainWindow::MainWindow(std::filesystem::path database, QWidget* parent)
 }
 
 MainWindow::~MainWindow() {
-    worker_->cancel();
+    if (cancel_) {
+        cancel_->store(true);
+    }
     workerThread_.quit();
     workerThread_.wait();
 }
@@ -107,23 +115,25 @@ void MainWindow::createMenus() {
     auto* file = menuBar()->addMenu(tr("&File"));
     auto* open = file->addAction(tr("&Open dataset…"), this, [this] {
         tabs_->setCurrentWidget(dataset_);
-        const auto path = QFileDialog::getOpenFileName(this, tr("Open dataset"), QString(),
-                                                       tr("Datasets (*.csv *.tsv *.tab *.jsonl *.ndjson)"));
+        const auto path =
+            QFileDialog::getOpenFileName(this, tr("Open dataset"), QString(),
+                                         tr("Datasets (*.csv *.tsv *.tab *.jsonl *.ndjson)"));
         if (!path.isEmpty()) {
             dataset_->openFile(path);
         }
     });
     open->setShortcut(QKeySequence::Open);
-    auto* exportModel = file->addAction(tr("&Export a run's model…"), this, [this] { tabs_->setCurrentWidget(runs_); });
+    auto* exportModel = file->addAction(tr("&Export a run's model…"), this,
+                                        [this] { tabs_->setCurrentWidget(runs_); });
     exportModel->setShortcut(QKeySequence(QStringLiteral("Ctrl+E")));
     file->addAction(tr("Run &database…"), this, [this] {
-        const auto path = QFileDialog::getSaveFileName(this, tr("Run database"),
-                                                       QString::fromStdString(database_.string()),
-                                                       tr("Run databases (*.sqlite)"), nullptr,
-                                                       QFileDialog::DontConfirmOverwrite);
+        const auto path = QFileDialog::getSaveFileName(
+            this, tr("Run database"), QString::fromStdString(database_.string()),
+            tr("Run databases (*.sqlite)"), nullptr, QFileDialog::DontConfirmOverwrite);
         if (!path.isEmpty()) {
             QSettings().setValue(QStringLiteral("runs/database"), path);
-            notify(tr("Run database"), tr("BERT Studio uses %1 from its next start.").arg(path));
+            showNotice(this, tr("Run database"),
+                       tr("BERT Studio uses %1 from its next start.").arg(path));
         }
     });
     file->addSeparator();
@@ -144,21 +154,25 @@ void MainWindow::createMenus() {
     dark->setChecked(QSettings().value(QStringLiteral("view/dark"), false).toBool());
     connect(dark, &QAction::toggled, this, [this](bool on) { setDarkPalette(on); });
     auto* language = view->addMenu(tr("&Language"));
-    for (const auto& [code, name] : {std::pair{QStringLiteral("system"), tr("System default")},
-                                     std::pair{QStringLiteral("en"), QStringLiteral("English")},
-                                     std::pair{QStringLiteral("zh_CN"), QStringLiteral("简体中文")}}) {
+    for (const auto& [code, name] :
+         {std::pair{QStringLiteral("system"), tr("System default")},
+          std::pair{QStringLiteral("en"), QStringLiteral("English")},
+          std::pair{QStringLiteral("zh_CN"), QStringLiteral("简体中文")}}) {
         const QString chosen = code;
         language->addAction(name, this, [this, chosen] {
             QSettings().setValue(QStringLiteral("view/language"), chosen);
-            QMessageBox::information(this, tr("Language"), tr("The language changes when BERT Studio starts again."));
+            QMessageBox::information(this, tr("Language"),
+                                     tr("The language changes when BERT Studio starts again."));
         });
     }
     auto* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About BERT Studio"), this, [this] {
         QMessageBox::about(this, tr("About BERT Studio"),
-                           tr("<b>BERT Studio</b> %1<br>Fine-tune BERT classifiers without running out of memory.<br>"
+                           tr("<b>BERT Studio</b> %1<br>Fine-tune BERT classifiers without running "
+                              "out of memory.<br>"
                               "Runs: %2")
-                               .arg(QCoreApplication::applicationVersion(), QString::fromStdString(database_.string())));
+                               .arg(QCoreApplication::applicationVersion(),
+                                    QString::fromStdString(database_.string())));
     });
 }
 
@@ -195,27 +209,20 @@ void MainWindow::setDarkPalette(bool dark, bool remember) {
     }
 }
 
-void MainWindow::notify(const QString& title, const QString& text) {
-    // Non-modal: the window stays usable (and scriptable) while the message is up.
-    statusBar()->showMessage(text);
-    auto* box = new QMessageBox(QMessageBox::Information, title, text, QMessageBox::Ok, this);
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    box->setModal(false);
-    box->show();
-}
-
 bool MainWindow::startTraining() {
     if (training_active_) {
         return false;
     }
     if (!dataset_->hasData()) {
         tabs_->setCurrentWidget(dataset_);
-        notify(tr("Start training"), dataset_->errorText().isEmpty() ? tr("Open a dataset first.") : dataset_->errorText());
+        showNotice(
+            this, tr("Start training"),
+            dataset_->errorText().isEmpty() ? tr("Open a dataset first.") : dataset_->errorText());
         return false;
     }
     if (!techniques_->modelError().isEmpty()) {
         tabs_->setCurrentWidget(techniques_);
-        notify(tr("Start training"), techniques_->modelError());
+        showNotice(this, tr("Start training"), techniques_->modelError());
         return false;
     }
     TrainingJob job;
@@ -227,7 +234,10 @@ bool MainWindow::startTraining() {
     training_active_ = true;
     training_->setRunning(true);
     tabs_->setCurrentWidget(training_);
-    QMetaObject::invokeMethod(worker_, [worker = worker_, job] { worker->start(job); }, Qt::QueuedConnection);
+    cancel_ = std::make_shared<std::atomic<bool>>(false);
+    QMetaObject::invokeMethod(
+        worker_, [worker = worker_, job, cancel = cancel_] { worker->start(job, cancel); },
+        Qt::QueuedConnection);
     return true;
 }
 
@@ -237,12 +247,15 @@ void MainWindow::resumeRun(qint64 runId) {
     }
     training_active_ = true;
     training_->setRunning(true);
-    QMetaObject::invokeMethod(worker_, [worker = worker_, runId] { worker->resume(runId); }, Qt::QueuedConnection);
+    cancel_ = std::make_shared<std::atomic<bool>>(false);
+    QMetaObject::invokeMethod(
+        worker_, [worker = worker_, runId, cancel = cancel_] { worker->resume(runId, cancel); },
+        Qt::QueuedConnection);
 }
 
 void MainWindow::cancelTraining() {
-    if (training_active_) {
-        worker_->cancel();
+    if (training_active_ && cancel_) {
+        cancel_->store(true);
         statusBar()->showMessage(tr("Cancelling after the current micro-batch…"));
     }
 }
@@ -261,9 +274,10 @@ void MainWindow::onFinished(qint64 runId) {
 void MainWindow::closeEvent(QCloseEvent* event) {
     if (training_active_) {
         if (!closeAfterRun_) {
-            const auto answer = QMessageBox::question(
-                this, tr("Training is running"),
-                tr("Stop the run and close? The run keeps everything it recorded and can resume from its checkpoint."));
+            const auto answer =
+                QMessageBox::question(this, tr("Training is running"),
+                                      tr("Stop the run and close? The run keeps everything it "
+                                         "recorded and can resume from its checkpoint."));
             if (answer != QMessageBox::Yes) {
                 event->ignore();
                 return;

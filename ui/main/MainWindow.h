@@ -1,9 +1,11 @@
 #pragma once
 
+#include <filesystem>
+
 #include <QMainWindow>
 #include <QThread>
 
-#include <filesystem>
+#include "worker/TrainingWorker.h"
 
 QT_BEGIN_NAMESPACE
 class QTabWidget;
@@ -15,12 +17,14 @@ class DatasetPage;
 class RunsPage;
 class TechniquesPage;
 class TrainingPage;
-class TrainingWorker;
 class TryItPage;
 
 /// The studio's window: Dataset, Model & techniques, Training, Runs and Try it tabs over one
 /// run database; a TrainingWorker on its own QThread does all training. Settings (layout,
 /// last dataset, database, palette, language) persist in QSettings.
+///
+/// The database is opened read-write once, at start: it is created or migrated, and runs left
+/// "running" by a process that died are marked interrupted. Every later read opens it read-only.
 class MainWindow : public QMainWindow {
     Q_OBJECT
 
@@ -35,6 +39,8 @@ public:
     TryItPage* tryItPage() const { return tryIt_; }
     QTabWidget* tabs() const { return tabs_; }
     bool isTraining() const { return training_active_; }
+    /// The worker on the training thread (for tests: a queued call to it runs before the next job).
+    TrainingWorker* worker() const { return worker_; }
 
     /// Starts a run from the pages' settings; false (and a message) when something is missing.
     bool startTraining();
@@ -50,7 +56,6 @@ protected:
 
 private:
     void createMenus();
-    void notify(const QString& title, const QString& text);
     void resumeRun(qint64 runId);
     void onFinished(qint64 runId);
 
@@ -63,6 +68,7 @@ private:
     TryItPage* tryIt_;
     QThread workerThread_;
     TrainingWorker* worker_;
+    CancelToken cancel_;  ///< of the job started last
     bool training_active_ = false;
     bool closeAfterRun_ = false;
 };

@@ -1,28 +1,29 @@
 #pragma once
 
-#include <QDialog>
-#include <QWidget>
-
 #include <filesystem>
 
+#include <QWidget>
+
 QT_BEGIN_NAMESPACE
-class QComboBox;
+class QDialog;
+class QLabel;
 class QLineEdit;
 class QSortFilterProxyModel;
 class QStandardItemModel;
 class QTableView;
-class QTableWidget;
-class QChartView;
 QT_END_NAMESPACE
 
 namespace bert::ui {
 
-class MetricsCharts;
-
 /// Runs tab: every stored run in a sortable, filterable table (name, date, status, model,
 /// techniques, best accuracy, peak memory, duration); rename in place, notes, delete with
-/// confirmation; open a run's charts; compare runs; export a model, metrics CSV or chart PNG.
-/// Reads the store on the GUI thread (short queries; the trainer writes from its own connection).
+/// confirmation; open a run's charts (RunDialog); compare runs (CompareDialog); export a model.
+///
+/// Reads open the store read-only on the GUI thread (short queries; the trainer writes from its
+/// own connection); rename, notes and delete open it read-write. Every action goes through
+/// guarded(): a locked, read-only or corrupt database shows a message and the studio goes on.
+/// A list that cannot be read says why above the table (refresh() never pops a message up).
+/// Export runs off the GUI thread (runAsync) and reports through exportFinished().
 class RunsPage : public QWidget {
     Q_OBJECT
 
@@ -31,66 +32,45 @@ public:
 
     void refresh();
     int rowCount() const;
+    /// Why the list could not be read, or empty.
+    QString errorText() const;
     /// Run ids of the selected rows.
     QList<qint64> selectedRuns() const;
     void selectRuns(const QList<qint64>& runIds);
     QTableView* table() const { return table_; }
 
-    /// Opens the chart viewer of a run (non-modal); returns it for tests.
+    /// Opens the chart viewer of a run (non-modal); returns it, or null (and a message) when the
+    /// run cannot be read.
     QDialog* openRun(qint64 runId);
-    /// Opens the comparison of runs (non-modal); returns it for tests.
+    /// Opens the comparison of runs (non-modal); returns it, or null (and a message).
     QDialog* compare(const QList<qint64>& runIds);
-    /// Exports a run's model as a transformers folder with its run card; returns an error or "".
-    QString exportModel(qint64 runId, const QString& folder);
+    /// Starts writing a run's model as a transformers folder with its run card, off the GUI
+    /// thread; exportFinished() follows.
+    void exportModel(qint64 runId, const QString& folder);
+    /// Deletes runs with their checkpoints (no question asked; the Delete button asks first).
+    void deleteRuns(const QList<qint64>& runIds);
+    /// Renames a run (as editing its name in the table does).
+    void renameRun(qint64 runId, const QString& name);
 
 Q_SIGNALS:
     void runsChanged();
+    /// An export ended: error is empty when the folder was written.
+    void exportFinished(qint64 runId, const QString& folder, const QString& error);
 
 private:
     void deleteSelected();
     void editNotes();
     void exportSelected();
+    /// Shows a run's stored name again (after a rename that failed).
+    void restoreName(qint64 runId);
 
     std::filesystem::path database_;
     QStandardItemModel* model_;
     QSortFilterProxyModel* proxy_;
     QTableView* table_;
     QLineEdit* filter_;
+    QLabel* error_;
     bool loading_ = false;
-};
-
-/// Charts of one stored run, with PNG and CSV export.
-class RunDialog : public QDialog {
-    Q_OBJECT
-
-public:
-    RunDialog(const std::filesystem::path& database, qint64 runId, QWidget* parent = nullptr);
-    MetricsCharts* charts() const { return charts_; }
-
-private:
-    MetricsCharts* charts_;
-};
-
-/// Runs overlaid by step or by epoch, their setting differences, and peak memory against
-/// accuracy and duration.
-class CompareDialog : public QDialog {
-    Q_OBJECT
-
-public:
-    CompareDialog(const std::filesystem::path& database, const QList<qint64>& runIds, QWidget* parent = nullptr);
-    int curveCount() const;
-    int differenceRows() const;
-
-private:
-    void drawCurves();
-
-    std::filesystem::path database_;
-    QList<qint64> runIds_;
-    QComboBox* axis_;
-    QChartView* lossView_;
-    QChartView* accuracyView_;
-    QChartView* scatterView_;
-    QTableWidget* differences_;
 };
 
 }  // namespace bert::ui

@@ -1,24 +1,21 @@
 #pragma once
 
-#include <QWidget>
-
 #include <memory>
 #include <optional>
+
+#include <QWidget>
 
 #include "memory/MemoryForecast.h"
 #include "model/BertConfig.h"
 #include "train/TrainingConfig.h"
 
 QT_BEGIN_NAMESPACE
-class QCheckBox;
 class QChartView;
 class QComboBox;
-class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
 class QPushButton;
 class QRadioButton;
-class QSpinBox;
 QT_END_NAMESPACE
 
 namespace bert {
@@ -27,12 +24,14 @@ class WordPieceTokenizer;
 
 namespace bert::ui {
 
+class OptionForm;
+
 /// "Model & techniques" tab: the base model (a transformers folder, the bundled MiniLM by
-/// default, or a from-scratch preset) with its size, every switch of TrainingConfig grouped with
-/// a one-line tooltip of what it saves and costs, the device and memory cap, and a stacked bar
-/// of the memory forecast against the device or the cap, updated as switches change. When the
-/// forecast does not fit, a warning names the change that would make it fit and offers to
-/// apply it. GUI thread only.
+/// default, or a from-scratch preset) with its size, every training option as a form row built
+/// from the option table (OptionForm) with a tooltip of what it saves and costs, and a stacked
+/// bar of the memory forecast against the device or the cap, updated as options change. When
+/// the forecast does not fit, a warning names the change that would make it fit and offers to
+/// apply it. configChanged() fires once per change, setConfig() included. GUI thread only.
 class TechniquesPage : public QWidget {
     Q_OBJECT
 
@@ -40,6 +39,7 @@ public:
     explicit TechniquesPage(QWidget* parent = nullptr);
 
     TrainingConfig config() const;
+    /// Shows config; configChanged() fires once, and the forecast is rebuilt once.
     void setConfig(const TrainingConfig& config);
     std::filesystem::path modelFolder() const;
     /// Empty to fine-tune the model folder; else a from-scratch preset over its tokenizer.
@@ -54,6 +54,11 @@ public:
     QString modelError() const;
     QString adviceText() const;
     void setModelFolder(const QString& folder);
+    /// Applies the change the warning suggests (the "Apply the suggested change" button).
+    void applyAdvice();
+    /// How many times the forecast chart was rebuilt (for tests: once per change).
+    int forecastUpdates() const { return forecastUpdates_; }
+    OptionForm* options() const { return options_; }
 
 Q_SIGNALS:
     void configChanged();
@@ -62,7 +67,6 @@ Q_SIGNALS:
 private:
     void loadModel();
     void updateForecast();
-    void applyAdvice();
 
     std::optional<BertConfig> modelConfig_;
     std::shared_ptr<const WordPieceTokenizer> tokenizer_;
@@ -79,31 +83,10 @@ private:
     QLabel* modelInfo_;
     QLabel* modelError_;
 
-    QSpinBox* batchSize_;
-    QSpinBox* accumulation_;
-    QSpinBox* evalBatch_;
-    QSpinBox* maxLength_;
-    QComboBox* padding_;
-    QSpinBox* padMultiple_;
-    QCheckBox* groupByLength_;
-    QCheckBox* freezeEmbeddings_;
-    QSpinBox* freezeLayers_;
-    QComboBox* precision_;
-    QCheckBox* checkpointing_;
-    QComboBox* cacheRelease_;
-    QSpinBox* cacheReleaseSteps_;
-    QCheckBox* capEnabled_;
-    QSpinBox* capMiB_;
-    QCheckBox* oomRecovery_;
-    QSpinBox* epochs_;
-    QSpinBox* maxSteps_;
-    QDoubleSpinBox* learningRate_;
-    QDoubleSpinBox* weightDecay_;
-    QDoubleSpinBox* warmup_;
-    QDoubleSpinBox* gradNorm_;
-    QSpinBox* seed_;
-    QSpinBox* evalEvery_;
-    QComboBox* device_;
+    OptionForm* options_;
+    TrainingConfig
+        hidden_;  ///< the options the form does not show (validation share) keep these values
+    int forecastUpdates_ = 0;
 
     QChartView* forecastChart_;
     QLabel* forecastLabel_;

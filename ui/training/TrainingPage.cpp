@@ -9,27 +9,25 @@
 #include <QTime>
 #include <QVBoxLayout>
 
+#include "common/Format.h"
 #include "common/MetricsCharts.h"
 
 namespace bert::ui {
 
-namespace {
-QString duration(double seconds) {
-    return QTime(0, 0).addSecs(static_cast<int>(std::max(0.0, seconds))).toString(seconds >= 3600 ? "h:mm:ss" : "mm:ss");
-}
-QString mib(std::int64_t bytes) { return QString::number(static_cast<double>(bytes) / (1024.0 * 1024.0), 'f', 0) + " MiB"; }
-}  // namespace
-
 TrainingPage::TrainingPage(QWidget* parent) : QWidget(parent) {
     startButton_ = new QPushButton(tr("&Start training"), this);
-    startButton_->setToolTip(tr("Train with the dataset, model and techniques chosen (Ctrl+Return)"));
+    startButton_->setToolTip(
+        tr("Train with the dataset, model and techniques chosen (Ctrl+Return)"));
     cancelButton_ = new QPushButton(tr("&Cancel"), this);
-    cancelButton_->setToolTip(tr("Stop after the current micro-batch; a checkpoint is saved so the run can resume"));
+    cancelButton_->setToolTip(
+        tr("Stop after the current micro-batch; a checkpoint is saved so the run can resume"));
     resumeButton_ = new QPushButton(tr("&Resume"), this);
-    resumeButton_->setToolTip(tr("Continue the last cancelled or interrupted run from its checkpoint"));
+    resumeButton_->setToolTip(
+        tr("Continue the last cancelled or interrupted run from its checkpoint"));
     connect(startButton_, &QPushButton::clicked, this, &TrainingPage::startRequested);
     connect(cancelButton_, &QPushButton::clicked, this, &TrainingPage::cancelRequested);
-    connect(resumeButton_, &QPushButton::clicked, this, [this] { Q_EMIT resumeRequested(resumable_); });
+    connect(resumeButton_, &QPushButton::clicked, this,
+            [this] { Q_EMIT resumeRequested(resumable_); });
     progress_ = new QProgressBar(this);
     progress_->setRange(0, 1);
     progress_->setValue(0);
@@ -77,7 +75,9 @@ QStringList TrainingPage::log() const {
     return lines;
 }
 
-QString TrainingPage::status() const { return statusLabel_->text(); }
+QString TrainingPage::status() const {
+    return statusLabel_->text();
+}
 
 void TrainingPage::appendLog(const QString& line, bool important) {
     auto* item = new QListWidgetItem(QTime::currentTime().toString("HH:mm:ss  ") + line, log_);
@@ -101,13 +101,15 @@ void TrainingPage::onStarted(const RunStart& start) {
     progress_->setRange(0, static_cast<int>(totalSteps_));
     progress_->setValue(static_cast<int>(firstStep_));
     progress_->setFormat(tr("%p% — starting"));
-    statusLabel_->setText(tr("Training on %1: %2 examples, %3 for validation, %4 steps. Forecast peak %5%6.")
-                              .arg(QString::fromStdString(start.device))
-                              .arg(start.trainExamples)
-                              .arg(start.validationExamples)
-                              .arg(start.totalSteps)
-                              .arg(mib(start.forecast.total()))
-                              .arg(start.trialPeakBytes > 0 ? tr(", trial step %1").arg(mib(start.trialPeakBytes)) : QString()));
+    statusLabel_->setText(
+        tr("Training on %1: %2 examples, %3 for validation, %4 steps. Forecast peak %5%6.")
+            .arg(QString::fromStdString(start.device))
+            .arg(start.trainExamples)
+            .arg(start.validationExamples)
+            .arg(start.totalSteps)
+            .arg(mib(start.forecast.total()))
+            .arg(start.trialPeakBytes > 0 ? tr(", trial step %1").arg(mib(start.trialPeakBytes))
+                                          : QString()));
     appendLog(statusLabel_->text());
 }
 
@@ -134,7 +136,8 @@ void TrainingPage::onEvaluation(const EvalMetrics& m) {
 }
 
 void TrainingPage::onEvent(const TrainerEvent& event) {
-    const bool important = event.kind == EventKind::OomRecovered || event.kind == EventKind::EvalOomRecovered ||
+    const bool important = event.kind == EventKind::OomRecovered ||
+                           event.kind == EventKind::EvalOomRecovered ||
                            event.kind == EventKind::StepSkipped || event.kind == EventKind::Error;
     appendLog(QString::fromStdString(event.message), important);
 }
@@ -151,7 +154,9 @@ void TrainingPage::onFinished(qint64 runId, const RunResult& result) {
             setResumable(0);
             break;
         case RunStatus::Cancelled:
-            text = tr("Run %1 cancelled after %2 steps; it can resume from its checkpoint.").arg(runId).arg(result.steps);
+            text = tr("Run %1 cancelled after %2 steps; it can resume from its checkpoint.")
+                       .arg(runId)
+                       .arg(result.steps);
             setResumable(runId);
             break;
         default:

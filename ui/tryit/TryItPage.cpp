@@ -1,5 +1,7 @@
 #include "tryit/TryItPage.h"
 
+#include <algorithm>
+
 #include <QComboBox>
 #include <QFileDialog>
 #include <QHBoxLayout>
@@ -9,11 +11,12 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
-#include "Error.h"
-#include "checkpoint/ModelFolder.h"
+#include "common/AsyncTask.h"
+#include "common/Guard.h"
+#include "hf/ModelFolder.h"
 #include "model/Inference.h"
-#include "store/RunStore.h"
-#include "train/TrainingJob.h"
+#include "runs/RunExport.h"
+#include "runs/RunStore.h"
 
 namespace bert::ui {
 
@@ -21,7 +24,8 @@ namespace {
 constexpr std::size_t kTryItMaxLength = 512;  // tokens; longer texts are truncated
 }
 
-TryItPage::TryItPage(std::filesystem::path database, QWidget* parent) : QWidget(parent), database_(std::move(database)) {
+TryItPage::TryItPage(std::filesystem::path database, QWidget* parent)
+    : QWidget(parent), database_(std::move(database)) {
     source_ = new QComboBox(this);
     source_->setToolTip(tr("The run whose best model classifies the text"));
     auto* folder = new QPushButton(tr("Model &folder…"), this);
@@ -41,7 +45,9 @@ TryItPage::TryItPage(std::filesystem::path database, QWidget* parent) : QWidget(
     error_->setStyleSheet(QStringLiteral("color: #c0392b; font-weight: bold"));
     error_->setWordWrap(true);
     auto* top = new QHBoxLayout();
-    top->addWidget(new QLabel(tr("&Model:"), this));
+    auto* modelLabel = new QLabel(tr("&Model:"), this);
+    modelLabel->setBuddy(source_);  // the & is a shortcut to the list, not a character to show
+    top->addWidget(modelLabel);
     top->addWidget(source_, 1);
     top->addWidget(folder);
     results_ = new QVBoxLayout();
@@ -60,8 +66,9 @@ TryItPage::~TryItPage() = default;
 void TryItPage::refreshRuns() {
     const auto current = source_->currentData();
     source_->clear();
+    error_->clear();
     try {
-        RunStore store(database_);
+        RunStore store(database_, RunStore::Access::ReadOnly);
         auto runs = store.runs();
         for (auto it = runs.rbegin(); it != runs.rend(); ++it) {
             const auto checkpoint = modelCheckpointOfRun(store, it->id);
@@ -73,8 +80,8 @@ void TryItPage::refreshRuns() {
                                  QString::fromStdString(checkpoint.string()));
             }
         }
-    } catch (const InputError& error) {
-        error_->setText(QString::fromStdString(error.what()));
+    } catch (...) {
+        error_->setText(describeError(std::current_exception()));
     }
     const int index = source_->findData(current);
     if (index >= 0) {
@@ -90,40 +97,67 @@ void TryItPage::chooseRun(qint64 runId) {
     }
 }
 
-QString TryItPage::errorText() const { return error_->text(); }
-
-void TryItPage::loadChosenModel() {
-    const std::filesystem::path folder = source_->currentData().toString().toStdString();
-    if (folder.empty() || (model_ && folder == loadedFolder_)) {
-        return;
-    }
-    model_ = std::make_unique<ModelBundle>(loadModelFolder(folder));
-    loadedFolder_ = folder;
+QString TryItPage::errorText() const {
+    return error_->text();
 }
 
-QList<QPair<QString, double>> TryItPage::classify(const QString& text) {
-    QList<QPair<QString, double>> result;
+void TryItPage::setBusy(bool busy) {
+    busy_ = busy;
+    classify_->setEnabled(!busy);
+}
+
+void TryItPage::classify(const QString& text) {
+    if (busy_) {
+        return;
+    }
     error_->clear();
     if (source_->count() == 0) {
         error_->setText(tr("No trained model yet: train a run first, or choose a model folder."));
-        return result;
+        return;
     }
-    try {
-        loadChosenModel();
-        const auto probabilities = predictProbabilities(*model_->model, model_->tokenizer, {text.toStdString()},
-                                                        kTryItMaxLength, 1, c10::Device(c10::kCPU));
-        for (std::size_t i = 0; i < model_->config.labels.size(); ++i) {
-            result.append({QString::fromStdString(model_->config.labels[i]), static_cast<double>(probabilities[0][i])});
-        }
-        std::sort(result.begin(), result.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
-    } catch (const InputError& error) {
-        error_->setText(QString::fromStdString(error.what()));
-    }
-    showResult(result);
-    return result;
+    const std::filesystem::path folder = source_->currentData().toString().toStdString();
+    // The task gets the loaded model when it is the chosen one, and loads it otherwise.
+    auto model = folder == loadedFolder_ ? model_ : nullptr;
+    struct Outcome {
+        std::shared_ptr<ModelBundle> model;
+        Probabilities probabilities;
+    };
+    setBusy(true);
+    runAsync<Outcome>(
+        this,
+        [model, folder, input = text.toStdString()]() mutable {
+            if (!model) {
+                model = std::make_shared<ModelBundle>(loadModelFolder(folder));
+            }
+            const auto probabilities =
+                predictProbabilities(*model->model, model->tokenizer, {input}, kTryItMaxLength, 1,
+                                     c10::Device(c10::kCPU));
+            Outcome outcome{model, {}};
+            for (std::size_t i = 0; i < model->config.labels.size(); ++i) {
+                outcome.probabilities.append({QString::fromStdString(model->config.labels[i]),
+                                              static_cast<double>(probabilities[0][i])});
+            }
+            std::sort(outcome.probabilities.begin(), outcome.probabilities.end(),
+                      [](const auto& a, const auto& b) { return a.second > b.second; });
+            return outcome;
+        },
+        [this, folder](Outcome outcome) {
+            model_ = std::move(outcome.model);
+            loadedFolder_ = folder;
+            setBusy(false);
+            showResult(outcome.probabilities);
+            Q_EMIT classified(outcome.probabilities);
+        },
+        [this](const QString& message) {
+            setBusy(false);
+            error_->setText(message);
+            showResult({});
+            Q_EMIT failed(message);
+        });
 }
 
-void TryItPage::showResult(const QList<QPair<QString, double>>& result) {
+void TryItPage::showResult(const Probabilities& result) {
+    lastResult_ = result;
     while (auto* item = results_->takeAt(0)) {
         delete item->widget();
         delete item->layout();

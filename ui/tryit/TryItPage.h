@@ -1,9 +1,11 @@
 #pragma once
 
-#include <QWidget>
-
 #include <filesystem>
 #include <memory>
+
+#include <QList>
+#include <QPair>
+#include <QWidget>
 
 QT_BEGIN_NAMESPACE
 class QComboBox;
@@ -20,27 +22,45 @@ struct ModelBundle;
 namespace bert::ui {
 
 /// "Try it" tab: type or paste a text and see the label probabilities from a run's model (or
-/// any model folder). Inference of one text runs on the GUI thread: it takes milliseconds.
+/// any model folder).
+///
+/// Loading the model and classifying run off the GUI thread (runAsync): the tensors they make
+/// are not counted against a running trainer's memory cap, and the window never waits on
+/// LibTorch. One classification at a time: classify() while one is running is ignored. The
+/// loaded model is shared with the running task and only replaced on the GUI thread when no task
+/// runs. Results arrive through classified(); errors are shown on the page.
 class TryItPage : public QWidget {
     Q_OBJECT
 
 public:
+    using Probabilities = QList<QPair<QString, double>>;  ///< label, probability; most likely first
+
     explicit TryItPage(std::filesystem::path database, QWidget* parent = nullptr);
     ~TryItPage() override;
 
     void refreshRuns();
-    /// Classifies the text with the chosen model; returns label -> probability (for tests).
-    QList<QPair<QString, double>> classify(const QString& text);
+    /// Starts classifying text with the chosen model; classified() follows (or an error shown).
+    void classify(const QString& text);
+    bool busy() const { return busy_; }
+    /// The last result shown.
+    Probabilities lastResult() const { return lastResult_; }
     void chooseRun(qint64 runId);
     QString errorText() const;
 
+Q_SIGNALS:
+    void classified(const bert::ui::TryItPage::Probabilities& result);
+    /// A classification ended with an error (shown on the page).
+    void failed(const QString& message);
+
 private:
-    void loadChosenModel();
-    void showResult(const QList<QPair<QString, double>>& result);
+    void showResult(const Probabilities& result);
+    void setBusy(bool busy);
 
     std::filesystem::path database_;
-    std::unique_ptr<ModelBundle> model_;
+    std::shared_ptr<ModelBundle> model_;
     std::filesystem::path loadedFolder_;
+    Probabilities lastResult_;
+    bool busy_ = false;
     QComboBox* source_;
     QPlainTextEdit* text_;
     QPushButton* classify_;

@@ -2,7 +2,7 @@
 
 #include <QMetaType>
 
-#include "Error.h"
+#include "common/Guard.h"
 
 Q_DECLARE_METATYPE(bert::TrainingJob)
 Q_DECLARE_METATYPE(bert::RunStart)
@@ -45,27 +45,34 @@ void registerMetaTypes() {
 TrainingWorker::TrainingWorker(std::filesystem::path database, QObject* parent)
     : QObject(parent), database_(std::move(database)) {}
 
-void TrainingWorker::start(const bert::TrainingJob& job) {
-    cancel_.store(false);
+void TrainingWorker::start(const bert::TrainingJob& job, const bert::ui::CancelToken& cancel) {
+    if (cancel->load()) {
+        Q_EMIT failed(tr("Cancelled before training started; no run was created."));
+        return;
+    }
     SignalObserver observer(*this);
     try {
-        const auto session = runTrainingJob(job, database_, &observer, cancel_,
-                                            [this](std::int64_t runId) { Q_EMIT runCreated(runId); });
+        const auto session =
+            runTrainingJob(job, database_, &observer, *cancel,
+                           [this](std::int64_t runId) { Q_EMIT runCreated(runId); });
         Q_EMIT finished(session.runId, session.result);
-    } catch (const std::exception& error) {
-        Q_EMIT failed(QString::fromStdString(error.what()));
+    } catch (...) {
+        Q_EMIT failed(describeError(std::current_exception()));
     }
 }
 
-void TrainingWorker::resume(qint64 runId) {
-    cancel_.store(false);
+void TrainingWorker::resume(qint64 runId, const bert::ui::CancelToken& cancel) {
+    if (cancel->load()) {
+        Q_EMIT failed(tr("Cancelled before the run resumed."));
+        return;
+    }
     SignalObserver observer(*this);
     Q_EMIT runCreated(runId);
     try {
-        const auto session = resumeTrainingRun(runId, database_, &observer, cancel_);
+        const auto session = resumeTrainingRun(runId, database_, &observer, *cancel);
         Q_EMIT finished(session.runId, session.result);
-    } catch (const std::exception& error) {
-        Q_EMIT failed(QString::fromStdString(error.what()));
+    } catch (...) {
+        Q_EMIT failed(describeError(std::current_exception()));
     }
 }
 

@@ -1,15 +1,20 @@
 #pragma once
 
-#include <QObject>
-#include <QString>
-
 #include <atomic>
 #include <filesystem>
+#include <memory>
+
+#include <QObject>
+#include <QString>
 
 #include "train/TrainerEvents.h"
 #include "train/TrainingJob.h"
 
 namespace bert::ui {
+
+/// Asks one job to stop. Created on the GUI thread with the job and handed to the worker with
+/// it, so a cancel issued before the worker picks the job up is not lost.
+using CancelToken = std::shared_ptr<std::atomic<bool>>;
 
 /// Runs training jobs off the GUI thread. The one way the studio reaches the engine's training.
 ///
@@ -17,24 +22,25 @@ namespace bert::ui {
 ///  - Create the worker, moveToThread(thread), start the thread; call start()/resume() only
 ///    through queued invocation (QMetaObject::invokeMethod or a queued connection): they run on
 ///    the worker's thread and block it for the whole run.
-///  - cancel() is the exception: call it from any thread; it only sets an atomic flag that the
-///    trainer reads between micro-batches.
+///  - Each job comes with its CancelToken; the GUI thread sets it at any time (an atomic store);
+///    the trainer reads it between micro-batches. A job whose token is set before it starts
+///    creates no run and ends in failed().
 ///  - Every signal is emitted on the worker's thread; connect to GUI objects with the default
 ///    (auto) connection, which queues them to the GUI thread. No widget is touched here.
-///  - Every failure ends in failed(message) (bad input before training) or in finished() with a
-///    Failed status and its error: no exception leaves the worker.
+///  - Every failure ends in failed(message) (nothing could start, or an error escaped the run;
+///    the run, when it existed, records it) or in finished() with a Failed status and its error:
+///    no exception leaves the worker.
+///  - Process-wide state during a run (memory cap, thread count) belongs to the run's Trainer;
+///    engine work on other threads runs inside UncountedAllocations (common/AsyncTask.h).
 class TrainingWorker : public QObject {
     Q_OBJECT
 
 public:
     explicit TrainingWorker(std::filesystem::path database, QObject* parent = nullptr);
 
-    /// Thread-safe: asks the running job to stop at the next micro-batch (it saves a checkpoint).
-    void cancel() { cancel_.store(true); }
-
 public Q_SLOTS:
-    void start(const bert::TrainingJob& job);
-    void resume(qint64 runId);
+    void start(const bert::TrainingJob& job, const bert::ui::CancelToken& cancel);
+    void resume(qint64 runId, const bert::ui::CancelToken& cancel);
 
 Q_SIGNALS:
     void runCreated(qint64 runId);
@@ -48,7 +54,6 @@ Q_SIGNALS:
 
 private:
     std::filesystem::path database_;
-    std::atomic<bool> cancel_{false};
 };
 
 /// Registers the engine types carried by queued signals. Call once before connecting.

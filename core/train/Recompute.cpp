@@ -1,4 +1,4 @@
-#include "train/Checkpointing.h"
+#include "train/Recompute.h"
 
 #include <ATen/ATen.h>
 #include <ATen/autocast_mode.h>
@@ -13,7 +13,7 @@ namespace bert {
 
 namespace {
 
-struct CheckpointedLayer : public torch::autograd::Function<CheckpointedLayer> {
+struct RecomputedLayer : public torch::autograd::Function<RecomputedLayer> {
     static at::Tensor forward(torch::autograd::AutogradContext* ctx, const at::Tensor& hidden,
                               const at::Tensor& keepMask, const at::Tensor& anchor,
                               std::int64_t layerAddress) {
@@ -62,7 +62,7 @@ struct CheckpointedLayer : public torch::autograd::Function<CheckpointedLayer> {
 
 }  // namespace
 
-LayerRunner checkpointedLayerRunner() {
+LayerRunner recomputingLayerRunner() {
     return [](BertLayerImpl& layer, const at::Tensor& hidden, const at::Tensor& keepMask) {
         if (!torch::GradMode::is_enabled() || !layer.is_training()) {
             return layer.forward(hidden, keepMask);  // evaluation: nothing to save
@@ -72,12 +72,13 @@ LayerRunner checkpointedLayerRunner() {
             trainable = trainable || parameter.requires_grad();
         }
         if (!trainable) {
-            return layer.forward(hidden, keepMask);  // a frozen layer on a frozen input saves nothing
+            return layer.forward(hidden,
+                                 keepMask);  // a frozen layer on a frozen input saves nothing
         }
         // The anchor makes autograd run backward even when hidden needs no gradient.
         static const at::Tensor anchor = at::empty({0}).requires_grad_(true);
-        return CheckpointedLayer::apply(hidden, keepMask, anchor,
-                                        reinterpret_cast<std::int64_t>(&layer));
+        return RecomputedLayer::apply(hidden, keepMask, anchor,
+                                      reinterpret_cast<std::int64_t>(&layer));
     };
 }
 

@@ -1,8 +1,4 @@
-#include "checkpoint/ModelFolder.h"
-
-#include <ATen/ATen.h>
-#include <torch/csrc/autograd/grad_mode.h>
-#include <torch/csrc/jit/serialization/pickle.h>
+#include "hf/ModelFolder.h"
 
 #include <fstream>
 #include <iterator>
@@ -10,8 +6,12 @@
 #include <set>
 #include <sstream>
 
+#include <ATen/ATen.h>
+#include <torch/csrc/autograd/grad_mode.h>
+#include <torch/csrc/jit/serialization/pickle.h>
+
 #include "Error.h"
-#include "checkpoint/SafeTensors.h"
+#include "hf/SafeTensors.h"
 #include "io/AtomicFile.h"
 
 namespace bert {
@@ -34,10 +34,10 @@ std::string shapeText(at::IntArrayRef sizes) {
     return out.str();
 }
 
-// Old TF-converted checkpoints name LayerNorm parameters gamma/beta; transformers renames them.
+// Old TF-converted weights name LayerNorm parameters gamma/beta; transformers renames them.
 std::string modernName(std::string name) {
-    for (const auto& [legacy, modern] : {std::pair<std::string, std::string>{".gamma", ".weight"},
-                                         {".beta", ".bias"}}) {
+    for (const auto& [legacy, modern] :
+         {std::pair<std::string, std::string>{".gamma", ".weight"}, {".beta", ".bias"}}) {
         if (name.size() > legacy.size() &&
             name.compare(name.size() - legacy.size(), legacy.size(), legacy) == 0 &&
             name.find("LayerNorm") != std::string::npos) {
@@ -100,8 +100,8 @@ std::string LoadReport::describe() const {
         }
     }
     if (!unexpectedKeys.empty()) {
-        text += std::string(text.empty() ? "" : " ") + "Some weights of " +
-                weightsFile.string() + " were not used: " + list(unexpectedKeys) + ".";
+        text += std::string(text.empty() ? "" : " ") + "Some weights of " + weightsFile.string() +
+                " were not used: " + list(unexpectedKeys) + ".";
     }
     return text;
 }
@@ -128,16 +128,16 @@ ParameterSummary summarizeParameters(const torch::nn::Module& model) {
 
 ModelBundle loadModelFolder(const std::filesystem::path& folder, const LoadOptions& options) {
     if (!std::filesystem::is_directory(folder)) {
-        throw InputError(folder, std::filesystem::exists(folder) ? "is not a folder"
-                                                                 : "does not exist");
+        throw InputError(folder,
+                         std::filesystem::exists(folder) ? "is not a folder" : "does not exist");
     }
     auto config = BertConfig::fromFile(folder / "config.json");
     auto tokenizer = WordPieceTokenizer::fromModelFolder(folder);
     if (static_cast<std::int64_t>(tokenizer.vocabularySize()) > config.vocabSize) {
-        throw InputError(folder / "vocab.txt",
-                         "has " + std::to_string(tokenizer.vocabularySize()) +
-                             " tokens but config.json says vocab_size " +
-                             std::to_string(config.vocabSize) + "; they belong to different models");
+        throw InputError(folder / "vocab.txt", "has " + std::to_string(tokenizer.vocabularySize()) +
+                                                   " tokens but config.json says vocab_size " +
+                                                   std::to_string(config.vocabSize) +
+                                                   "; they belong to different models");
     }
     const bool relabel = options.labels && *options.labels != config.labels;
     if (relabel) {
@@ -213,7 +213,8 @@ ModelBundle loadModelFolder(const std::filesystem::path& folder, const LoadOptio
     if (report.freshClassifier) {
         model->initializeClassifier(options.seed);
     }
-    return ModelBundle{std::move(config), std::move(tokenizer), std::move(model), std::move(report)};
+    return ModelBundle{std::move(config), std::move(tokenizer), std::move(model),
+                       std::move(report)};
 }
 
 ModelBundle makePresetModel(const std::string& preset, WordPieceTokenizer tokenizer,
@@ -225,15 +226,17 @@ ModelBundle makePresetModel(const std::string& preset, WordPieceTokenizer tokeni
     model->initializeWeights(seed);
     LoadReport report;
     report.freshClassifier = true;
-    return ModelBundle{std::move(config), std::move(tokenizer), std::move(model), std::move(report)};
+    return ModelBundle{std::move(config), std::move(tokenizer), std::move(model),
+                       std::move(report)};
 }
 
-void exportModelFolder(const std::filesystem::path& folder, BertForSequenceClassificationImpl& model,
+void exportModelFolder(const std::filesystem::path& folder,
+                       BertForSequenceClassificationImpl& model,
                        const WordPieceTokenizer& tokenizer) {
     std::error_code error;
     std::filesystem::create_directories(folder, error);
     if (error) {
-        throw InputError(folder, "cannot be created: " + error.message());
+        throw StoreError(folder, "cannot be created: " + error.message());
     }
     const auto& config = model.config();
     writeSafeTensors(folder / "model.safetensors", stateDict(model), {{"format", "pt"}});

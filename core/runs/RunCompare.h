@@ -1,10 +1,9 @@
 #pragma once
 
-#include <filesystem>
 #include <string>
 #include <vector>
 
-#include "store/RunStore.h"
+#include "runs/RunStore.h"
 
 namespace bert {
 
@@ -17,9 +16,5 @@ struct SettingDifference {
 
 /// The settings that differ between runs, sorted by name; equal settings are left out.
 std::vector<SettingDifference> settingDifferences(const std::vector<RunRecord>& runs);
-
-/// Writes a run's per-step and per-evaluation metrics as CSV (one row per step; evaluation
-/// columns filled at the steps that have one). Throws InputError naming the file on failure.
-void writeMetricsCsv(RunStore& store, std::int64_t runId, const std::filesystem::path& file);
 
 }  // namespace bert

@@ -1,7 +1,4 @@
-#include "checkpoint/SafeTensors.h"
-
-#include <ATen/ATen.h>
-#include <nlohmann/json.hpp>
+#include "hf/SafeTensors.h"
 
 #include <algorithm>
 #include <bit>
@@ -9,6 +6,9 @@
 #include <fstream>
 #include <limits>
 #include <optional>
+
+#include <ATen/ATen.h>
+#include <nlohmann/json.hpp>
 
 #include "Error.h"
 #include "io/AtomicFile.h"
@@ -29,7 +29,7 @@ struct DtypeInfo {
 };
 
 constexpr DtypeInfo kDtypes[] = {
-    {"F64", at::kDouble}, {"F32", at::kFloat}, {"F16", at::kHalf}, {"BF16", at::kBFloat16},
+    {"F64", at::kDouble}, {"F32", at::kFloat}, {"F16", at::kHalf},  {"BF16", at::kBFloat16},
     {"I64", at::kLong},   {"I32", at::kInt},   {"I16", at::kShort}, {"I8", at::kChar},
     {"U8", at::kByte},    {"BOOL", at::kBool},
 };
@@ -129,8 +129,8 @@ at::Tensor SafeTensorsFile::find(const std::string& name) const {
 SafeTensorsFile readSafeTensors(const std::filesystem::path& file) {
     std::ifstream in(file, std::ios::binary);
     if (!in) {
-        throw InputError(file, std::filesystem::exists(file) ? "cannot be opened for reading"
-                                                             : "is missing");
+        throw InputError(
+            file, std::filesystem::exists(file) ? "cannot be opened for reading" : "is missing");
     }
     std::error_code sizeError;
     const std::uint64_t fileBytes = std::filesystem::file_size(file, sizeError);

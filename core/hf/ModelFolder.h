@@ -12,13 +12,13 @@
 
 namespace bert {
 
-/// What loading a checkpoint did, in transformers' terms.
+/// What loading a model folder did, in transformers' terms.
 struct LoadReport {
     std::filesystem::path weightsFile;
-    /// Model parameters the checkpoint did not have; they keep their fresh initialisation
+    /// Model parameters the weights file did not have; they keep their fresh initialisation
     /// (a base model's classifier head, for instance). Our names.
     std::vector<std::string> missingKeys;
-    /// Checkpoint tensors the model has no place for (an MLM head, for instance). File names.
+    /// Weights-file tensors the model has no place for (an MLM head, for instance). File names.
     std::vector<std::string> unexpectedKeys;
     /// The classifier head was created fresh (missing, or a different label set was asked for).
     bool freshClassifier = false;
@@ -28,7 +28,7 @@ struct LoadReport {
 };
 
 struct LoadOptions {
-    /// Label names for a fine-tuning run; when they differ from config.json's, the checkpoint's
+    /// Label names for a fine-tuning run; when they differ from config.json's, the folder's
     /// head (if any) is dropped and a fresh one is made for these labels.
     std::optional<std::vector<std::string>> labels;
     /// Seed of any freshly initialised weights.
@@ -45,7 +45,7 @@ struct ModelBundle {
 
 /// Loads a transformers BERT folder: config.json, vocab.txt (+ tokenizer_config.json), and
 /// model.safetensors, or pytorch_model.bin where LibTorch can unpickle it. Base-model
-/// checkpoints (keys without "bert.") and legacy LayerNorm gamma/beta names are mapped as
+/// weights (keys without "bert.") and legacy LayerNorm gamma/beta names are mapped as
 /// transformers maps them. Throws InputError naming the file and the problem: missing files, a
 /// tensor whose shape disagrees with config.json, a vocabulary smaller than vocab_size.
 ModelBundle loadModelFolder(const std::filesystem::path& folder, const LoadOptions& options = {});
@@ -57,7 +57,8 @@ ModelBundle makePresetModel(const std::string& preset, WordPieceTokenizer tokeni
 /// Writes a folder that transformers' AutoModelForSequenceClassification and AutoTokenizer load:
 /// config.json (with id2label/label2id), model.safetensors, vocab.txt, tokenizer_config.json,
 /// special_tokens_map.json. Each file is replaced atomically.
-void exportModelFolder(const std::filesystem::path& folder, BertForSequenceClassificationImpl& model,
+void exportModelFolder(const std::filesystem::path& folder,
+                       BertForSequenceClassificationImpl& model,
                        const WordPieceTokenizer& tokenizer);
 
 /// transformers' names and fp32 CPU copies of every parameter of the model.

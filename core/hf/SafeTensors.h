@@ -1,12 +1,12 @@
 #pragma once
 
-#include <ATen/core/Tensor.h>
-
 #include <filesystem>
 #include <map>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include <ATen/core/Tensor.h>
 
 namespace bert {
 
@@ -28,7 +28,7 @@ SafeTensorsFile readSafeTensors(const std::filesystem::path& file);
 
 /// Writes tensors (any device, contiguous or not) as a safetensors file with the given metadata.
 /// The file is written beside its final name and renamed into place, so an interrupted or failed
-/// write (disk full, read-only folder) leaves any earlier file intact; failures throw InputError.
+/// write (disk full, read-only folder) leaves any earlier file intact; failures throw StoreError.
 void writeSafeTensors(const std::filesystem::path& file,
                       const std::vector<std::pair<std::string, at::Tensor>>& tensors,
                       const std::map<std::string, std::string>& metadata = {});

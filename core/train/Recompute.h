@@ -4,8 +4,9 @@
 
 namespace bert {
 
-/// A LayerRunner that applies gradient checkpointing to each encoder layer: the forward pass
-/// keeps only the layer's input; backward recomputes the layer with the random-number state
+/// Gradient checkpointing, called "recompute" in the code so that "checkpoint" means only a saved
+/// training state (train/TrainingState.h). A LayerRunner for each encoder layer: the forward
+/// pass keeps only the layer's input; backward recomputes the layer with the random-number state
 /// (dropout masks) and autocast state of the forward pass, then back-propagates through the
 /// recomputation. LibTorch has no torch.utils.checkpoint (pytorch #52744); this is the reentrant
 /// form built on torch::autograd::Function.
@@ -14,6 +15,6 @@ namespace bert {
 /// skip the whole block and leave the encoder untrained (transformers #21381, #26221). The
 /// runner therefore passes a tensor that requires grad into every block, so backward always
 /// runs and the layer's parameters get their gradients.
-LayerRunner checkpointedLayerRunner();
+LayerRunner recomputingLayerRunner();
 
 }  // namespace bert

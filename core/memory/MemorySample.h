@@ -1,0 +1,16 @@
+#pragma once
+
+#include <cstdint>
+
+namespace bert {
+
+/// Bytes of tensor memory at one moment: in use now, the most since the last resetPeak(), and
+/// what the allocator holds from the system (CUDA's reserved bytes; on CPU equal to current,
+/// since the CPU allocator returns memory at once).
+struct MemorySample {
+    std::int64_t current = 0;
+    std::int64_t peak = 0;
+    std::int64_t reserved = 0;
+};
+
+}  // namespace bert

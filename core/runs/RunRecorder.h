@@ -1,0 +1,72 @@
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <variant>
+#include <vector>
+
+#include "train/TrainerEvents.h"
+
+namespace SQLite {
+class Database;
+}
+
+namespace bert {
+
+/// Records one run into the store as a TrainerObserver. Callbacks only queue (the training
+/// thread never waits on the disk); a writer thread with its own connection commits the queue
+/// in one transaction every flush interval or batch, and at the end of the run. Metrics written
+/// before a crash or kill -9 are therefore on disk, up to the last flush.
+class RunRecorder final : public TrainerObserver {
+public:
+    /// The longest a metric waits in memory before it is written.
+    static constexpr std::chrono::milliseconds kFlushInterval{250};
+
+    RunRecorder(const std::filesystem::path& databaseFile, std::int64_t runId);
+    ~RunRecorder() override;
+    RunRecorder(const RunRecorder&) = delete;
+    RunRecorder& operator=(const RunRecorder&) = delete;
+
+    void onStarted(const RunStart& start) override;
+    void onStep(const StepMetrics& metrics) override;
+    void onEvaluation(const EvalMetrics& metrics) override;
+    void onEpochEnd(const EpochSummary& summary) override;
+    void onEvent(const TrainerEvent& event) override;
+    void onFinished(const RunResult& result) override;
+    /// Commits every metric so far before the checkpoint exists (see TrainerObserver).
+    void beforeCheckpoint(std::size_t step) override;
+    void onCheckpoint(const CheckpointInfo& checkpoint) override;
+
+    /// Blocks until everything queued so far is committed.
+    void flush();
+    /// The last error of the writer thread (disk full, locked database), or empty.
+    std::string lastError() const;
+
+private:
+    using Item = std::variant<RunStart, StepMetrics, EvalMetrics, EpochSummary, TrainerEvent,
+                              CheckpointInfo, RunResult>;
+    void writerLoop();
+    void write(const std::vector<Item>& items);
+    void push(Item item);
+
+    std::filesystem::path file_;
+    std::int64_t runId_;
+    std::unique_ptr<SQLite::Database> db_;
+    mutable std::mutex mutex_;
+    std::condition_variable wake_;
+    std::condition_variable drained_;
+    std::deque<Item> queue_;
+    std::size_t inFlight_ = 0;
+    bool stopping_ = false;
+    std::string error_;
+    std::thread writer_;
+};
+
+}  // namespace bert

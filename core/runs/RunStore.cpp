@@ -1,0 +1,327 @@
+#include "runs/RunStore.h"
+
+#include <cstdlib>
+
+#include "runs/StoreSql.h"
+
+namespace bert {
+
+namespace {
+
+nlohmann::json parseJson(const std::string& text, nlohmann::json fallback) {
+    auto json = nlohmann::json::parse(text, nullptr, false);
+    return json.is_discarded() ? fallback : json;
+}
+
+RunRecord readRun(SQLite::Statement& query) {
+    RunRecord run;
+    run.id = query.getColumn("id").getInt64();
+    run.name = query.getColumn("name").getString();
+    run.createdAt = query.getColumn("created_at").getString();
+    run.finishedAt =
+        query.getColumn("finished_at").isNull() ? "" : query.getColumn("finished_at").getString();
+    run.status = runStatusFromString(query.getColumn("status").getString());
+    run.config = parseJson(query.getColumn("config_json").getString(), nlohmann::json::object());
+    run.datasetPath = query.getColumn("dataset_path").getString();
+    run.datasetFingerprint = query.getColumn("dataset_fingerprint").getString();
+    run.baseModel = query.getColumn("base_model").getString();
+    const auto labels =
+        parseJson(query.getColumn("labels_json").getString(), nlohmann::json::array());
+    for (const auto& label : labels) {
+        run.labels.push_back(label.is_string() ? label.get<std::string>() : label.dump());
+    }
+    run.techniques = query.getColumn("techniques").getString();
+    run.finalMetrics =
+        parseJson(query.getColumn("final_metrics_json").getString(), nlohmann::json::object());
+    run.bestAccuracy = query.getColumn("best_accuracy").getDouble();
+    run.peakMemoryBytes = query.getColumn("peak_memory_bytes").getInt64();
+    run.forecastBytes = query.getColumn("forecast_bytes").getInt64();
+    run.trialPeakBytes = query.getColumn("trial_peak_bytes").getInt64();
+    run.device = query.getColumn("device").getString();
+    run.seconds = query.getColumn("seconds").getDouble();
+    run.error = query.getColumn("error").getString();
+    run.notes = query.getColumn("notes").getString();
+    run.resumedFrom = query.getColumn("resumed_from").getInt64();
+    // A run whose process is gone was interrupted, whether or not a read-write open marked it yet.
+    if (run.status == RunStatus::Running &&
+        !store::processMayBeAlive(query.getColumn("pid").getInt64(),
+                                  query.getColumn("host").getString())) {
+        run.status = RunStatus::Interrupted;
+        run.error = "the process ended during training (killed or crashed)";
+    }
+    return run;
+}
+
+}  // namespace
+
+RunStore::RunStore(std::filesystem::path databaseFile, Access access)
+    : file_(std::move(databaseFile)),
+      access_(access),
+      db_(store::openDatabase(file_, access == Access::ReadOnly)) {
+    store::checkAndMigrate(*db_, file_, readOnly());
+    if (!readOnly()) {
+        store::guarded(file_, "marking interrupted runs", [&] { markInterruptedRuns(); });
+    }
+}
+
+RunStore::~RunStore() = default;
+
+std::filesystem::path RunStore::defaultLocation() {
+    if (const char* explicitFile = std::getenv("BERT_STUDIO_DB"); explicitFile && *explicitFile) {
+        return explicitFile;
+    }
+    std::filesystem::path base;
+    if (const char* xdg = std::getenv("XDG_DATA_HOME"); xdg && *xdg) {
+        base = xdg;
+    } else if (const char* home = std::getenv("HOME"); home && *home) {
+        base = std::filesystem::path(home) / ".local" / "share";
+    } else {
+        base = std::filesystem::temp_directory_path();
+    }
+    return base / "bert-studio" / "runs.sqlite";
+}
+
+std::filesystem::path RunStore::runFolder(std::int64_t runId) const {
+    return file_.parent_path() / "runs" / std::to_string(runId);
+}
+
+void RunStore::markInterruptedRuns() {
+    SQLite::Statement query(*db_, "SELECT id, pid, host FROM runs WHERE status = 'running'");
+    std::vector<std::int64_t> dead;
+    while (query.executeStep()) {
+        if (!store::processMayBeAlive(query.getColumn(1).getInt64(),
+                                      query.getColumn(2).getString())) {
+            dead.push_back(query.getColumn(0).getInt64());
+        }
+    }
+    for (const auto id : dead) {
+        SQLite::Transaction transaction(*db_);
+        SQLite::Statement update(*db_,
+                                 "UPDATE runs SET status = 'interrupted', finished_at = ?, "
+                                 "error = 'the process ended during training (killed or crashed)' "
+                                 "WHERE id = ?");
+        update.bind(1, store::nowIso());
+        update.bind(2, id);
+        update.exec();
+        SQLite::Statement lastStep(*db_,
+                                   "SELECT coalesce(max(step), 0) FROM steps WHERE run_id = ?");
+        lastStep.bind(1, id);
+        lastStep.executeStep();
+        const TrainerEvent event{
+            EventKind::Interrupted, static_cast<std::size_t>(lastStep.getColumn(0).getInt64()),
+            "the process ended during training; found at the next start", nlohmann::json::object()};
+        store::insertEvent(*db_, id, event);
+        transaction.commit();
+        interrupted_.push_back(id);
+    }
+}
+
+std::int64_t RunStore::createRun(const NewRun& run) {
+    return store::guarded(file_, "creating a run", [&] {
+        SQLite::Statement insert(
+            *db_,
+            "INSERT INTO runs (name, created_at, started_at, status, config_json, dataset_path, "
+            "dataset_fingerprint, base_model, labels_json, techniques, resumed_from, pid, host) "
+            "VALUES (?, ?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        const auto now = store::nowIso();
+        insert.bind(1, run.name);
+        insert.bind(2, now);
+        insert.bind(3, now);
+        insert.bind(4, run.config.dump());
+        insert.bind(5, run.datasetPath);
+        insert.bind(6, run.datasetFingerprint);
+        insert.bind(7, run.baseModel);
+        insert.bind(8, nlohmann::json(run.labels).dump());
+        insert.bind(9, run.techniques);
+        insert.bind(10, run.resumedFrom);
+        insert.bind(11, static_cast<std::int64_t>(::getpid()));
+        insert.bind(12, store::hostName());
+        insert.exec();
+        return db_->getLastInsertRowid();
+    });
+}
+
+void RunStore::setStarted(std::int64_t runId, const RunStart& start) {
+    store::guarded(file_, "recording the start of run " + std::to_string(runId),
+                   [&] { store::writeRunStart(*db_, runId, start); });
+}
+
+void RunStore::finishRun(std::int64_t runId, const RunResult& result) {
+    store::guarded(file_, "recording the end of run " + std::to_string(runId),
+                   [&] { store::writeRunResult(*db_, runId, result); });
+}
+
+void RunStore::reopen(std::int64_t runId) {
+    store::guarded(file_, "reopening run " + std::to_string(runId), [&] {
+        SQLite::Statement update(
+            *db_,
+            "UPDATE runs SET status = 'running', finished_at = NULL, error = '', pid = ?, "
+            "host = ? WHERE id = ?");
+        update.bind(1, static_cast<std::int64_t>(::getpid()));
+        update.bind(2, store::hostName());
+        update.bind(3, runId);
+        update.exec();
+    });
+}
+
+void RunStore::rename(std::int64_t runId, const std::string& name) {
+    store::guarded(file_, "renaming run " + std::to_string(runId), [&] {
+        SQLite::Statement update(*db_, "UPDATE runs SET name = ? WHERE id = ?");
+        update.bind(1, name);
+        update.bind(2, runId);
+        update.exec();
+    });
+}
+
+void RunStore::setNotes(std::int64_t runId, const std::string& notes) {
+    store::guarded(file_, "writing the notes of run " + std::to_string(runId), [&] {
+        SQLite::Statement update(*db_, "UPDATE runs SET notes = ? WHERE id = ?");
+        update.bind(1, notes);
+        update.bind(2, runId);
+        update.exec();
+    });
+}
+
+void RunStore::remove(std::int64_t runId) {
+    store::guarded(file_, "deleting run " + std::to_string(runId), [&] {
+        SQLite::Statement erase(*db_, "DELETE FROM runs WHERE id = ?");
+        erase.bind(1, runId);
+        erase.exec();
+        std::filesystem::remove_all(runFolder(runId));
+    });
+}
+
+std::vector<RunRecord> RunStore::runs() {
+    return store::guarded(file_, "listing runs", [&] {
+        std::vector<RunRecord> result;
+        SQLite::Statement query(*db_, "SELECT * FROM runs ORDER BY id");
+        while (query.executeStep()) {
+            result.push_back(readRun(query));
+        }
+        return result;
+    });
+}
+
+std::optional<RunRecord> RunStore::run(std::int64_t runId) {
+    return store::guarded(file_, "reading run " + std::to_string(runId),
+                          [&]() -> std::optional<RunRecord> {
+                              SQLite::Statement query(*db_, "SELECT * FROM runs WHERE id = ?");
+                              query.bind(1, runId);
+                              if (!query.executeStep()) {
+                                  return std::nullopt;
+                              }
+                              return readRun(query);
+                          });
+}
+
+std::vector<StepMetrics> RunStore::steps(std::int64_t runId) {
+    return store::guarded(file_, "reading the steps of run " + std::to_string(runId), [&] {
+        std::vector<StepMetrics> result;
+        SQLite::Statement query(
+            *db_,
+            "SELECT step, epoch, loss, learning_rate, memory_current, memory_peak, "
+            "memory_reserved, samples_per_second, tokens_per_second, padding_share, "
+            "loss_scale, grad_norm, micro_batch, accumulation, skipped "
+            "FROM steps WHERE run_id = ? ORDER BY step");
+        query.bind(1, runId);
+        while (query.executeStep()) {
+            StepMetrics m;
+            m.step = static_cast<std::size_t>(query.getColumn(0).getInt64());
+            m.epoch = query.getColumn(1).getDouble();
+            m.loss = query.getColumn(2).getDouble();
+            m.learningRate = query.getColumn(3).getDouble();
+            m.memory = {query.getColumn(4).getInt64(), query.getColumn(5).getInt64(),
+                        query.getColumn(6).getInt64()};
+            m.samplesPerSecond = query.getColumn(7).getDouble();
+            m.tokensPerSecond = query.getColumn(8).getDouble();
+            m.paddingShare = query.getColumn(9).getDouble();
+            m.lossScale = query.getColumn(10).getDouble();
+            m.gradNorm = query.getColumn(11).getDouble();
+            m.microBatch = static_cast<std::size_t>(query.getColumn(12).getInt64());
+            m.accumulation = static_cast<std::size_t>(query.getColumn(13).getInt64());
+            m.skipped = query.getColumn(14).getInt() != 0;
+            result.push_back(m);
+        }
+        return result;
+    });
+}
+
+std::vector<EvalMetrics> RunStore::evaluations(std::int64_t runId) {
+    return store::guarded(file_, "reading the evaluations of run " + std::to_string(runId), [&] {
+        std::vector<EvalMetrics> result;
+        SQLite::Statement query(
+            *db_,
+            "SELECT step, epoch, loss, accuracy, macro_f1, confusion_json FROM evaluations "
+            "WHERE run_id = ? ORDER BY step, rowid");
+        query.bind(1, runId);
+        while (query.executeStep()) {
+            EvalMetrics m;
+            m.step = static_cast<std::size_t>(query.getColumn(0).getInt64());
+            m.epoch = query.getColumn(1).getDouble();
+            m.loss = query.getColumn(2).getDouble();
+            m.accuracy = query.getColumn(3).getDouble();
+            m.macroF1 = query.getColumn(4).getDouble();
+            const auto confusion =
+                parseJson(query.getColumn(5).getString(), nlohmann::json::array());
+            if (confusion.is_array()) {
+                m.confusion = confusion.get<std::vector<std::vector<std::int64_t>>>();
+            }
+            result.push_back(m);
+        }
+        return result;
+    });
+}
+
+std::vector<TrainerEvent> RunStore::events(std::int64_t runId) {
+    return store::guarded(file_, "reading the events of run " + std::to_string(runId), [&] {
+        std::vector<TrainerEvent> result;
+        SQLite::Statement query(
+            *db_, "SELECT step, kind, message, data_json FROM events WHERE run_id = ? ORDER BY id");
+        query.bind(1, runId);
+        while (query.executeStep()) {
+            result.push_back({eventKindFromString(query.getColumn(1).getString()),
+                              static_cast<std::size_t>(query.getColumn(0).getInt64()),
+                              query.getColumn(2).getString(),
+                              parseJson(query.getColumn(3).getString(), nlohmann::json::object())});
+        }
+        return result;
+    });
+}
+
+std::vector<EpochSummary> RunStore::epochs(std::int64_t runId) {
+    return store::guarded(file_, "reading the epochs of run " + std::to_string(runId), [&] {
+        std::vector<EpochSummary> result;
+        SQLite::Statement query(
+            *db_,
+            "SELECT epoch, real_tokens, padded_tokens, seconds FROM epochs WHERE run_id = ? "
+            "ORDER BY epoch");
+        query.bind(1, runId);
+        while (query.executeStep()) {
+            EpochSummary e;
+            e.epoch = static_cast<std::size_t>(query.getColumn(0).getInt64());
+            e.realTokens = query.getColumn(1).getInt64();
+            e.paddedTokens = query.getColumn(2).getInt64();
+            e.seconds = query.getColumn(3).getDouble();
+            result.push_back(e);
+        }
+        return result;
+    });
+}
+
+std::vector<CheckpointRecord> RunStore::checkpoints(std::int64_t runId) {
+    return store::guarded(file_, "reading the checkpoints of run " + std::to_string(runId), [&] {
+        std::vector<CheckpointRecord> result;
+        SQLite::Statement query(
+            *db_,
+            "SELECT step, kind, path, metric FROM checkpoints WHERE run_id = ? ORDER BY rowid");
+        query.bind(1, runId);
+        while (query.executeStep()) {
+            result.push_back({runId, static_cast<std::size_t>(query.getColumn(0).getInt64()),
+                              checkpointKindFromString(query.getColumn(1).getString()),
+                              query.getColumn(2).getString(), query.getColumn(3).getDouble()});
+        }
+        return result;
+    });
+}
+
+}  // namespace bert

@@ -1,0 +1,286 @@
+#include "runs/StoreSql.h"
+
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <ctime>
+#include <signal.h>
+#include <sqlite3.h>
+#include <unistd.h>
+
+#include "runs/RunStore.h"
+
+namespace bert::store {
+
+constexpr int kSchemaVersion = RunStore::kSchemaVersion;
+
+namespace {
+
+// One entry per schema version; entry k migrates version k to k + 1. Append, never edit.
+const char* const kMigrations[] = {
+    R"SQL(
+    CREATE TABLE runs (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        name TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        started_at TEXT,
+        finished_at TEXT,
+        status TEXT NOT NULL,
+        config_json TEXT NOT NULL,
+        dataset_path TEXT NOT NULL DEFAULT '',
+        dataset_fingerprint TEXT NOT NULL DEFAULT '',
+        base_model TEXT NOT NULL DEFAULT '',
+        labels_json TEXT NOT NULL DEFAULT '[]',
+        techniques TEXT NOT NULL DEFAULT '',
+        final_metrics_json TEXT NOT NULL DEFAULT '{}',
+        best_accuracy REAL NOT NULL DEFAULT 0,
+        peak_memory_bytes INTEGER NOT NULL DEFAULT 0,
+        forecast_bytes INTEGER NOT NULL DEFAULT 0,
+        forecast_json TEXT NOT NULL DEFAULT '{}',
+        trial_peak_bytes INTEGER NOT NULL DEFAULT 0,
+        measured_json TEXT NOT NULL DEFAULT '{}',
+        device TEXT NOT NULL DEFAULT '',
+        seconds REAL NOT NULL DEFAULT 0,
+        error TEXT NOT NULL DEFAULT '',
+        notes TEXT NOT NULL DEFAULT '',
+        resumed_from INTEGER NOT NULL DEFAULT 0,
+        pid INTEGER NOT NULL DEFAULT 0,
+        host TEXT NOT NULL DEFAULT ''
+    );
+    CREATE TABLE steps (
+        run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+        step INTEGER NOT NULL,
+        epoch REAL NOT NULL,
+        loss REAL NOT NULL,
+        learning_rate REAL NOT NULL,
+        memory_current INTEGER NOT NULL,
+        memory_peak INTEGER NOT NULL,
+        memory_reserved INTEGER NOT NULL,
+        samples_per_second REAL NOT NULL,
+        tokens_per_second REAL NOT NULL,
+        padding_share REAL NOT NULL,
+        loss_scale REAL NOT NULL,
+        grad_norm REAL NOT NULL,
+        micro_batch INTEGER NOT NULL,
+        accumulation INTEGER NOT NULL,
+        skipped INTEGER NOT NULL,
+        PRIMARY KEY (run_id, step)
+    );
+    CREATE TABLE evaluations (
+        run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+        step INTEGER NOT NULL,
+        epoch REAL NOT NULL,
+        loss REAL NOT NULL,
+        accuracy REAL NOT NULL,
+        macro_f1 REAL NOT NULL,
+        confusion_json TEXT NOT NULL
+    );
+    CREATE INDEX evaluations_run ON evaluations(run_id, step);
+    CREATE TABLE epochs (
+        run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+        epoch INTEGER NOT NULL,
+        real_tokens INTEGER NOT NULL,
+        padded_tokens INTEGER NOT NULL,
+        padding_share REAL NOT NULL,
+        seconds REAL NOT NULL,
+        PRIMARY KEY (run_id, epoch)
+    );
+    CREATE TABLE events (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+        step INTEGER NOT NULL,
+        time TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        message TEXT NOT NULL,
+        data_json TEXT NOT NULL
+    );
+    CREATE INDEX events_run ON events(run_id, id);
+    CREATE TABLE checkpoints (
+        run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+        step INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        path TEXT NOT NULL,
+        metric REAL NOT NULL,
+        created_at TEXT NOT NULL
+    );
+    )SQL",
+};
+static_assert(std::size(kMigrations) == kSchemaVersion);
+
+nlohmann::json evalJson(const EvalMetrics& m) {
+    return {{"step", m.step},         {"epoch", m.epoch},      {"loss", m.loss},
+            {"accuracy", m.accuracy}, {"macro_f1", m.macroF1}, {"confusion", m.confusion}};
+}
+
+// How long a statement waits for another process's lock before it fails with "database is
+// locked". BERT_STUDIO_DB_BUSY_MS overrides it (a slow network file system, or tests).
+constexpr int kDefaultBusyTimeoutMs = 10000;
+
+int busyTimeoutMs() {
+    if (const char* text = std::getenv("BERT_STUDIO_DB_BUSY_MS");
+        text != nullptr && *text != '\0') {
+        char* end = nullptr;
+        const long value = std::strtol(text, &end, 10);
+        if (*end == '\0' && value >= 0 && value <= 3600000) {
+            return static_cast<int>(value);
+        }
+    }
+    return kDefaultBusyTimeoutMs;
+}
+
+/// A failure to open or read the schema: a file that is not a database at all is the user's
+/// (InputError); anything else (locked, disk full, read-only, damaged) is the store's.
+[[noreturn]] void throwOpenFailure(const std::filesystem::path& file,
+                                   const SQLite::Exception& error, const std::string& what) {
+    if ((error.getErrorCode() & 0xff) == SQLITE_NOTADB) {
+        throw InputError(file, what + error.what());
+    }
+    throw StoreError(file, what + error.what());
+}
+
+}  // namespace
+
+std::unique_ptr<SQLite::Database> openDatabase(const std::filesystem::path& file, bool readOnly) {
+    // SQLite opens "" as a private temporary database: runs would vanish with the process.
+    if (file.empty()) {
+        throw InputError("no run database given (an empty path)");
+    }
+    if (readOnly && !std::filesystem::exists(file)) {
+        throw InputError(file, "does not exist: no runs are recorded there");
+    }
+    if (!readOnly && file.has_parent_path()) {
+        std::error_code ignored;
+        std::filesystem::create_directories(file.parent_path(), ignored);
+    }
+    try {
+        auto db = std::make_unique<SQLite::Database>(
+            file.string(),
+            readOnly ? SQLite::OPEN_READONLY : SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+        db->setBusyTimeout(
+            busyTimeoutMs());  // another process (studio, command line) may be writing
+        db->exec("PRAGMA foreign_keys = ON");
+        return db;
+    } catch (const SQLite::Exception& error) {
+        throwOpenFailure(file, error, "cannot be opened as a run database: ");
+    }
+}
+
+void checkAndMigrate(SQLite::Database& db, const std::filesystem::path& file, bool readOnly) {
+    try {
+        const int version = db.execAndGet("PRAGMA user_version").getInt();
+        if (version > kSchemaVersion) {
+            throw InputError(file, "was written by a newer BERT Studio (schema " +
+                                       std::to_string(version) + ", this build reads up to " +
+                                       std::to_string(kSchemaVersion) + ")");
+        }
+        if (version == 0 && db.execAndGet("SELECT count(*) FROM sqlite_master").getInt() > 0 &&
+            !db.tableExists("runs")) {
+            throw InputError(file, "is an SQLite database of another application");
+        }
+        if (readOnly) {
+            if (version < kSchemaVersion) {
+                throw InputError(
+                    file,
+                    "has an older or no schema; open it once with write access to upgrade it");
+            }
+            return;
+        }
+        // Only now, once the file is known to be ours, may anything be written to it.
+        db.exec("PRAGMA journal_mode = WAL");
+        db.exec("PRAGMA synchronous = NORMAL");  // WAL: durable at checkpoints, never corrupt
+        for (int v = version; v < kSchemaVersion; ++v) {
+            SQLite::Transaction transaction(db);
+            db.exec(kMigrations[v]);
+            db.exec("PRAGMA user_version = " + std::to_string(v + 1));
+            transaction.commit();
+        }
+    } catch (const SQLite::Exception& error) {
+        throwOpenFailure(file, error, "is not a usable run database: ");
+    }
+}
+
+std::string nowIso() {
+    const auto now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+    std::tm utc{};
+    gmtime_r(&now, &utc);
+    char text[32];
+    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+    return text;
+}
+
+std::string hostName() {
+    char name[256] = {};
+    ::gethostname(name, sizeof name - 1);
+    return name;
+}
+
+bool processMayBeAlive(std::int64_t pid, const std::string& host) {
+    if (host != hostName()) {
+        return true;  // another machine's run (a shared folder) cannot be checked
+    }
+    return pid > 0 && !(::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH);
+}
+
+void insertEvent(SQLite::Database& db, std::int64_t runId, const TrainerEvent& event) {
+    SQLite::Statement insert(db,
+                             "INSERT INTO events (run_id, step, time, kind, message, data_json) "
+                             "VALUES (?, ?, ?, ?, ?, ?)");
+    insert.bind(1, runId);
+    insert.bind(2, static_cast<std::int64_t>(event.step));
+    insert.bind(3, nowIso());
+    insert.bind(4, toString(event.kind));
+    insert.bind(5, event.message);
+    insert.bind(6, event.data.dump());
+    insert.exec();
+}
+
+void insertCheckpoint(SQLite::Database& db, std::int64_t runId, const CheckpointInfo& checkpoint) {
+    SQLite::Statement insert(
+        db,
+        "INSERT INTO checkpoints (run_id, step, kind, path, metric, created_at) "
+        "VALUES (?, ?, ?, ?, ?, ?)");
+    insert.bind(1, runId);
+    insert.bind(2, static_cast<std::int64_t>(checkpoint.step));
+    insert.bind(3, toString(checkpoint.kind));
+    insert.bind(4, checkpoint.folder.string());
+    insert.bind(5, checkpoint.metric);
+    insert.bind(6, nowIso());
+    insert.exec();
+}
+
+void writeRunStart(SQLite::Database& db, std::int64_t runId, const RunStart& start) {
+    SQLite::Statement update(db,
+                             "UPDATE runs SET device = ?, forecast_bytes = ?, forecast_json = ?, "
+                             "trial_peak_bytes = ? WHERE id = ?");
+    update.bind(1, start.device);
+    update.bind(2, start.forecast.total());
+    update.bind(3, start.forecast.toJson().dump());
+    update.bind(4, start.trialPeakBytes);
+    update.bind(5, runId);
+    update.exec();
+}
+
+void writeRunResult(SQLite::Database& db, std::int64_t runId, const RunResult& result) {
+    SQLite::Statement update(
+        db,
+        "UPDATE runs SET status = ?, finished_at = ?, final_metrics_json = ?, "
+        "best_accuracy = ?, peak_memory_bytes = ?, measured_json = ?, seconds = ?, "
+        "error = ? WHERE id = ?");
+    update.bind(1, toString(result.status));
+    update.bind(2, nowIso());
+    const nlohmann::json metrics = {{"final", evalJson(result.finalEval)},
+                                    {"best", evalJson(result.bestEval)},
+                                    {"steps", result.steps},
+                                    {"last_checkpoint", result.lastCheckpoint.string()},
+                                    {"best_checkpoint", result.bestCheckpoint.string()}};
+    update.bind(3, metrics.dump());
+    update.bind(4, std::max(result.bestEval.accuracy, result.finalEval.accuracy));
+    update.bind(5, result.peakMemoryBytes);
+    update.bind(6, result.measured.toJson().dump());
+    update.bind(7, result.seconds);
+    update.bind(8, result.error);
+    update.bind(9, runId);
+    update.exec();
+}
+
+}  // namespace bert::store

@@ -1,0 +1,154 @@
+#include <algorithm>
+
+#include <ATen/ATen.h>
+#include <torch/csrc/autograd/grad_mode.h>
+
+#include "data/Batch.h"
+#include "memory/MemoryForecast.h"
+#include "train/Metrics.h"
+#include "train/RandomState.h"
+#include "train/Trainer.h"
+
+// The Trainer's measurements: evaluation on the validation set, the trial step, and the memory
+// it forecasts and holds. The set-up, the steps, checkpoints and the loop are in Trainer.cpp.
+
+namespace bert {
+
+EvalMetrics Trainer::evaluate() {
+    auto& net = *bundle_.model;
+    net.eval();
+    const torch::NoGradGuard noGrad;
+    const std::size_t labels = data_.labels.size();
+    std::vector<std::vector<std::int64_t>> confusion(labels, std::vector<std::int64_t>(labels, 0));
+    double lossSum = 0.0;
+    // Sorted by length so each batch pads little; evaluation order does not change the metrics.
+    std::vector<std::size_t> order(data_.validation.size());
+    for (std::size_t i = 0; i < order.size(); ++i) {
+        order[i] = i;
+    }
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        return data_.validation.lengths[a] < data_.validation.lengths[b];
+    });
+    std::size_t start = 0;
+    while (start < order.size()) {
+        const std::size_t end = std::min(order.size(), start + evalBatch_);
+        try {
+            std::vector<const Encoding*> batch;
+            std::vector<std::int64_t> targets;
+            for (std::size_t k = start; k < end; ++k) {
+                batch.push_back(&data_.validation.encodings[order[k]]);
+                targets.push_back(data_.validation.labels[order[k]]);
+            }
+            PaddingOptions padding;
+            padding.multipleOf = config_.padToMultipleOf;
+            const auto inputs = collate(batch, bundle_.tokenizer.padId(), padding, device_);
+            at::Tensor logits;
+            {
+                const AutocastGuard autocast(device_.type(), config_.precision != Precision::Fp32,
+                                             autocastDtype(config_.precision));
+                logits = net.forward(inputs).to(at::kFloat);
+            }
+            const auto target = at::tensor(targets, at::kLong).to(device_);
+            lossSum +=
+                at::cross_entropy_loss(logits, target, {}, at::Reduction::Sum).item<double>();
+            const auto predicted = logits.argmax(-1).to(at::kCPU);
+            const auto* p = predicted.data_ptr<std::int64_t>();
+            for (std::size_t k = 0; k < targets.size(); ++k) {
+                ++confusion[static_cast<std::size_t>(targets[k])][static_cast<std::size_t>(p[k])];
+            }
+            start = end;
+        } catch (const c10::Error& error) {
+            if (!isOutOfMemory(error) || evalBatch_ == 1) {
+                net.train();
+                throw;
+            }
+            monitor_.releaseCache();
+            const std::size_t previous = evalBatch_;
+            evalBatch_ = std::max<std::size_t>(1, evalBatch_ / 2);
+            emit(EventKind::EvalOomRecovered,
+                 "out of memory in evaluation at batch " + std::to_string(previous) +
+                     "; evaluating in batches of " + std::to_string(evalBatch_) +
+                     " (training is not affected)",
+                 {{"from_batch", previous}, {"to_batch", evalBatch_}});
+        }
+    }
+    net.train();
+    if (config_.cacheRelease == CacheRelease::AfterEval) {
+        monitor_.releaseCache();
+    }
+    EvalMetrics metrics;
+    metrics.step = position_.step;
+    metrics.loss = lossSum / static_cast<double>(std::max<std::size_t>(1, order.size()));
+    metrics.accuracy = accuracyOf(confusion);
+    metrics.macroF1 = macroF1Of(confusion);
+    metrics.confusion = std::move(confusion);
+    return metrics;
+}
+
+std::int64_t Trainer::trialStepPeak() {
+    // The longest micro-batch decides the peak: its examples, in the first position.
+    std::vector<std::size_t> order(data_.train.size());
+    for (std::size_t i = 0; i < order.size(); ++i) {
+        order[i] = i;
+    }
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        return data_.train.lengths[a] > data_.train.lengths[b];
+    });
+    // With accumulation, two micro-batches: the first one's gradients are alive during the second.
+    const std::size_t microBatches =
+        (config_.accumulationSteps > 1 && microBatch_ < config_.stepExamples()) ? 2 : 1;
+    order.resize(std::min(order.size(), microBatch_ * microBatches));
+    const auto rng = getRngState(device_);
+    monitor_.resetPeak();
+    std::int64_t peak = 0;
+    try {
+        computeGradients(order);
+        peak = monitor_.sample().peak;
+    } catch (const c10::Error& error) {
+        if (!isOutOfMemory(error)) {
+            clearGradients();
+            setRngState(device_, rng);
+            throw;
+        }
+        peak = cap_.cap().value_or(monitor_.sample().peak) + 1;  // it does not fit
+    }
+    clearGradients();
+    setRngState(device_, rng);
+    // The first optimizer step adds AdamW's two moments per trainable parameter; they stay.
+    std::int64_t optimizerState = 0;
+    if (optimizer_->state().empty()) {
+        for (const auto& parameter : trainable_) {
+            optimizerState += 2 * static_cast<std::int64_t>(parameter.nbytes());
+        }
+    }
+    return peak + optimizerState;
+}
+
+MemoryBreakdown Trainer::forecast() const {
+    std::size_t longest = 0;
+    for (const auto length : data_.train.lengths) {
+        longest = std::max(longest, length);
+    }
+    return forecastMemory(bundle_.config, config_, longest);
+}
+
+MemoryBreakdown Trainer::residentMemory() const {
+    MemoryBreakdown memory;
+    for (const auto& parameter : bundle_.model->parameters()) {
+        memory.weights += static_cast<std::int64_t>(parameter.nbytes());
+    }
+    for (const auto& parameter : trainable_) {
+        memory.gradients += static_cast<std::int64_t>(parameter.nbytes());
+    }
+    for (const auto& [key, state] : optimizer_->state()) {
+        const auto& adam = static_cast<const torch::optim::AdamWParamState&>(*state);
+        for (const auto* tensor : {&adam.exp_avg(), &adam.exp_avg_sq(), &adam.max_exp_avg_sq()}) {
+            if (tensor->defined()) {
+                memory.optimizerState += static_cast<std::int64_t>(tensor->nbytes());
+            }
+        }
+    }
+    return memory;
+}
+
+}  // namespace bert

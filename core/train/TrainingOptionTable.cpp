@@ -1,0 +1,434 @@
+#include "train/OptionBinding.h"
+
+// The option table: every training option, declared once. JSON keys, command-line flags, form
+// rows, ranges, help and technique summaries all come from here (see TrainingOptions.h).
+//
+// QT_TRANSLATE_NOOP marks the English texts for Qt's lupdate (scripts/update_translations.sh
+// scans this file); the studio translates them in the context "TrainingOptions". Core has no Qt.
+#ifndef QT_TRANSLATE_NOOP
+#define QT_TRANSLATE_NOOP(context, text) text
+#endif
+
+namespace bert {
+
+namespace {
+
+constexpr double kMiB = 1024.0 * 1024.0;
+// Whole-number options accept up to this: large enough for any run, small enough to be exact
+// in a double and in the form's spin boxes (int).
+constexpr double kLargeCount = 2147483647.0;
+
+}  // namespace
+
+std::vector<OptionDescriptor> buildTrainingOptionTable() {
+    using K = OptionKind;
+    using G = OptionGroup;
+    std::vector<OptionDescriptor> table;
+    auto add = [&](OptionDescriptor d) { table.push_back(std::move(d)); };
+
+    // ---- data ----
+    add(bindField({.key = "validation_fraction",
+                   .flag = "--validation-fraction",
+                   .alias = "",
+                   .label = QT_TRANSLATE_NOOP("TrainingOptions", "Validation share"),
+                   .help = QT_TRANSLATE_NOOP(
+                       "TrainingOptions",
+                       "Share of the examples held out for validation (a stratified split) when no "
+                       "validation file is given."),
+                   .group = G::Data,
+                   .kind = K::Real,
+                   .minimum = 0.001,
+                   .maximum = 0.999,
+                   .decimals = 3},
+                  &TrainingConfig::validationFraction));
+
+    // ---- batching ----
+    add(bindField(
+        {.key = "max_length",
+         .flag = "--max-length",
+         .alias = "",
+         .label = QT_TRANSLATE_NOOP("TrainingOptions", "Max &length"),
+         .help = QT_TRANSLATE_NOOP(
+             "TrainingOptions",
+             "Tokens per example; longer texts are truncated. Activation memory grows with "
+             "it, attention quadratically."),
+         .group = G::Batching,
+         .kind = K::Count,
+         .minimum = 8,
+         .maximum = 65536},
+        &TrainingConfig::maxLength));
+    add(bindField(
+        {.key = "padding",
+         .flag = "--padding",
+         .alias = "",
+         .label = QT_TRANSLATE_NOOP("TrainingOptions", "&Padding"),
+         .help = QT_TRANSLATE_NOOP(
+             "TrainingOptions",
+             "Dynamic pads each batch to its longest example instead of max length: less memory "
+             "and time, same results."),
+         .group = G::Batching,
+         .kind = K::Choice,
+         .choices = {{static_cast<int>(PaddingMode::Dynamic), "dynamic",
+                      QT_TRANSLATE_NOOP("TrainingOptions", "dynamic")},
+                     {static_cast<int>(PaddingMode::Fixed), "fixed",
+                      QT_TRANSLATE_NOOP("TrainingOptions", "fixed")}},
+         .technique = "dynamic padding",
+         .summary = [](const TrainingConfig& c) { return toString(c.padding) + " padding"; }},
+        &TrainingConfig::padding));
+    add(bindField(
+        {.key = "pad_to_multiple_of",
+         .flag = "--pad-to-multiple-of",
+         .alias = "",
+         .label = QT_TRANSLATE_NOOP("TrainingOptions", "Pad to multiple of"),
+         .help = QT_TRANSLATE_NOOP(
+             "TrainingOptions",
+             "Round padded lengths up to a multiple (8 suits tensor cores under fp16); costs "
+             "a little padding."),
+         .group = G::Batching,
+         .kind = K::Count,
+         .minimum = 1,
+         .maximum = 512,
+         .technique = "dynamic padding"},
+        &TrainingConfig::padToMultipleOf));
+    add(bindField({.key = "group_by_length",
+                   .flag = "--group-by-length",
+                   .alias = "",
+                   .label = QT_TRANSLATE_NOOP("TrainingOptions", "Group by length"),
+                   .help = QT_TRANSLATE_NOOP(
+                       "TrainingOptions",
+                       "Batches of similar lengths (longest first, so an out-of-memory "
+                       "shows at once): far less padding; slightly less random batches."),
+                   .group = G::Batching,
+                   .kind = K::Flag,
+                   .technique = "length-grouped batching",
+                   .summary = whenOn(&TrainingConfig::groupByLength, "length-grouped")},
+                  &TrainingConfig::groupByLength));
+    add(bindField(
+        {.key = "batch_size",
+         .flag = "--batch-size",
+         .alias = "-b",
+         .label = QT_TRANSLATE_NOOP("TrainingOptions", "&Batch size"),
+         .help = QT_TRANSLATE_NOOP(
+             "TrainingOptions",
+             "Examples per forward/backward pass. Activation memory grows with it; larger is "
+             "faster per example."),
+         .group = G::Batching,
+         .kind = K::Count,
+         .minimum = 1,
+         .maximum = 65536},
+        &TrainingConfig::batchSize));
+    add(bindField(
+        {.key = "accumulation_steps",
+         .flag = "--accumulation",
+         .alias = "",
+         .label = QT_TRANSLATE_NOOP("TrainingOptions", "&Accumulation steps"),
+         .help = QT_TRANSLATE_NOOP(
+             "TrainingOptions",
+             "Micro-batches summed before each optimizer step: the effective batch grows without "
+             "the activation memory; costs time per example."),
+         .group = G::Batching,
+         .kind = K::Count,
+         .minimum = 1,
+         .maximum = 65536,
+         .technique = "gradient accumulation",
+         .summary =
+             [](const TrainingConfig& c) {
+                 return c.accumulationSteps > 1
+                            ? "accumulation x" + std::to_string(c.accumulationSteps)
+                            : std::string();
+             }},
+        &TrainingConfig::accumulationSteps));
+    add(bindField(
+        {.key = "eval_batch_size",
+         .flag = "--eval-batch-size",
+         .alias = "",
+         .label = QT_TRANSLATE_NOOP("TrainingOptions", "Evaluation batch"),
+         .help = QT_TRANSLATE_NOOP(
+             "TrainingOptions",
+             "Examples per evaluation pass (no gradients are kept, so it can be larger)."),
+         .group = G::Batching,
+         .kind = K::Count,
+         .minimum = 1,
+         .maximum = 65536,
+         .technique = "evaluation without gradients"},
+        &TrainingConfig::evalBatchSize));
+
+    // ---- memory ----
+    add(bindField(
+        {.key = "freeze_embeddings",
+         .flag = "--freeze-embeddings",
+         .alias = "",
+         .label = QT_TRANSLATE_NOOP("TrainingOptions", "Freeze embeddings"),
+         .help = QT_TRANSLATE_NOOP(
+             "TrainingOptions",
+             "No gradients or optimizer state for the embeddings (a quarter to half of a small "
+             "BERT's weights); usually costs little accuracy."),
+         .group = G::Memory,
+         .kind = K::Flag,
+         .technique = "freezing",
+         .summary = whenOn(&TrainingConfig::freezeEmbeddings, "frozen embeddings")},
+        &TrainingConfig::freezeEmbeddings));
+    add(bindField(
+        {.key = "freeze_layers",
+         .flag = "--freeze-layers",
+         .alias = "",
+         .label = QT_TRANSLATE_NOOP("TrainingOptions", "Freeze lowest layers"),
+         .help = QT_TRANSLATE_NOOP(
+             "TrainingOptions",
+             "Freeze the lowest N encoder layers: no gradients, optimizer state or (with frozen "
+             "embeddings) activations for them; may cost accuracy."),
+         .group = G::Memory,
+         .kind = K::Count,
+         .minimum = 0,
+         .maximum = 1024,
+         .technique = "freezing",
+         .summary =
+             [](const TrainingConfig& c) {
+                 return c.freezeLayers > 0 ? "frozen " + std::to_string(c.freezeLayers) + " layers"
+                                           : std::string();
+             }},
+        &TrainingConfig::freezeLayers));
+    add(bindField(
+        {.key = "precision",
+         .flag = "--precision",
+         .alias = "",
+         .label = QT_TRANSLATE_NOOP("TrainingOptions", "P&recision"),
+         .help = QT_TRANSLATE_NOOP(
+             "TrainingOptions",
+             "bf16/fp16 autocast stores activations in half precision and runs faster on GPUs; "
+             "fp16 adds dynamic loss scaling. Weights stay fp32."),
+         .group = G::Memory,
+         .kind = K::Choice,
+         .choices = {{static_cast<int>(Precision::Fp32), "fp32", "fp32"},
+                     {static_cast<int>(Precision::Bf16), "bf16", "bf16"},
+                     {static_cast<int>(Precision::Fp16), "fp16", "fp16"}},
+         .technique = "mixed precision",
+         .summary =
+             [](const TrainingConfig& c) {
+                 return c.precision != Precision::Fp32 ? toString(c.precision) : std::string();
+             }},
+        &TrainingConfig::precision));
+    add(bindField(
+        {.key = "gradient_checkpointing",
+         .flag = "--gradient-checkpointing",
+         .alias = "",
+         .label = QT_TRANSLATE_NOOP("TrainingOptions", "Gradient checkpointing"),
+         .help = QT_TRANSLATE_NOOP(
+             "TrainingOptions",
+             "Keep only each layer's input and recompute the layer in backward: activation "
+             "memory falls to about one layer; about 20-30% slower."),
+         .group = G::Memory,
+         .kind = K::Flag,
+         .technique = "gradient checkpointing",
+         .summary = whenOn(&TrainingConfig::gradientCheckpointing, "checkpointing")},
+        &TrainingConfig::gradientCheckpointing));
+    add(bindField(
+        {.key = "cache_release",
+         .flag = "--cache-release",
+         .alias = "",
+         .label = QT_TRANSLATE_NOOP("TrainingOptions", "Cache release"),
+         .help = QT_TRANSLATE_NOOP(
+             "TrainingOptions",
+             "Return the CUDA allocator's cached memory to the device: helps other processes and "
+             "fragmentation; every step costs speed."),
+         .group = G::Memory,
+         .kind = K::Choice,
+         .choices = {{static_cast<int>(CacheRelease::Never), "never",
+                      QT_TRANSLATE_NOOP("TrainingOptions", "never")},
+                     {static_cast<int>(CacheRelease::AfterEval), "after-eval",
+                      QT_TRANSLATE_NOOP("TrainingOptions", "after evaluation")},
+                     {static_cast<int>(CacheRelease::EveryNSteps), "every-n-steps",
+                      QT_TRANSLATE_NOOP("TrainingOptions", "every N steps")}},
+         .technique = "cache release",
+         .summary =
+             [](const TrainingConfig& c) {
+                 return c.cacheRelease != CacheRelease::Never
+                            ? "cache release " + toString(c.cacheRelease)
+                            : std::string();
+             }},
+        &TrainingConfig::cacheRelease));
+    add(bindField(
+        {.key = "cache_release_steps",
+         .flag = "--cache-release-steps",
+         .alias = "",
+         .label = QT_TRANSLATE_NOOP("TrainingOptions", "Release every N steps"),
+         .help = QT_TRANSLATE_NOOP("TrainingOptions", "N for cache release every N steps."),
+         .group = G::Memory,
+         .kind = K::Count,
+         .minimum = 1,
+         .maximum = kLargeCount,
+         .technique = "cache release",
+         .enabledWhen = "cache_release=every-n-steps"},
+        &TrainingConfig::cacheReleaseSteps));
+    add(bindField({.key = "memory_cap_bytes",
+                   .flag = "--memory-cap",
+                   .alias = "",
+                   .label = QT_TRANSLATE_NOOP("TrainingOptions", "Memory cap (MiB)"),
+                   .help = QT_TRANSLATE_NOOP(
+                       "TrainingOptions",
+                       "Refuse allocations past this size, as a smaller GPU would: rehearse a "
+                       "16 GB card on a bigger one, or test on the CPU."),
+                   .group = G::Memory,
+                   .kind = K::ByteSize,
+                   .minimum = kMiB,
+                   .maximum = 1024.0 * 1024.0 * kMiB,
+                   .technique = "memory cap",
+                   .summary =
+                       [](const TrainingConfig& c) {
+                           return c.memoryCapBytes
+                                      ? "cap " + std::to_string(*c.memoryCapBytes / (1024 * 1024)) +
+                                            " MiB"
+                                      : std::string();
+                       }},
+                  &TrainingConfig::memoryCapBytes));
+    add(bindField({.key = "recover_from_oom",
+                   .flag = "--no-oom-recovery",
+                   .alias = "",
+                   .label = QT_TRANSLATE_NOOP("TrainingOptions", "Recover from out-of-memory"),
+                   .help = QT_TRANSLATE_NOOP(
+                       "TrainingOptions",
+                       "On out-of-memory, halve the micro-batch and double accumulation: the "
+                       "effective batch stays the same."),
+                   .group = G::Memory,
+                   .kind = K::Flag,
+                   .technique = "out-of-memory recovery"},
+                  &TrainingConfig::recoverFromOom));
+
+    // ---- optimisation ----
+    add(bindField({.key = "epochs",
+                   .flag = "--epochs",
+                   .alias = "",
+                   .label = QT_TRANSLATE_NOOP("TrainingOptions", "&Epochs"),
+                   .help = QT_TRANSLATE_NOOP("TrainingOptions", "Passes over the training data."),
+                   .group = G::Optimisation,
+                   .kind = K::Count,
+                   .minimum = 0,
+                   .maximum = 100000},
+                  &TrainingConfig::epochs));
+    add(bindField({.key = "max_steps",
+                   .flag = "--max-steps",
+                   .alias = "",
+                   .label = QT_TRANSLATE_NOOP("TrainingOptions", "Max steps"),
+                   .help = QT_TRANSLATE_NOOP("TrainingOptions",
+                                             "Stop after this many optimizer steps (0: no limit)."),
+                   .group = G::Optimisation,
+                   .kind = K::Count,
+                   .minimum = 0,
+                   .maximum = kLargeCount},
+                  &TrainingConfig::maxSteps));
+    add(bindField(
+        {.key = "learning_rate",
+         .flag = "--lr",
+         .alias = "",
+         .label = QT_TRANSLATE_NOOP("TrainingOptions", "Learning rate"),
+         .help = QT_TRANSLATE_NOOP(
+             "TrainingOptions", "Peak learning rate of AdamW (linear warmup, then linear decay)."),
+         .group = G::Optimisation,
+         .kind = K::Real,
+         .minimum = 1e-12,
+         .maximum = 10.0,
+         .decimals = 0},
+        &TrainingConfig::learningRate));
+    add(bindField(
+        {.key = "weight_decay",
+         .flag = "--weight-decay",
+         .alias = "",
+         .label = QT_TRANSLATE_NOOP("TrainingOptions", "Weight decay"),
+         .help = QT_TRANSLATE_NOOP("TrainingOptions",
+                                   "AdamW weight decay; not applied to biases and LayerNorm."),
+         .group = G::Optimisation,
+         .kind = K::Real,
+         .minimum = 0.0,
+         .maximum = 10.0,
+         .decimals = 4},
+        &TrainingConfig::weightDecay));
+    add(bindField(
+        {.key = "warmup_ratio",
+         .flag = "--warmup-ratio",
+         .alias = "",
+         .label = QT_TRANSLATE_NOOP("TrainingOptions", "Warmup share"),
+         .help = QT_TRANSLATE_NOOP("TrainingOptions",
+                                   "Share of steps spent warming the learning rate up from zero."),
+         .group = G::Optimisation,
+         .kind = K::Real,
+         .minimum = 0.0,
+         .maximum = 0.99,
+         .decimals = 3},
+        &TrainingConfig::warmupRatio));
+    add(bindField(
+        {.key = "max_grad_norm",
+         .flag = "--max-grad-norm",
+         .alias = "",
+         .label = QT_TRANSLATE_NOOP("TrainingOptions", "Clip gradient norm"),
+         .help = QT_TRANSLATE_NOOP(
+             "TrainingOptions",
+             "Clip the gradient norm (after unscaling under fp16); 0 turns clipping off."),
+         .group = G::Optimisation,
+         .kind = K::Real,
+         .minimum = 0.0,
+         .maximum = 1e6,
+         .decimals = 2,
+         .technique = "clipping"},
+        &TrainingConfig::maxGradNorm));
+    add(bindField(
+        {.key = "seed",
+         .flag = "--seed",
+         .alias = "",
+         .label = QT_TRANSLATE_NOOP("TrainingOptions", "Seed"),
+         .help = QT_TRANSLATE_NOOP(
+             "TrainingOptions",
+             "Seed of the split, initialisation, shuffling and dropout: equal seeds, equal "
+             "runs on the CPU."),
+         .group = G::Optimisation,
+         .kind = K::Seed},
+        &TrainingConfig::seed));
+    add(bindField({.key = "eval_every_steps",
+                   .flag = "--eval-every",
+                   .alias = "",
+                   .label = QT_TRANSLATE_NOOP("TrainingOptions", "Evaluate every N steps"),
+                   .help = QT_TRANSLATE_NOOP(
+                       "TrainingOptions",
+                       "Evaluate every N steps as well as at each epoch end (0: epoch ends only)."),
+                   .group = G::Optimisation,
+                   .kind = K::Count,
+                   .minimum = 0,
+                   .maximum = kLargeCount},
+                  &TrainingConfig::evalEverySteps));
+
+    // ---- device and outputs ----
+    add(bindField(
+        {.key = "device",
+         .flag = "--device",
+         .alias = "",
+         .label = QT_TRANSLATE_NOOP("TrainingOptions", "&Device"),
+         .help = QT_TRANSLATE_NOOP("TrainingOptions", "Where training runs: cpu or cuda:N."),
+         .group = G::Run,
+         .kind = K::Device},
+        &TrainingConfig::device));
+    add(bindField({.key = "threads",
+                   .flag = "--threads",
+                   .alias = "",
+                   .label = QT_TRANSLATE_NOOP("TrainingOptions", "CPU threads"),
+                   .help = QT_TRANSLATE_NOOP(
+                       "TrainingOptions",
+                       "Threads for LibTorch's CPU kernels (0: LibTorch's default, one per core)."),
+                   .group = G::Run,
+                   .kind = K::Integer,
+                   .minimum = 0,
+                   .maximum = 4096},
+                  &TrainingConfig::threads));
+    add(bindField({.key = "save_checkpoints",
+                   .flag = "--no-checkpoints",
+                   .alias = "",
+                   .label = QT_TRANSLATE_NOOP("TrainingOptions", "Save checkpoints"),
+                   .help = QT_TRANSLATE_NOOP(
+                       "TrainingOptions",
+                       "Save the model and training state at epoch ends, at the best validation "
+                       "accuracy and on cancel, so runs can resume and export."),
+                   .group = G::Run,
+                   .kind = K::Flag},
+                  &TrainingConfig::saveCheckpoints));
+    return table;
+}
+
+}  // namespace bert

@@ -1,0 +1,230 @@
+#include "train/TrainingState.h"
+
+#include <fstream>
+#include <sstream>
+
+#include <ATen/ATen.h>
+#include <torch/csrc/autograd/grad_mode.h>
+#include <torch/optim/adamw.h>
+
+#include "Error.h"
+#include "hf/ModelFolder.h"
+#include "hf/SafeTensors.h"
+#include "io/AtomicFile.h"
+#include "train/RandomState.h"
+
+namespace bert {
+
+namespace {
+
+// Names of the entries in training_state.safetensors besides "<parameter>.exp_avg(_sq)".
+constexpr const char* kCpuRngTensor = "rng.cpu";
+constexpr const char* kDeviceRngTensor = "rng.device";
+constexpr const char* kExpAvgSuffix = ".exp_avg";
+constexpr const char* kExpAvgSqSuffix = ".exp_avg_sq";
+
+nlohmann::json toJson(const TrainingState& state, const nlohmann::json& adamSteps) {
+    return {{"kind", toString(state.kind)},
+            {"epoch", state.position.epoch},
+            {"window", state.position.window},
+            {"step", state.position.step},
+            {"micro_batch", state.microBatch},
+            {"eval_batch", state.evalBatch},
+            {"best_accuracy", state.bestAccuracy},
+            {"adam_steps", adamSteps},
+            {"loss_scale", state.lossScale},
+            {"growth_tracker", state.growthTracker},
+            {"config", state.config},
+            {"metric", state.metric}};
+}
+
+nlohmann::json readStateJson(const std::filesystem::path& file) {
+    std::ifstream in(file);
+    if (!in) {
+        throw InputError(file, "is missing: this folder is not a BERT Studio checkpoint");
+    }
+    auto json = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+    if (json.is_discarded() || !json.is_object()) {
+        throw InputError(file, "is not a JSON object");
+    }
+    return json;
+}
+
+TrainingState stateFromJson(const nlohmann::json& json, const std::filesystem::path& file) {
+    try {
+        TrainingState state;
+        state.kind = checkpointKindFromString(json.value("kind", std::string("epoch")));
+        state.position.epoch = json.value("epoch", std::size_t{0});
+        state.position.window = json.value("window", std::size_t{0});
+        state.position.step = json.value("step", std::size_t{0});
+        state.microBatch = json.value("micro_batch", std::size_t{0});
+        state.evalBatch = json.value("eval_batch", std::size_t{0});
+        state.bestAccuracy = json.value("best_accuracy", -1.0);
+        state.lossScale = json.value("loss_scale", 0.0);
+        state.growthTracker = json.value("growth_tracker", std::int64_t{0});
+        state.metric = json.value("metric", 0.0);
+        state.config = json.value("config", nlohmann::json::object());
+        return state;
+    } catch (const nlohmann::json::exception& error) {
+        throw InputError(file, std::string("has a field of the wrong type: ") + error.what());
+    }
+}
+
+std::string shapeText(const at::Tensor& tensor) {
+    std::ostringstream text;
+    text << tensor.sizes() << " " << tensor.scalar_type();
+    return text.str();
+}
+
+/// The saved tensor for parameter, checked: defined, same shape, floating point.
+at::Tensor checked(const SafeTensorsFile& file, const std::string& name,
+                   const at::Tensor& parameter, const std::filesystem::path& path) {
+    const auto saved = file.find(name);
+    if (!saved.defined()) {
+        throw InputError(path, "has no tensor \"" + name + "\"; it does not belong to this model");
+    }
+    if (saved.sizes() != parameter.sizes() || !at::isFloatingType(saved.scalar_type())) {
+        throw InputError(path, "tensor \"" + name + "\" is " + shapeText(saved) +
+                                   " where the model has " + shapeText(parameter) +
+                                   "; it does not belong to this model");
+    }
+    return saved;
+}
+
+}  // namespace
+
+std::filesystem::path checkpointFolder(const std::filesystem::path& runFolder, CheckpointKind kind,
+                                       std::size_t step) {
+    return runFolder / (kind == CheckpointKind::Best
+                            ? std::string(checkpoint_files::kBestFolder)
+                            : checkpoint_files::kFolderPrefix + std::to_string(step));
+}
+
+void saveCheckpoint(const std::filesystem::path& folder, BertForSequenceClassificationImpl& model,
+                    const WordPieceTokenizer& tokenizer, const torch::optim::AdamW& optimizer,
+                    const c10::Device& device, const TrainingState& state) {
+    exportModelFolder(folder, model, tokenizer);
+    std::vector<std::pair<std::string, at::Tensor>> tensors;
+    nlohmann::json adamSteps = nlohmann::json::object();
+    for (const auto& item : model.named_parameters()) {
+        const auto it = optimizer.state().find(item.value().unsafeGetTensorImpl());
+        if (it == optimizer.state().end()) {
+            continue;
+        }
+        const auto& adam = static_cast<const torch::optim::AdamWParamState&>(*it->second);
+        tensors.emplace_back(item.key() + kExpAvgSuffix, adam.exp_avg());
+        tensors.emplace_back(item.key() + kExpAvgSqSuffix, adam.exp_avg_sq());
+        adamSteps[item.key()] = adam.step();
+    }
+    tensors.emplace_back(kCpuRngTensor, getRngState(c10::Device(c10::kCPU)));
+    if (device.is_cuda()) {
+        tensors.emplace_back(kDeviceRngTensor, getRngState(device));
+    }
+    writeSafeTensors(folder / checkpoint_files::kTrainingTensors, tensors);
+    // Last: its presence marks the checkpoint complete (latestCheckpoint reads it).
+    writeFileAtomically(folder / checkpoint_files::kTrainerState,
+                        toJson(state, adamSteps).dump(2) + "\n");
+}
+
+TrainingState loadCheckpoint(const std::filesystem::path& folder,
+                             BertForSequenceClassificationImpl& model,
+                             torch::optim::AdamW& optimizer, const c10::Device& device) {
+    const auto stateFile = folder / checkpoint_files::kTrainerState;
+    const auto json = readStateJson(stateFile);
+    auto state = stateFromJson(json, stateFile);
+    const auto adamSteps = json.value("adam_steps", nlohmann::json::object());
+    if (!adamSteps.is_object()) {
+        throw InputError(stateFile, "\"adam_steps\" is not an object");
+    }
+    const auto weightsFile = folder / "model.safetensors";
+    const auto tensorsFile = folder / checkpoint_files::kTrainingTensors;
+    const auto weights = readSafeTensors(weightsFile);
+    const auto training = readSafeTensors(tensorsFile);
+
+    // Check everything before changing anything.
+    struct Restore {
+        at::Tensor parameter;
+        at::Tensor weight;
+        at::Tensor expAvg;
+        at::Tensor expAvgSq;
+        std::int64_t step = 0;
+    };
+    std::vector<Restore> restores;
+    for (const auto& item : model.named_parameters()) {
+        Restore restore{
+            item.value(), checked(weights, item.key(), item.value(), weightsFile), {}, {}, 0};
+        const bool hasMoments = training.find(item.key() + kExpAvgSuffix).defined();
+        if (hasMoments && item.value().requires_grad()) {
+            restore.expAvg =
+                checked(training, item.key() + kExpAvgSuffix, item.value(), tensorsFile);
+            restore.expAvgSq =
+                checked(training, item.key() + kExpAvgSqSuffix, item.value(), tensorsFile);
+            const auto step = adamSteps.find(item.key());
+            if (step == adamSteps.end() || !step->is_number_integer() ||
+                step->get<std::int64_t>() < 0) {
+                throw InputError(stateFile,
+                                 "has no valid AdamW step count for \"" + item.key() + "\"");
+            }
+            restore.step = step->get<std::int64_t>();
+        }
+        restores.push_back(std::move(restore));
+    }
+    const auto cpuRng = training.find(kCpuRngTensor);
+    const auto deviceRng = training.find(kDeviceRngTensor);
+    const auto expectedCpuRng = getRngState(c10::Device(c10::kCPU));
+    if (cpuRng.defined() &&
+        (cpuRng.sizes() != expectedCpuRng.sizes() || cpuRng.scalar_type() != at::kByte)) {
+        throw InputError(tensorsFile, "random state \"" + std::string(kCpuRngTensor) + "\" is " +
+                                          shapeText(cpuRng) + " where this LibTorch keeps " +
+                                          shapeText(expectedCpuRng));
+    }
+
+    const torch::NoGradGuard noGrad;
+    for (auto& restore : restores) {
+        restore.parameter.copy_(restore.weight);
+        if (restore.expAvg.defined()) {
+            auto adam = std::make_unique<torch::optim::AdamWParamState>();
+            adam->step(restore.step);
+            adam->exp_avg(restore.expAvg.to(device, at::kFloat));
+            adam->exp_avg_sq(restore.expAvgSq.to(device, at::kFloat));
+            optimizer.state()[restore.parameter.unsafeGetTensorImpl()] = std::move(adam);
+        }
+    }
+    if (cpuRng.defined()) {
+        setRngState(c10::Device(c10::kCPU), cpuRng);
+    }
+    if (deviceRng.defined() && device.is_cuda()) {
+        setRngState(device, deviceRng);
+    }
+    return state;
+}
+
+std::filesystem::path latestCheckpoint(const std::filesystem::path& runFolder) {
+    std::filesystem::path latest;
+    std::size_t latestStep = 0;
+    std::error_code error;
+    for (const auto& entry : std::filesystem::directory_iterator(runFolder, error)) {
+        std::ifstream in(entry.path() / checkpoint_files::kTrainerState);
+        if (!in) {
+            continue;
+        }
+        const auto state = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+        if (!state.is_object() ||
+            !std::filesystem::exists(entry.path() / checkpoint_files::kTrainingTensors)) {
+            continue;
+        }
+        const auto stepField = state.find("step");
+        if (stepField == state.end() || !stepField->is_number_unsigned()) {
+            continue;
+        }
+        const auto step = stepField->get<std::size_t>();
+        const bool best = entry.path().filename() == checkpoint_files::kBestFolder;
+        if (latest.empty() || step > latestStep || (step == latestStep && !best)) {
+            latest = entry.path();
+            latestStep = step;
+        }
+    }
+    return latest;
+}
+
+}  // namespace bert

@@ -1,0 +1,184 @@
+#include "runs/CompareDialog.h"
+
+#include <functional>
+
+#include <QChart>
+#include <QChartView>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineSeries>
+#include <QScatterSeries>
+#include <QTableWidget>
+#include <QVBoxLayout>
+#include <QValueAxis>
+
+#include "common/Format.h"
+#include "common/Guard.h"
+#include "runs/RunCompare.h"
+#include "runs/RunStore.h"
+
+namespace bert::ui {
+
+CompareDialog::CompareDialog(const std::filesystem::path& database, const QList<qint64>& runIds,
+                             QWidget* parent)
+    : QDialog(parent), database_(database), runIds_(runIds) {
+    setWindowTitle(tr("Compare runs"));
+    axis_ = new QComboBox(this);
+    axis_->addItems({tr("by step"), tr("by epoch")});
+    connect(axis_, &QComboBox::currentIndexChanged, this,
+            [this] { guarded(this, tr("Compare runs"), [this] { drawCurves(); }); });
+    auto makeView = [this](const QString& title) {
+        auto* chart = new QChart();
+        chart->setTitle(title);
+        chart->legend()->setAlignment(Qt::AlignBottom);
+        auto* view = new QChartView(chart, this);
+        view->setRenderHint(QPainter::Antialiasing);
+        view->setMinimumSize(320, 220);
+        return view;
+    };
+    lossView_ = makeView(tr("Training loss"));
+    accuracyView_ = makeView(tr("Validation accuracy"));
+    scatterView_ = makeView(tr("Peak memory against accuracy and duration"));
+    differences_ = new QTableWidget(this);
+
+    RunStore store(database_, RunStore::Access::ReadOnly);
+    std::vector<RunRecord> runs;
+    for (const auto id : runIds_) {
+        if (auto run = store.run(id)) {
+            runs.push_back(std::move(*run));
+        }
+    }
+    const auto differences = settingDifferences(runs);
+    differences_->setColumnCount(static_cast<int>(runs.size()) + 1);
+    differences_->setRowCount(static_cast<int>(differences.size()) + 4);
+    QStringList headers{tr("Setting")};
+    for (const auto& run : runs) {
+        headers << tr("Run %1").arg(run.id);
+    }
+    differences_->setHorizontalHeaderLabels(headers);
+    int row = 0;
+    auto setRow = [&](const QString& name, const std::function<QString(std::size_t)>& value) {
+        differences_->setItem(row, 0, new QTableWidgetItem(name));
+        for (std::size_t i = 0; i < runs.size(); ++i) {
+            differences_->setItem(row, static_cast<int>(i) + 1, new QTableWidgetItem(value(i)));
+        }
+        ++row;
+    };
+    for (const auto& difference : differences) {
+        setRow(QString::fromStdString(difference.setting),
+               [&](std::size_t i) { return QString::fromStdString(difference.values[i]); });
+    }
+    setRow(tr("best accuracy"),
+           [&](std::size_t i) { return QString::number(runs[i].bestAccuracy, 'f', 4); });
+    setRow(tr("peak memory"), [&](std::size_t i) { return mib(runs[i].peakMemoryBytes); });
+    setRow(tr("forecast"), [&](std::size_t i) { return mib(runs[i].forecastBytes); });
+    setRow(tr("duration"), [&](std::size_t i) { return duration(runs[i].seconds); });
+    differences_->resizeColumnsToContents();
+
+    // Peak memory (x) against accuracy (y); the point's name carries the duration.
+    auto* scatterChart = scatterView_->chart();
+    auto* memoryAxis = new QValueAxis();
+    memoryAxis->setTitleText(tr("peak memory (MiB)"));
+    auto* accuracyAxis = new QValueAxis();
+    accuracyAxis->setTitleText(tr("best accuracy"));
+    scatterChart->addAxis(memoryAxis, Qt::AlignBottom);
+    scatterChart->addAxis(accuracyAxis, Qt::AlignLeft);
+    double maxMemory = 1.0;
+    for (const auto& run : runs) {
+        auto* point = new QScatterSeries();
+        point->setName(tr("run %1 (%2)").arg(run.id).arg(duration(run.seconds)));
+        point->setMarkerSize(8.0 + std::min(30.0, run.seconds / 10.0));  // larger: longer
+        const double memory = toMiB(static_cast<double>(run.peakMemoryBytes));
+        maxMemory = std::max(maxMemory, memory);
+        point->append(memory, run.bestAccuracy);
+        scatterChart->addSeries(point);
+        point->attachAxis(memoryAxis);
+        point->attachAxis(accuracyAxis);
+    }
+    memoryAxis->setRange(0.0, maxMemory * 1.15);
+    accuracyAxis->setRange(0.0, 1.0);
+
+    auto* charts = new QHBoxLayout();
+    charts->addWidget(lossView_);
+    charts->addWidget(accuracyView_);
+    auto* lower = new QHBoxLayout();
+    lower->addWidget(differences_, 1);
+    lower->addWidget(scatterView_, 1);
+    auto* close = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    connect(close, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    auto* layout = new QVBoxLayout(this);
+    auto* top = new QHBoxLayout();
+    top->addWidget(new QLabel(tr("Curves:"), this));
+    top->addWidget(axis_);
+    top->addStretch();
+    layout->addLayout(top);
+    layout->addLayout(charts, 1);
+    layout->addLayout(lower, 1);
+    layout->addWidget(close);
+    resize(1100, 760);
+    drawCurves();
+}
+
+void CompareDialog::drawCurves() {
+    const bool byEpoch = axis_->currentIndex() == 1;
+    RunStore store(database_, RunStore::Access::ReadOnly);
+    for (auto* view : {lossView_, accuracyView_}) {
+        auto* chart = view->chart();
+        chart->removeAllSeries();
+        for (auto* axis : chart->axes()) {
+            chart->removeAxis(axis);
+            delete axis;
+        }
+    }
+    auto addAxes = [&](QChart* chart, const QString& yTitle) {
+        auto* x = new QValueAxis();
+        x->setTitleText(byEpoch ? tr("epoch") : tr("step"));
+        auto* y = new QValueAxis();
+        y->setTitleText(yTitle);
+        chart->addAxis(x, Qt::AlignBottom);
+        chart->addAxis(y, Qt::AlignLeft);
+        return std::pair{x, y};
+    };
+    const auto [lossX, lossY] = addAxes(lossView_->chart(), tr("loss"));
+    const auto [accX, accY] = addAxes(accuracyView_->chart(), tr("accuracy"));
+    double maxX = 1.0;
+    double maxLoss = 0.1;
+    for (const auto id : runIds_) {
+        auto* loss = new QLineSeries();
+        loss->setName(tr("run %1").arg(id));
+        for (const auto& step : store.steps(id)) {
+            const double x = byEpoch ? step.epoch : static_cast<double>(step.step);
+            loss->append(x, step.loss);
+            maxX = std::max(maxX, x);
+            maxLoss = std::max(maxLoss, step.loss);
+        }
+        auto* accuracy = new QLineSeries();
+        accuracy->setName(tr("run %1").arg(id));
+        accuracy->setPointsVisible(true);
+        for (const auto& evaluation : store.evaluations(id)) {
+            accuracy->append(byEpoch ? evaluation.epoch : static_cast<double>(evaluation.step),
+                             evaluation.accuracy);
+        }
+        lossView_->chart()->addSeries(loss);
+        loss->attachAxis(lossX);
+        loss->attachAxis(lossY);
+        accuracyView_->chart()->addSeries(accuracy);
+        accuracy->attachAxis(accX);
+        accuracy->attachAxis(accY);
+    }
+    lossX->setRange(0.0, maxX);
+    accX->setRange(0.0, maxX);
+    lossY->setRange(0.0, maxLoss * 1.05);
+    accY->setRange(0.0, 1.0);
+}
+
+int CompareDialog::curveCount() const {
+    return static_cast<int>(lossView_->chart()->series().size());
+}
+int CompareDialog::differenceRows() const {
+    return differences_->rowCount();
+}
+
+}  // namespace bert::ui

@@ -1,0 +1,40 @@
+#pragma once
+
+#include <filesystem>
+
+#include <QDialog>
+#include <QList>
+
+QT_BEGIN_NAMESPACE
+class QChartView;
+class QComboBox;
+class QTableWidget;
+QT_END_NAMESPACE
+
+namespace bert::ui {
+
+/// Runs overlaid by step or by epoch, their setting differences, and peak memory against
+/// accuracy and duration. Reads a read-only store.
+class CompareDialog : public QDialog {
+    Q_OBJECT
+
+public:
+    /// Throws what the store throws when the runs cannot be read: open it through guarded().
+    CompareDialog(const std::filesystem::path& database, const QList<qint64>& runIds,
+                  QWidget* parent = nullptr);
+    int curveCount() const;
+    int differenceRows() const;
+
+private:
+    void drawCurves();
+
+    std::filesystem::path database_;
+    QList<qint64> runIds_;
+    QComboBox* axis_;
+    QChartView* lossView_;
+    QChartView* accuracyView_;
+    QChartView* scatterView_;
+    QTableWidget* differences_;
+};
+
+}  // namespace bert::ui

@@ -1,0 +1,57 @@
+#include "runs/RunDialog.h"
+
+#include <QDialogButtonBox>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+#include "common/Guard.h"
+#include "common/MetricsCharts.h"
+#include "runs/MetricsCsv.h"
+#include "runs/RunStore.h"
+
+namespace bert::ui {
+
+RunDialog::RunDialog(const std::filesystem::path& database, qint64 runId, QWidget* parent)
+    : QDialog(parent) {
+    RunStore store(database, RunStore::Access::ReadOnly);
+    const auto run = store.run(runId);
+    setWindowTitle(
+        tr("Run %1: %2").arg(runId).arg(run ? QString::fromStdString(run->name) : QString()));
+    charts_ = new MetricsCharts(this);
+    charts_->loadRun(store, runId);
+    auto* savePng = new QPushButton(tr("Save charts as &PNG…"), this);
+    connect(savePng, &QPushButton::clicked, this, [this] {
+        const auto file = QFileDialog::getSaveFileName(this, tr("Save charts"), QString(),
+                                                       tr("PNG images (*.png)"));
+        if (!file.isEmpty() && !charts_->savePng(file)) {
+            showNotice(this, tr("Save charts"), tr("%1 could not be written.").arg(file));
+        }
+    });
+    auto* saveCsv = new QPushButton(tr("Export metrics as &CSV…"), this);
+    connect(saveCsv, &QPushButton::clicked, this, [this, database, runId] {
+        const auto file = QFileDialog::getSaveFileName(this, tr("Export metrics"), QString(),
+                                                       tr("CSV files (*.csv)"));
+        if (file.isEmpty()) {
+            return;
+        }
+        guarded(this, tr("Export metrics"), [&] {
+            RunStore runStore(database, RunStore::Access::ReadOnly);
+            writeMetricsCsv(runStore, runId, file.toStdString());
+        });
+    });
+    auto* close = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    connect(close, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    auto* buttons = new QHBoxLayout();
+    buttons->addWidget(savePng);
+    buttons->addWidget(saveCsv);
+    buttons->addStretch();
+    buttons->addWidget(close);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(charts_, 1);
+    layout->addLayout(buttons);
+    resize(1000, 700);
+}
+
+}  // namespace bert::ui

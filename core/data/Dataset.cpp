@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "Error.h"
+#include "io/InputFile.h"
 
 namespace bert {
 
@@ -27,10 +28,7 @@ std::uint64_t fnv1a(std::string_view bytes, std::uint64_t hash = kFnvOffset) {
 }
 
 std::string fileFingerprint(const std::filesystem::path& file, const ColumnSpec& columns) {
-    std::ifstream in(file, std::ios::binary);
-    std::ostringstream content;
-    content << in.rdbuf();
-    std::uint64_t hash = fnv1a(content.str());
+    std::uint64_t hash = fnv1a(readInputFile(file, input_limits::kDataset));
     hash = fnv1a(columns.text + '\x1f' + columns.textPair + '\x1f' + columns.label, hash);
     char hex[17];
     std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(hash));

@@ -1,12 +1,14 @@
 #include "data/TableReader.h"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <fstream>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include "Error.h"
+#include "io/InputFile.h"
+#include "io/Json.h"
 #include "text/Utf8.h"
 
 namespace bert {
@@ -135,13 +137,15 @@ Table parseJsonLines(const std::string& text, const std::filesystem::path& sourc
         if (lineText.find_first_not_of(" \t") == std::string::npos) {
             continue;
         }
-        auto json = nlohmann::ordered_json::parse(lineText, nullptr, /*allow_exceptions=*/false);
-        if (json.is_discarded()) {
-            throw InputError(source, "line " + std::to_string(line) + " is not valid JSON");
+        std::string problem;
+        auto json = parseJson<nlohmann::ordered_json>(lineText, problem);
+        if (!problem.empty()) {
+            throw InputError(source, "line " + std::to_string(line) + " " + problem);
         }
         if (!json.is_object()) {
-            throw InputError(source, "line " + std::to_string(line) +
-                                         " is not a JSON object (JSON Lines needs one object per line)");
+            throw InputError(source,
+                             "line " + std::to_string(line) +
+                                 " is not a JSON object (JSON Lines needs one object per line)");
         }
         for (const auto& [key, value] : json.items()) {
             if (std::find(table.columns.begin(), table.columns.end(), key) == table.columns.end()) {
@@ -197,31 +201,26 @@ TableFormat formatFromExtension(const std::filesystem::path& file) {
     throw InputError(file, "has an extension BERT Studio does not read (use .csv, .tsv or .jsonl)");
 }
 
-Table parseTable(const std::string& content, TableFormat format, const std::filesystem::path& source,
-                 std::size_t maxRows) {
+Table parseTable(const std::string& content, TableFormat format,
+                 const std::filesystem::path& source, std::size_t maxRows) {
     std::size_t replaced = 0;
     std::string text = utf8::sanitize(content, &replaced);
     if (text.compare(0, 3, "\xEF\xBB\xBF") == 0) {
         text.erase(0, 3);
     }
-    Table table = format == TableFormat::Jsonl
-                      ? parseJsonLines(text, source, maxRows)
-                      : parseDelimited(text, format == TableFormat::Tsv ? '\t' : ',', source, maxRows);
+    Table table =
+        format == TableFormat::Jsonl
+            ? parseJsonLines(text, source, maxRows)
+            : parseDelimited(text, format == TableFormat::Tsv ? '\t' : ',', source, maxRows);
     table.invalidUtf8Replaced = replaced;
     return table;
 }
 
 Table readTable(const std::filesystem::path& file, std::optional<TableFormat> format,
                 std::size_t maxRows) {
+    checkInputFile(file, input_limits::kDataset);  // what it is before what it is called
     const TableFormat resolved = format ? *format : formatFromExtension(file);
-    std::ifstream in(file, std::ios::binary);
-    if (!in) {
-        throw InputError(file, std::filesystem::exists(file) ? "cannot be opened for reading"
-                                                             : "does not exist");
-    }
-    std::ostringstream content;
-    content << in.rdbuf();
-    return parseTable(content.str(), resolved, file, maxRows);
+    return parseTable(readInputFile(file, input_limits::kDataset), resolved, file, maxRows);
 }
 
 }  // namespace bert

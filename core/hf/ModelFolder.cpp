@@ -11,6 +11,7 @@
 #include <torch/csrc/jit/serialization/pickle.h>
 
 #include "Error.h"
+#include "io/InputFile.h"
 #include "hf/SafeTensors.h"
 #include "io/AtomicFile.h"
 
@@ -54,8 +55,8 @@ bool isIgnoredBuffer(const std::string& name) {
 
 std::vector<std::pair<std::string, at::Tensor>> readPickledStateDict(
     const std::filesystem::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const auto content = readInputFile(file, std::numeric_limits<std::uint64_t>::max());
+    std::vector<char> bytes(content.begin(), content.end());
     std::vector<std::pair<std::string, at::Tensor>> tensors;
     try {
         const auto value = torch::jit::pickle_load(bytes);

@@ -12,6 +12,8 @@
 
 #include "Error.h"
 #include "io/AtomicFile.h"
+#include "io/InputFile.h"
+#include "io/Json.h"
 
 namespace bert {
 
@@ -127,10 +129,14 @@ at::Tensor SafeTensorsFile::find(const std::string& name) const {
 }
 
 SafeTensorsFile readSafeTensors(const std::filesystem::path& file) {
+    if (!std::filesystem::exists(file)) {
+        throw InputError(file, "is missing");
+    }
+    checkInputFile(file,
+                   std::numeric_limits<std::uint64_t>::max());  // weights may be large; FIFOs not
     std::ifstream in(file, std::ios::binary);
     if (!in) {
-        throw InputError(
-            file, std::filesystem::exists(file) ? "cannot be opened for reading" : "is missing");
+        throw InputError(file, "cannot be opened for reading");
     }
     std::error_code sizeError;
     const std::uint64_t fileBytes = std::filesystem::file_size(file, sizeError);
@@ -149,9 +155,11 @@ SafeTensorsFile readSafeTensors(const std::filesystem::path& file) {
     if (!in || header.front() != '{') {
         throw InputError(file, "the header does not start with a JSON object");
     }
-    const auto json = nlohmann::json::parse(header, nullptr, /*allow_exceptions=*/false);
-    if (json.is_discarded() || !json.is_object()) {
-        throw InputError(file, "the header is not valid JSON");
+    std::string problem;
+    const auto json = parseJson(header, problem);
+    if (!problem.empty() || !json.is_object()) {
+        throw InputError(
+            file, "the header is not valid JSON" + (problem.empty() ? "" : ": it " + problem));
     }
     const std::uint64_t dataBytes = fileBytes - 8 - headerBytes;
 

@@ -10,6 +10,8 @@
 #include <c10/core/CPUAllocator.h>
 #include <c10/util/Exception.h>
 
+#include "memory/ProcessMemory.h"
+
 #ifdef BERT_STUDIO_WITH_CUDA
 #include <cuda_runtime_api.h>
 
@@ -236,8 +238,7 @@ std::int64_t deviceMemoryBytes(const c10::Device& device) {
     }
 #endif
     (void)device;
-    return static_cast<std::int64_t>(::sysconf(_SC_PHYS_PAGES)) *
-           static_cast<std::int64_t>(::sysconf(_SC_PAGE_SIZE));
+    return physicalMemoryBytes();
 }
 
 bool isOutOfMemory(const c10::Error& error) {

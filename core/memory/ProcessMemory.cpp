@@ -2,6 +2,7 @@
 
 #include <fstream>
 #include <string>
+#include <unistd.h>
 
 namespace bert {
 namespace {
@@ -22,6 +23,12 @@ std::int64_t statusField(const char* name) {
 }
 
 }  // namespace
+
+std::int64_t physicalMemoryBytes() {
+    const long pages = ::sysconf(_SC_PHYS_PAGES);
+    const long pageSize = ::sysconf(_SC_PAGE_SIZE);
+    return pages > 0 && pageSize > 0 ? static_cast<std::int64_t>(pages) * pageSize : -1;
+}
 
 std::int64_t residentBytes() {
     return statusField("VmRSS:");

@@ -9,6 +9,9 @@ namespace bert {
 /// code, the interpreter or runtime, allocator caches. Benchmarks compare engines with them
 /// because another engine's tensor bytes cannot be counted the way ours are.
 
+/// The machine's physical memory, in bytes (-1 when unknown).
+std::int64_t physicalMemoryBytes();
+
 /// Resident set size now (VmRSS), in bytes.
 std::int64_t residentBytes();
 

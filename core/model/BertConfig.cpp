@@ -1,9 +1,12 @@
 #include "model/BertConfig.h"
 
-#include <fstream>
 #include <map>
 
 #include "Error.h"
+#include "io/InputFile.h"
+#include "io/Json.h"
+#include "memory/ProcessMemory.h"
+#include "text/Format.h"
 
 namespace bert {
 
@@ -11,9 +14,12 @@ namespace {
 
 const std::map<std::string, Activation>& activationNames() {
     static const std::map<std::string, Activation> names = {
-        {"gelu", Activation::Gelu},           {"gelu_new", Activation::GeluTanh},
-        {"gelu_pytorch_tanh", Activation::GeluTanh}, {"relu", Activation::Relu},
-        {"silu", Activation::Silu},           {"swish", Activation::Silu},
+        {"gelu", Activation::Gelu},
+        {"gelu_new", Activation::GeluTanh},
+        {"gelu_pytorch_tanh", Activation::GeluTanh},
+        {"relu", Activation::Relu},
+        {"silu", Activation::Silu},
+        {"swish", Activation::Silu},
     };
     return names;
 }
@@ -39,6 +45,30 @@ void requirePositive(std::int64_t value, const char* key, const std::filesystem:
     }
 }
 
+// The largest sizes read from a config.json: a few times the biggest BERTs there are, and small
+// enough that the parameter arithmetic below cannot overflow. A file past them is refused
+// before anything is allocated for it.
+struct SizeLimit {
+    const char* key;
+    std::int64_t maximum;
+};
+constexpr SizeLimit kSizeLimits[] = {
+    {"vocab_size", 10'000'000},     {"hidden_size", 32'768},
+    {"num_hidden_layers", 512},     {"num_attention_heads", 1'024},
+    {"intermediate_size", 262'144}, {"max_position_embeddings", 1'048'576},
+    {"type_vocab_size", 1'024},     {"num_labels", 100'000},
+};
+
+void requireAtMost(std::int64_t value, const char* key, const std::filesystem::path& source) {
+    for (const auto& limit : kSizeLimits) {
+        if (std::string_view(limit.key) == key && value > limit.maximum) {
+            throw InputError(source, std::string("field \"") + key + "\" is " +
+                                         std::to_string(value) + "; BERT Studio reads at most " +
+                                         std::to_string(limit.maximum));
+        }
+    }
+}
+
 void requireProbability(double value, const char* key, const std::filesystem::path& source) {
     if (!(value >= 0.0 && value < 1.0)) {
         throw InputError(source, std::string("field \"") + key +
@@ -58,15 +88,13 @@ std::optional<Activation> parseActivation(const std::string& name) {
 }
 
 BertConfig BertConfig::fromFile(const std::filesystem::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) {
-        throw InputError(file, std::filesystem::exists(file)
-                                   ? "cannot be opened for reading"
-                                   : "is missing (a BERT model folder needs config.json)");
+    if (!std::filesystem::exists(file)) {
+        throw InputError(file, "is missing (a BERT model folder needs config.json)");
     }
-    const auto json = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
-    if (json.is_discarded()) {
-        throw InputError(file, "is not valid JSON");
+    std::string problem;
+    auto json = parseJson(readInputFile(file, input_limits::kSmallJson), problem);
+    if (!problem.empty()) {
+        throw InputError(file, problem);
     }
     return fromJson(json, file);
 }
@@ -107,13 +135,16 @@ BertConfig BertConfig::fromJson(const nlohmann::json& json, const std::filesyste
     config.initializerRange = field(json, "initializer_range", config.initializerRange, source);
     config.padTokenId = field(json, "pad_token_id", config.padTokenId, source);
 
-    requirePositive(config.vocabSize, "vocab_size", source);
-    requirePositive(config.hiddenSize, "hidden_size", source);
-    requirePositive(config.numHiddenLayers, "num_hidden_layers", source);
-    requirePositive(config.numAttentionHeads, "num_attention_heads", source);
-    requirePositive(config.intermediateSize, "intermediate_size", source);
-    requirePositive(config.maxPositionEmbeddings, "max_position_embeddings", source);
-    requirePositive(config.typeVocabSize, "type_vocab_size", source);
+    for (const auto& [key, value] : {std::pair{"vocab_size", config.vocabSize},
+                                     {"hidden_size", config.hiddenSize},
+                                     {"num_hidden_layers", config.numHiddenLayers},
+                                     {"num_attention_heads", config.numAttentionHeads},
+                                     {"intermediate_size", config.intermediateSize},
+                                     {"max_position_embeddings", config.maxPositionEmbeddings},
+                                     {"type_vocab_size", config.typeVocabSize}}) {
+        requirePositive(value, key, source);
+        requireAtMost(value, key, source);
+    }
     requireProbability(config.hiddenDropoutProb, "hidden_dropout_prob", source);
     requireProbability(config.attentionProbsDropoutProb, "attention_probs_dropout_prob", source);
     if (config.classifierDropout) {
@@ -161,12 +192,30 @@ BertConfig BertConfig::fromJson(const nlohmann::json& json, const std::filesyste
     } else if (json.contains("num_labels")) {
         const auto count = field<std::int64_t>(json, "num_labels", 2, source);
         requirePositive(count, "num_labels", source);
+        requireAtMost(count, "num_labels", source);
         config.labels.clear();
         for (std::int64_t i = 0; i < count; ++i) {
             config.labels.push_back("LABEL_" + std::to_string(i));
         }
     }
+    // The weights alone must fit this machine's memory: they are made on the CPU first.
+    const std::int64_t weightBytes = config.parameterCount() * 4;
+    if (const auto memory = physicalMemoryBytes(); memory > 0 && weightBytes > memory) {
+        throw InputError(source, "describes a model whose fp32 weights alone take " +
+                                     formatBytes(static_cast<double>(weightBytes)) +
+                                     "; this machine has " +
+                                     formatBytes(static_cast<double>(memory)) + " of memory");
+    }
     return config;
+}
+
+std::int64_t BertConfig::parameterCount() const {
+    const std::int64_t h = hiddenSize;
+    const std::int64_t i = intermediateSize;
+    const std::int64_t embeddings = (vocabSize + maxPositionEmbeddings + typeVocabSize) * h + 2 * h;
+    const std::int64_t perLayer = 4 * (h * h + h) + 2 * h + (h * i + i) + (i * h + h) + 2 * h;
+    const std::int64_t head = (h * h + h) + (h * numLabels() + numLabels());
+    return embeddings + perLayer * numHiddenLayers + head;
 }
 
 BertConfig BertConfig::preset(const std::string& name, std::int64_t vocabSize) {
@@ -190,9 +239,13 @@ BertConfig BertConfig::preset(const std::string& name, std::int64_t vocabSize) {
     return config;
 }
 
-std::vector<std::string> BertConfig::presetNames() { return {"tiny", "mini", "small", "base"}; }
+std::vector<std::string> BertConfig::presetNames() {
+    return {"tiny", "mini", "small", "base"};
+}
 
-Activation BertConfig::activation() const { return parseActivation(hiddenAct).value(); }
+Activation BertConfig::activation() const {
+    return parseActivation(hiddenAct).value();
+}
 
 nlohmann::json BertConfig::toJson() const {
     nlohmann::json json = original.is_object() ? original : nlohmann::json::object();

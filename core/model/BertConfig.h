@@ -54,6 +54,8 @@ struct BertConfig {
 
     Activation activation() const;
     std::int64_t numLabels() const { return static_cast<std::int64_t>(labels.size()); }
+    /// Parameters of a BertForSequenceClassification of this configuration.
+    std::int64_t parameterCount() const;
     std::int64_t headDim() const { return hiddenSize / numAttentionHeads; }
     double effectiveClassifierDropout() const {
         return classifierDropout.value_or(hiddenDropoutProb);

@@ -2,15 +2,18 @@
 
 #include <cstdlib>
 
+#include "io/Json.h"
 #include "runs/StoreSql.h"
 
 namespace bert {
 
 namespace {
 
-nlohmann::json parseJson(const std::string& text, nlohmann::json fallback) {
-    auto json = nlohmann::json::parse(text, nullptr, false);
-    return json.is_discarded() ? fallback : json;
+/// A stored JSON column, or fallback when it is not valid (bounded like every JSON we read).
+nlohmann::json storedJson(const std::string& text, nlohmann::json fallback) {
+    std::string problem;
+    auto json = parseJson(text, problem);
+    return problem.empty() ? json : fallback;
 }
 
 RunRecord readRun(SQLite::Statement& query) {
@@ -21,18 +24,18 @@ RunRecord readRun(SQLite::Statement& query) {
     run.finishedAt =
         query.getColumn("finished_at").isNull() ? "" : query.getColumn("finished_at").getString();
     run.status = runStatusFromString(query.getColumn("status").getString());
-    run.config = parseJson(query.getColumn("config_json").getString(), nlohmann::json::object());
+    run.config = storedJson(query.getColumn("config_json").getString(), nlohmann::json::object());
     run.datasetPath = query.getColumn("dataset_path").getString();
     run.datasetFingerprint = query.getColumn("dataset_fingerprint").getString();
     run.baseModel = query.getColumn("base_model").getString();
     const auto labels =
-        parseJson(query.getColumn("labels_json").getString(), nlohmann::json::array());
+        storedJson(query.getColumn("labels_json").getString(), nlohmann::json::array());
     for (const auto& label : labels) {
         run.labels.push_back(label.is_string() ? label.get<std::string>() : label.dump());
     }
     run.techniques = query.getColumn("techniques").getString();
     run.finalMetrics =
-        parseJson(query.getColumn("final_metrics_json").getString(), nlohmann::json::object());
+        storedJson(query.getColumn("final_metrics_json").getString(), nlohmann::json::object());
     run.bestAccuracy = query.getColumn("best_accuracy").getDouble();
     run.peakMemoryBytes = query.getColumn("peak_memory_bytes").getInt64();
     run.forecastBytes = query.getColumn("forecast_bytes").getInt64();
@@ -169,7 +172,9 @@ void RunStore::rename(std::int64_t runId, const std::string& name) {
         SQLite::Statement update(*db_, "UPDATE runs SET name = ? WHERE id = ?");
         update.bind(1, name);
         update.bind(2, runId);
-        update.exec();
+        if (update.exec() == 0) {
+            throw InputError(file_, "has no run " + std::to_string(runId));
+        }
     });
 }
 
@@ -178,12 +183,29 @@ void RunStore::setNotes(std::int64_t runId, const std::string& notes) {
         SQLite::Statement update(*db_, "UPDATE runs SET notes = ? WHERE id = ?");
         update.bind(1, notes);
         update.bind(2, runId);
-        update.exec();
+        if (update.exec() == 0) {
+            throw InputError(file_, "has no run " + std::to_string(runId));
+        }
     });
 }
 
 void RunStore::remove(std::int64_t runId) {
     store::guarded(file_, "deleting run " + std::to_string(runId), [&] {
+        SQLite::Statement owner(*db_, "SELECT status, pid, host FROM runs WHERE id = ?");
+        owner.bind(1, runId);
+        if (!owner.executeStep()) {
+            throw InputError(file_, "has no run " + std::to_string(runId));
+        }
+        // Deleting a run that trains breaks it: its checkpoints and rows vanish under it.
+        if (owner.getColumn(0).getString() == "running" &&
+            store::processMayBeAlive(owner.getColumn(1).getInt64(),
+                                     owner.getColumn(2).getString())) {
+            throw InputError(file_, "run " + std::to_string(runId) + " is training (process " +
+                                        std::to_string(owner.getColumn(1).getInt64()) + " on " +
+                                        owner.getColumn(2).getString() +
+                                        "); cancel it before deleting it");
+        }
+        owner.reset();
         SQLite::Statement erase(*db_, "DELETE FROM runs WHERE id = ?");
         erase.bind(1, runId);
         erase.exec();
@@ -262,7 +284,7 @@ std::vector<EvalMetrics> RunStore::evaluations(std::int64_t runId) {
             m.accuracy = query.getColumn(3).getDouble();
             m.macroF1 = query.getColumn(4).getDouble();
             const auto confusion =
-                parseJson(query.getColumn(5).getString(), nlohmann::json::array());
+                storedJson(query.getColumn(5).getString(), nlohmann::json::array());
             if (confusion.is_array()) {
                 m.confusion = confusion.get<std::vector<std::vector<std::int64_t>>>();
             }
@@ -279,10 +301,11 @@ std::vector<TrainerEvent> RunStore::events(std::int64_t runId) {
             *db_, "SELECT step, kind, message, data_json FROM events WHERE run_id = ? ORDER BY id");
         query.bind(1, runId);
         while (query.executeStep()) {
-            result.push_back({eventKindFromString(query.getColumn(1).getString()),
-                              static_cast<std::size_t>(query.getColumn(0).getInt64()),
-                              query.getColumn(2).getString(),
-                              parseJson(query.getColumn(3).getString(), nlohmann::json::object())});
+            result.push_back(
+                {eventKindFromString(query.getColumn(1).getString()),
+                 static_cast<std::size_t>(query.getColumn(0).getInt64()),
+                 query.getColumn(2).getString(),
+                 storedJson(query.getColumn(3).getString(), nlohmann::json::object())});
         }
         return result;
     });

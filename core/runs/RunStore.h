@@ -100,9 +100,11 @@ public:
     void setStarted(std::int64_t runId, const RunStart& start);
     /// Marks a stopped run as running again in this process (resume).
     void reopen(std::int64_t runId);
+    /// rename, setNotes and remove throw InputError for a run that does not exist.
     void rename(std::int64_t runId, const std::string& name);
     void setNotes(std::int64_t runId, const std::string& notes);
-    /// Deletes the run's rows and its folder of checkpoints.
+    /// Deletes the run's rows and its folder of checkpoints. Refuses (InputError) a run that is
+    /// training in a process that is still alive.
     void remove(std::int64_t runId);
 
     std::vector<RunRecord> runs();

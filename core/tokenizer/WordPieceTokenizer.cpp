@@ -1,14 +1,17 @@
 #include "tokenizer/WordPieceTokenizer.h"
 
-#include <nlohmann/json.hpp>
-#include <utf8proc.h>
-
 #include <algorithm>
 #include <array>
 #include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+#include <utf8proc.h>
 
 #include "Error.h"
 #include "io/AtomicFile.h"
+#include "io/InputFile.h"
+#include "io/Json.h"
 #include "text/Utf8.h"
 
 namespace bert {
@@ -37,17 +40,28 @@ struct StripException {
 template <std::size_t N>
 bool inRanges(const CodePointRange (&ranges)[N], char32_t cp) {
     const auto* end = ranges + N;
-    const auto* it = std::upper_bound(ranges, end, cp, [](char32_t value, const CodePointRange& r) {
-        return value < r.first;
-    });
+    const auto* it = std::upper_bound(
+        ranges, end, cp, [](char32_t value, const CodePointRange& r) { return value < r.first; });
     return it != ranges && cp <= (it - 1)->last;
 }
 
 // Rust's char::is_whitespace (the White_Space property), which the reference uses.
 bool isWhitespace(char32_t cp) {
     switch (cp) {
-        case 0x09: case 0x0A: case 0x0B: case 0x0C: case 0x0D: case 0x20: case 0x85: case 0xA0:
-        case 0x1680: case 0x2028: case 0x2029: case 0x202F: case 0x205F: case 0x3000:
+        case 0x09:
+        case 0x0A:
+        case 0x0B:
+        case 0x0C:
+        case 0x0D:
+        case 0x20:
+        case 0x85:
+        case 0xA0:
+        case 0x1680:
+        case 0x2028:
+        case 0x2029:
+        case 0x202F:
+        case 0x205F:
+        case 0x3000:
             return true;
         default:
             return cp >= 0x2000 && cp <= 0x200A;
@@ -73,19 +87,23 @@ bool isPunctuation(char32_t cp) {
 // The reference's lowercase of a non-ASCII code point: itself unless kBertLowercase maps it.
 const LowercaseMapping* findLowercase(char32_t cp) {
     const auto* end = std::end(kBertLowercase);
-    const auto* it = std::lower_bound(std::begin(kBertLowercase), end, cp,
-                                      [](const LowercaseMapping& m, char32_t value) { return m.from < value; });
+    const auto* it =
+        std::lower_bound(std::begin(kBertLowercase), end, cp,
+                         [](const LowercaseMapping& m, char32_t value) { return m.from < value; });
     return it != end && it->from == cp ? it : nullptr;
 }
 
 const StripException* findStripException(char32_t cp) {
     const auto* end = std::end(kBertStripExceptions);
-    const auto* it = std::lower_bound(std::begin(kBertStripExceptions), end, cp,
-                                      [](const StripException& e, char32_t value) { return e.from < value; });
+    const auto* it =
+        std::lower_bound(std::begin(kBertStripExceptions), end, cp,
+                         [](const StripException& e, char32_t value) { return e.from < value; });
     return it != end && it->from == cp ? it : nullptr;
 }
 
-bool isChineseChar(char32_t cp) { return cp >= 0x3400 && inRanges(kBertChineseRanges, cp); }
+bool isChineseChar(char32_t cp) {
+    return cp >= 0x3400 && inRanges(kBertChineseRanges, cp);
+}
 
 // Largest canonical decomposition of one code point (U+1D160 and friends decompose to 3-4).
 constexpr std::size_t kMaxDecomposition = 8;
@@ -157,8 +175,9 @@ void normalizeInto(std::string_view text, const TokenizerOptions& options, Emit&
         }
         std::array<utf8proc_int32_t, kMaxDecomposition> parts{};
         int lastBoundClass = 0;
-        const auto count = utf8proc_decompose_char(static_cast<utf8proc_int32_t>(cp), parts.data(),
-                                                   parts.size(), UTF8PROC_DECOMPOSE, &lastBoundClass);
+        const auto count =
+            utf8proc_decompose_char(static_cast<utf8proc_int32_t>(cp), parts.data(), parts.size(),
+                                    UTF8PROC_DECOMPOSE, &lastBoundClass);
         if (count <= 0 || static_cast<std::size_t>(count) > parts.size()) {
             emitCased(cp);
             return;
@@ -229,8 +248,8 @@ WordPieceTokenizer::WordPieceTokenizer(std::vector<std::string> vocabulary,
         for (const auto& token : missing) {
             list += (list.empty() ? "" : ", ") + token;
         }
-        throw InputError(source, "the vocabulary lacks the special token(s) " + list +
-                                     " that BERT needs");
+        throw InputError(source,
+                         "the vocabulary lacks the special token(s) " + list + " that BERT needs");
     }
     for (const std::string* token : {&options_.unkToken, &options_.clsToken, &options_.sepToken,
                                      &options_.padToken, &options_.maskToken}) {
@@ -244,12 +263,10 @@ WordPieceTokenizer::WordPieceTokenizer(std::vector<std::string> vocabulary,
 
 WordPieceTokenizer WordPieceTokenizer::fromVocabFile(const std::filesystem::path& vocabFile,
                                                      TokenizerOptions options) {
-    std::ifstream in(vocabFile, std::ios::binary);
-    if (!in) {
-        throw InputError(vocabFile, std::filesystem::exists(vocabFile)
-                                        ? "cannot be opened for reading"
-                                        : "is missing (a BERT model folder needs vocab.txt)");
+    if (!std::filesystem::exists(vocabFile)) {
+        throw InputError(vocabFile, "is missing (a BERT model folder needs vocab.txt)");
     }
+    std::istringstream in(readInputFile(vocabFile, input_limits::kTokenizer));
     std::vector<std::string> vocabulary;
     std::string line;
     while (std::getline(in, line)) {
@@ -268,13 +285,13 @@ WordPieceTokenizer WordPieceTokenizer::fromVocabFile(const std::filesystem::path
 namespace {
 
 nlohmann::json readJsonFile(const std::filesystem::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) {
-        throw InputError(file, "cannot be opened for reading");
+    std::string problem;
+    auto json = parseJson(readInputFile(file, input_limits::kTokenizer), problem);
+    if (!problem.empty()) {
+        throw InputError(file, problem);
     }
-    auto json = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
-    if (json.is_discarded() || !json.is_object()) {
-        throw InputError(file, "is not valid JSON");
+    if (!json.is_object()) {
+        throw InputError(file, "is not a JSON object");
     }
     return json;
 }
@@ -286,11 +303,11 @@ std::vector<std::string> vocabularyFromTokenizerJson(const std::filesystem::path
                                                      TokenizerOptions& options) {
     const auto json = readJsonFile(file);
     const auto& model = json.contains("model") ? json["model"] : nlohmann::json();
-    if (!model.is_object() || model.value("type", "") != "WordPiece" || !model.contains("vocab") ||
-        !model["vocab"].is_object()) {
+    if (!model.is_object() || jsonField<std::string>(model, "type", "", file) != "WordPiece" ||
+        !model.contains("vocab") || !model["vocab"].is_object()) {
         throw InputError(file, "does not describe a WordPiece (BERT) tokenizer");
     }
-    if (model.value("continuing_subword_prefix", "##") != "##") {
+    if (jsonField<std::string>(model, "continuing_subword_prefix", "##", file) != "##") {
         throw InputError(file, "uses a continuing-subword prefix other than \"##\"");
     }
     const auto& vocab = model["vocab"];
@@ -302,18 +319,18 @@ std::vector<std::string> vocabularyFromTokenizerJson(const std::filesystem::path
         }
         vocabulary[id.get<std::size_t>()] = token;
     }
-    options.unkToken = model.value("unk_token", options.unkToken);
+    options.unkToken = jsonField(model, "unk_token", options.unkToken, file);
     options.maxInputCharsPerWord =
-        model.value("max_input_chars_per_word", options.maxInputCharsPerWord);
+        jsonField(model, "max_input_chars_per_word", options.maxInputCharsPerWord, file);
     if (json.contains("normalizer") && json["normalizer"].is_object()) {
         const auto& normalizer = json["normalizer"];
-        if (normalizer.value("type", "") != "BertNormalizer") {
+        if (jsonField<std::string>(normalizer, "type", "", file) != "BertNormalizer") {
             throw InputError(file, "uses a normalizer other than BertNormalizer");
         }
-        options.lowercase = normalizer.value("lowercase", options.lowercase);
-        options.cleanText = normalizer.value("clean_text", options.cleanText);
+        options.lowercase = jsonField(normalizer, "lowercase", options.lowercase, file);
+        options.cleanText = jsonField(normalizer, "clean_text", options.cleanText, file);
         options.handleChineseChars =
-            normalizer.value("handle_chinese_chars", options.handleChineseChars);
+            jsonField(normalizer, "handle_chinese_chars", options.handleChineseChars, file);
         if (normalizer.contains("strip_accents") && normalizer["strip_accents"].is_boolean()) {
             options.stripAccents = normalizer["strip_accents"].get<bool>();
         }
@@ -328,12 +345,12 @@ WordPieceTokenizer WordPieceTokenizer::fromModelFolder(const std::filesystem::pa
     const auto configFile = folder / "tokenizer_config.json";
     if (std::filesystem::exists(configFile)) {
         const auto config = readJsonFile(configFile);
-        options.lowercase = config.value("do_lower_case", options.lowercase);
+        options.lowercase = jsonField(config, "do_lower_case", options.lowercase, configFile);
         if (config.contains("strip_accents") && config["strip_accents"].is_boolean()) {
             options.stripAccents = config["strip_accents"].get<bool>();
         }
         options.handleChineseChars =
-            config.value("tokenize_chinese_chars", options.handleChineseChars);
+            jsonField(config, "tokenize_chinese_chars", options.handleChineseChars, configFile);
         auto tokenField = [&](const char* key, std::string& field) {
             if (config.contains(key) && config[key].is_string()) {
                 field = config[key].get<std::string>();
@@ -352,8 +369,9 @@ WordPieceTokenizer WordPieceTokenizer::fromModelFolder(const std::filesystem::pa
         return WordPieceTokenizer(std::move(vocabulary), std::move(options), fastFile);
     }
     if (!std::filesystem::exists(vocabFile)) {
-        throw InputError(vocabFile, "is missing, and there is no tokenizer.json either "
-                                    "(a BERT model folder needs its vocabulary)");
+        throw InputError(vocabFile,
+                         "is missing, and there is no tokenizer.json either "
+                         "(a BERT model folder needs its vocabulary)");
     }
     return fromVocabFile(vocabFile, std::move(options));
 }
@@ -401,7 +419,9 @@ void WordPieceTokenizer::appendWordPieces(std::string_view word, std::size_t cha
 
 void WordPieceTokenizer::tokenizeSegment(std::string_view text,
                                          std::vector<std::int32_t>& out) const {
-    auto sink = [&](std::string_view word, std::size_t chars) { appendWordPieces(word, chars, out); };
+    auto sink = [&](std::string_view word, std::size_t chars) {
+        appendWordPieces(word, chars, out);
+    };
     WordSplitter<decltype(sink)> splitter(sink);
     normalizeInto(text, options_, [&](char32_t cp) { splitter.push(cp); });
     splitter.flush();
@@ -527,8 +547,8 @@ void WordPieceTokenizer::save(const std::filesystem::path& folder,
         {"tokenizer_class", "BertTokenizer"},
         {"do_lower_case", options_.lowercase},
         {"tokenize_chinese_chars", options_.handleChineseChars},
-        {"strip_accents", options_.stripAccents ? nlohmann::json(*options_.stripAccents)
-                                                : nlohmann::json(nullptr)},
+        {"strip_accents",
+         options_.stripAccents ? nlohmann::json(*options_.stripAccents) : nlohmann::json(nullptr)},
         {"unk_token", options_.unkToken},
         {"cls_token", options_.clsToken},
         {"sep_token", options_.sepToken},
@@ -537,8 +557,8 @@ void WordPieceTokenizer::save(const std::filesystem::path& folder,
         {"model_max_length", modelMaxLength},
     };
     const nlohmann::json specials = {
-        {"unk_token", options_.unkToken}, {"cls_token", options_.clsToken},
-        {"sep_token", options_.sepToken}, {"pad_token", options_.padToken},
+        {"unk_token", options_.unkToken},   {"cls_token", options_.clsToken},
+        {"sep_token", options_.sepToken},   {"pad_token", options_.padToken},
         {"mask_token", options_.maskToken},
     };
     writeFileAtomically(folder / "tokenizer_config.json", config.dump(2) + "\n");

@@ -458,6 +458,11 @@ RunResult Trainer::run(const std::atomic<bool>& cancel) {
     std::int64_t runPeak = 0;
     MemoryBreakdown measured;
     try {
+        if (position_.step == 0) {
+            // A fresh run draws its dropout masks (and anything else random) from its own seed,
+            // so that two runs of one job are the same run; a resumed one restored its state.
+            at::manual_seed(config_.seed);
+        }
         trainLoop(cancel, result, runPeak, measured);
     } catch (const OutOfMemoryFailure& failure) {
         result.status = RunStatus::Failed;

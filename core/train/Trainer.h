@@ -34,6 +34,9 @@ void checkTrainable(const ModelBundle& model, const TrainingData& data,
 /// of TrainingConfig. Runs on the calling thread; reports through TrainerObserver (see its
 /// contract); stops between micro-batches when `cancel` becomes true.
 ///
+/// A fresh run seeds LibTorch's default generators (CPU and CUDA) with config.seed when it starts:
+/// on the CPU with one thread, two runs of one configuration are bit for bit the same.
+///
 /// Process-wide state, owned while a Trainer lives: the memory cap of its device (a
 /// ScopedMemoryCap, restored on destruction) and, when config.threads > 0, LibTorch's intra-op
 /// thread count (restored on destruction). Run one Trainer at a time per process; work on other

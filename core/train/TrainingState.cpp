@@ -11,6 +11,8 @@
 #include "hf/ModelFolder.h"
 #include "hf/SafeTensors.h"
 #include "io/AtomicFile.h"
+#include "io/InputFile.h"
+#include "io/Json.h"
 #include "train/RandomState.h"
 
 namespace bert {
@@ -39,12 +41,15 @@ nlohmann::json toJson(const TrainingState& state, const nlohmann::json& adamStep
 }
 
 nlohmann::json readStateJson(const std::filesystem::path& file) {
-    std::ifstream in(file);
-    if (!in) {
+    if (!std::filesystem::exists(file)) {
         throw InputError(file, "is missing: this folder is not a BERT Studio checkpoint");
     }
-    auto json = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
-    if (json.is_discarded() || !json.is_object()) {
+    std::string problem;
+    auto json = parseJson(readInputFile(file, input_limits::kSmallJson), problem);
+    if (!problem.empty()) {
+        throw InputError(file, problem);
+    }
+    if (!json.is_object()) {
         throw InputError(file, "is not a JSON object");
     }
     return json;
@@ -204,13 +209,17 @@ std::filesystem::path latestCheckpoint(const std::filesystem::path& runFolder) {
     std::size_t latestStep = 0;
     std::error_code error;
     for (const auto& entry : std::filesystem::directory_iterator(runFolder, error)) {
-        std::ifstream in(entry.path() / checkpoint_files::kTrainerState);
-        if (!in) {
-            continue;
+        nlohmann::json state;
+        try {
+            std::string problem;
+            state = parseJson(readInputFile(entry.path() / checkpoint_files::kTrainerState,
+                                            input_limits::kSmallJson),
+                              problem);
+        } catch (const InputError&) {
+            continue;  // no trainer_state.json (or not a file): not a complete checkpoint
         }
-        const auto state = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
         if (!state.is_object() ||
-            !std::filesystem::exists(entry.path() / checkpoint_files::kTrainingTensors)) {
+            !std::filesystem::is_regular_file(entry.path() / checkpoint_files::kTrainingTensors)) {
             continue;
         }
         const auto stepField = state.find("step");

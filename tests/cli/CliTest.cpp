@@ -3,6 +3,7 @@
 #include <chrono>
 #include <fstream>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -340,7 +341,8 @@ TEST_F(Cli, ARunThatCannotStartLeavesNoRunAndUsageErrorsExitWithTwo) {
     const auto folder =
         runCli({"--db", db_, "train", "--config", dir_.path().string()}, dir_.path());
     EXPECT_EQ(folder.code, 2) << folder.err;
-    EXPECT_NE(folder.err.find("is not a regular file"), std::string::npos) << folder.err;
+    EXPECT_NE(folder.err.find("is a directory, not a regular file"), std::string::npos)
+        << folder.err;
 }
 
 // Issue 11: errors of the run store are their own kind, with their own exit code.
@@ -361,6 +363,50 @@ TEST_F(Cli, AStoreThatCannotBeWrittenExitsWithFourAndNamesTheDatabase) {
         locker.exec("ROLLBACK");
     }
     unsetenv("BERT_STUDIO_DB_BUSY_MS");
+}
+
+// Issue 10: identical commands with --seed 42 --threads 1 gave different losses from step 1 on:
+// the dropout generator was not seeded from the run's seed.
+TEST_F(Cli, TwoFreshRunsOfOneCommandAreTheSameRun) {
+    auto lossesOf = [&](const std::string& database, const std::string& seed) {
+        auto args = trainArgs({"--max-steps", "6", "--threads", "1", "--seed", seed});
+        args[1] = database;
+        const auto outcome = runCli(args, dir_.path());
+        EXPECT_EQ(outcome.code, 0) << outcome.err;
+        std::vector<double> losses;
+        for (const auto& step : RunStore(database, RunStore::Access::ReadOnly).steps(1)) {
+            losses.push_back(step.loss);
+        }
+        return losses;
+    };
+    const auto first = lossesOf((dir_ / "a.sqlite").string(), "42");
+    const auto second = lossesOf((dir_ / "b.sqlite").string(), "42");
+    ASSERT_EQ(first.size(), 6U);
+    EXPECT_EQ(first, second) << "the model has dropout 0.1: the masks differed";
+    EXPECT_NE(first, lossesOf((dir_ / "c.sqlite").string(), "43")) << "the seed changes nothing";
+}
+
+// Issue 10: user files that crash or hang: deeply nested JSON, a FIFO as data; and runs that do
+// not exist or still train.
+TEST_F(Cli, HostileFilesAndRunIdsExitWithTwoAndAMessage) {
+    test::writeFile(dir_ / "deep.json",
+                    "{\"training\": " + std::string(100000, '[') + std::string(100000, ']') + "}");
+    const auto deep =
+        runCli({"--db", db_, "train", "--config", (dir_ / "deep.json").string()}, dir_.path());
+    EXPECT_EQ(deep.code, 2) << deep.err;
+    EXPECT_NE(deep.err.find("deep.json: nests arrays and objects deeper than"), std::string::npos)
+        << deep.err;
+    ASSERT_EQ(::mkfifo((dir_ / "pipe.csv").c_str(), 0600), 0);
+    const auto fifo = runCli(trainArgs({"--train", (dir_ / "pipe.csv").string()}), dir_.path());
+    EXPECT_EQ(fifo.code, 2) << fifo.err;
+    EXPECT_NE(fifo.err.find("pipe.csv: is a FIFO (named pipe), not a regular file"),
+              std::string::npos)
+        << fifo.err;
+    ASSERT_EQ(runCli(trainArgs({"--max-steps", "1"}), dir_.path()).code, 0);
+    const auto ghost = runCli({"--db", db_, "runs", "delete", "9", "--yes"}, dir_.path());
+    EXPECT_EQ(ghost.code, 2) << ghost.err;
+    EXPECT_NE(ghost.err.find("has no run 9"), std::string::npos) << ghost.err;
+    EXPECT_EQ(runCli({"--db", db_, "runs", "rename", "9", "x"}, dir_.path()).code, 2);
 }
 
 }  // namespace

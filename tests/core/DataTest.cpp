@@ -63,6 +63,7 @@ TEST(TableReader, MalformedFilesNameTheFileAndLine) {
               std::string::npos);
     test::writeFile(dir / "empty.csv", "");
     EXPECT_NE(inputErrorOf([&] { readTable(dir / "empty.csv"); }).find("is empty"), std::string::npos);
+    test::writeFile(dir / "data.xlsx", "PK");  // a file that exists, of a kind not read
     EXPECT_NE(inputErrorOf([&] { readTable(dir / "data.xlsx"); }).find("use .csv, .tsv or .jsonl"), std::string::npos);
     EXPECT_NE(inputErrorOf([&] { readTable(dir / "missing.csv"); }).find("does not exist"), std::string::npos);
 }

@@ -77,9 +77,19 @@ TEST(RunStore, RenameNotesAndDeleteWithItsFolder) {
     EXPECT_EQ(store.run(id)->name, "renamed");
     EXPECT_EQ(store.run(id)->notes, "lr too high");
     std::filesystem::create_directories(store.runFolder(id) / "best");
+    // Issue 10: deleting a run that trains (here: in this live process) broke it.
+    EXPECT_THROW(store.remove(id), InputError);
+    EXPECT_TRUE(std::filesystem::exists(store.runFolder(id) / "best"));
+    RunResult result;
+    result.status = RunStatus::Completed;
+    store.finishRun(id, result);
     store.remove(id);
     EXPECT_FALSE(store.run(id));
     EXPECT_FALSE(std::filesystem::exists(store.runFolder(id)));
+    // Issue 10: renaming or deleting a run that does not exist succeeded silently.
+    EXPECT_THROW(store.remove(id), InputError);
+    EXPECT_THROW(store.rename(id, "ghost"), InputError);
+    EXPECT_THROW(store.setNotes(id + 7, "ghost"), InputError);
 }
 
 TEST(RunStore, ARunWhoseProcessDiedIsMarkedInterruptedAtTheNextOpen) {

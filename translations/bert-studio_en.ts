@@ -239,6 +239,14 @@
         <source>Save the model and training state at epoch ends, at the best validation accuracy and on cancel, so runs can resume and export.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Stop after non-finite steps</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop the run as diverged after this many optimizer steps in a row whose loss is not finite (NaN or infinite): lower the learning rate then (0: never stop).</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>bert::ui::CompareDialog</name>

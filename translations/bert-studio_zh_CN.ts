@@ -238,6 +238,14 @@
         <source>Save the model and training state at epoch ends, at the best validation accuracy and on cancel, so runs can resume and export.</source>
         <translation>在每轮结束、验证准确率最佳时以及取消时保存模型和训练状态，以便运行可以恢复和导出。</translation>
     </message>
+    <message>
+        <source>Stop after non-finite steps</source>
+        <translation>非有限步数后停止</translation>
+    </message>
+    <message>
+        <source>Stop the run as diverged after this many optimizer steps in a row whose loss is not finite (NaN or infinite): lower the learning rate then (0: never stop).</source>
+        <translation>连续这么多个优化器步的损失不是有限值（NaN 或无穷大）时，判定为发散并停止运行：此时请降低学习率（0：从不停止）。</translation>
+    </message>
 </context>
 <context>
     <name>bert::ui::CompareDialog</name>

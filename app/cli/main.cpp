@@ -177,6 +177,9 @@ int main(int argc, char** argv) {
     exporter->add_option("run", exportRunId, "Run id")->required();
     exporter->add_option("folder", exportTarget, "Target folder")->required();
     exporter->add_flag("--last", exportLast, "Export the last checkpoint instead of the best");
+    bool exportForce = false;
+    exporter->add_flag("--force", exportForce,
+                       "Replace a non-empty target folder (never the run's checkpoints or its base model)");
 
     auto* runs = app.add_subcommand("runs", "List, show, compare, rename or delete stored runs");
     runs->require_subcommand(1);
@@ -243,7 +246,7 @@ int main(int argc, char** argv) {
             return bert::cli::resume(resumeRun, database, cancelRequested, std::cout, std::cerr);
         } else if (exporter->parsed()) {
             bert::RunStore store(database, Access::ReadOnly);
-            const auto folder = bert::exportRun(store, exportRunId, exportTarget, !exportLast);
+            const auto folder = bert::exportRun(store, exportRunId, exportTarget, !exportLast, exportForce);
             std::cout << "exported run " << exportRunId << " to " << folder.string() << "\n";
         } else if (runsList->parsed()) {
             bert::cli::listRuns(database, listJson, std::cout);

@@ -1,6 +1,7 @@
 #include "runs/RunExport.h"
 
 #include <cstdio>
+#include <random>
 
 #include "Error.h"
 #include "io/AtomicFile.h"
@@ -22,8 +23,36 @@ std::filesystem::path modelCheckpointOfRun(RunStore& store, std::int64_t runId, 
     return last.empty() ? best : last;
 }
 
+namespace {
+
+bool isInside(const std::filesystem::path& path, const std::filesystem::path& folder) {
+    std::error_code error;
+    const auto a = std::filesystem::weakly_canonical(path, error);
+    const auto b = std::filesystem::weakly_canonical(folder, error);
+    const auto relative = a.lexically_relative(b);
+    return !relative.empty() && *relative.begin() != "..";
+}
+
+bool isNonEmptyFolder(const std::filesystem::path& folder) {
+    std::error_code error;
+    return std::filesystem::is_directory(folder, error) &&
+           std::filesystem::directory_iterator(folder, error) !=
+               std::filesystem::directory_iterator();
+}
+
+/// A sibling of target that no one else uses: target's name, a tag and a random number.
+std::filesystem::path siblingOf(const std::filesystem::path& target, const char* tag) {
+    std::random_device entropy;
+    auto sibling = target;
+    sibling += std::string(".") + tag + "-" + std::to_string(entropy());
+    return sibling;
+}
+
+}  // namespace
+
 std::filesystem::path exportRun(RunStore& store, std::int64_t runId,
-                                const std::filesystem::path& target, bool preferBest) {
+                                const std::filesystem::path& targetFolder, bool preferBest,
+                                bool force) {
     const auto run = store.run(runId);
     if (!run) {
         throw InputError(store.file(), "has no run " + std::to_string(runId));
@@ -32,17 +61,52 @@ std::filesystem::path exportRun(RunStore& store, std::int64_t runId,
     if (source.empty()) {
         throw InputError("run " + std::to_string(runId) + " has no saved model to export");
     }
+    // "." or "models/" would otherwise write into (and then move) the current folder itself.
+    const auto target = std::filesystem::absolute(targetFolder).lexically_normal();
+    const auto cleanTarget = target.has_filename() ? target : target.parent_path();
+    if (std::filesystem::exists(cleanTarget) && !std::filesystem::is_directory(cleanTarget)) {
+        throw InputError(cleanTarget, "is a file; export writes a folder");
+    }
+    // What an export must never replace, --force or not: its own checkpoints and its base model.
+    if (isInside(cleanTarget, store.runFolder(runId)) ||
+        isInside(store.runFolder(runId), cleanTarget)) {
+        throw InputError(cleanTarget, "holds run " + std::to_string(runId) +
+                                          "'s own checkpoints; export elsewhere");
+    }
+    if (!run->baseModel.empty() && std::filesystem::exists(run->baseModel) &&
+        (isInside(cleanTarget, run->baseModel) || isInside(run->baseModel, cleanTarget))) {
+        throw InputError(cleanTarget,
+                         "holds the run's base model (" + run->baseModel + "); export elsewhere");
+    }
+    if (isNonEmptyFolder(cleanTarget) && !force) {
+        throw InputError(cleanTarget,
+                         "is not empty; choose a new or empty folder, or replace it with --force");
+    }
+
+    // Everything is written into a staging folder beside the target and renamed into place at
+    // the end: a failure part-way leaves the target as it was.
+    const auto staging = siblingOf(cleanTarget, "export");
+    struct RemoveOnFailure {
+        std::filesystem::path folder;
+        bool keep = false;
+        ~RemoveOnFailure() {
+            if (!keep) {
+                std::error_code ignored;
+                std::filesystem::remove_all(folder, ignored);
+            }
+        }
+    } cleanup{staging};
     std::error_code error;
-    std::filesystem::create_directories(target, error);
+    std::filesystem::create_directories(staging, error);
     if (error) {
-        throw StoreError(target, "cannot be created: " + error.message());
+        throw StoreError(staging, "cannot be created: " + error.message());
     }
     for (const char* name : {"config.json", "model.safetensors", "vocab.txt",
                              "tokenizer_config.json", "special_tokens_map.json"}) {
-        std::filesystem::copy_file(source / name, target / name,
-                                   std::filesystem::copy_options::overwrite_existing, error);
+        std::filesystem::copy_file(source / name, staging / name, error);
         if (error) {
-            throw StoreError(target / name, "could not be written: " + error.message());
+            throw StoreError(source / name,
+                             "could not be copied into the export: " + error.message());
         }
     }
     const auto evaluations = store.evaluations(runId);
@@ -65,7 +129,7 @@ std::filesystem::path exportRun(RunStore& store, std::int64_t runId,
           {"trial_peak_bytes", run->trialPeakBytes}}},
         {"exported_from", source.string()},
     };
-    writeFileAtomically(target / "run_card.json", card.dump(2) + "\n");
+    writeFileAtomically(staging / "run_card.json", card.dump(2) + "\n");
     char accuracy[32];
     std::snprintf(accuracy, sizeof accuracy, "%.4f", run->bestAccuracy);
     std::string readme = "# " + run->name + "\n\nFine-tuned with BERT Studio from `" +
@@ -81,11 +145,34 @@ std::filesystem::path exportRun(RunStore& store, std::int64_t runId,
               "\n\nLoad it with transformers:\n\n```python\nfrom transformers import "
               "AutoModelForSequenceClassification, "
               "AutoTokenizer\nmodel = AutoModelForSequenceClassification.from_pretrained(\"" +
-              target.string() + "\")\ntokenizer = AutoTokenizer.from_pretrained(\"" +
-              target.string() +
+              cleanTarget.string() + "\")\ntokenizer = AutoTokenizer.from_pretrained(\"" +
+              cleanTarget.string() +
               "\")\n```\n\nThe full configuration and metrics are in run_card.json.\n";
-    writeFileAtomically(target / "README.md", readme);
-    return target;
+    writeFileAtomically(staging / "README.md", readme);
+
+    // Into place: an existing (forced) target moves aside first and goes only once the new one
+    // stands.
+    const auto previous = siblingOf(cleanTarget, "replaced");
+    const bool replacing = std::filesystem::exists(cleanTarget);
+    if (replacing) {
+        std::filesystem::rename(cleanTarget, previous, error);
+        if (error) {
+            throw StoreError(cleanTarget, "could not be replaced: " + error.message());
+        }
+    }
+    std::filesystem::rename(staging, cleanTarget, error);
+    if (error) {
+        if (replacing) {
+            std::error_code ignored;
+            std::filesystem::rename(previous, cleanTarget, ignored);
+        }
+        throw StoreError(cleanTarget, "could not be written: " + error.message());
+    }
+    cleanup.keep = true;
+    if (replacing) {
+        std::filesystem::remove_all(previous, error);
+    }
+    return cleanTarget;
 }
 
 }  // namespace bert

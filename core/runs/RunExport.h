@@ -14,9 +14,14 @@ std::filesystem::path modelCheckpointOfRun(RunStore& store, std::int64_t runId,
 
 /// Writes a run's model (best checkpoint, else last) as a transformers folder plus a run card
 /// (README.md and run_card.json: configuration, labels, metrics, memory). Returns the folder.
-/// Throws InputError for a run that does not exist or has no saved model, StoreError when the
-/// target cannot be written.
+///
+/// Never destroys: the folder is written beside the target and renamed into place, so a failure
+/// part-way leaves the target as it was; an existing non-empty target is refused unless force,
+/// and even then a folder holding the run's own checkpoints or its base model is refused.
+/// Throws InputError for a run that does not exist or has no saved model and for a refused
+/// target, StoreError when the target cannot be written.
 std::filesystem::path exportRun(RunStore& store, std::int64_t runId,
-                                const std::filesystem::path& target, bool preferBest = true);
+                                const std::filesystem::path& target, bool preferBest = true,
+                                bool force = false);
 
 }  // namespace bert

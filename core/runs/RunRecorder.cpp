@@ -135,10 +135,10 @@ void RunRecorder::write(const std::vector<Item>& items) {
             step.bind(16, m->skipped ? 1 : 0);
             step.exec();
         } else if (const auto* e = std::get_if<EvalMetrics>(&item)) {
-            SQLite::Statement insert(
-                db,
-                "INSERT INTO evaluations (run_id, step, epoch, loss, accuracy, macro_f1, "
-                "confusion_json) VALUES (?, ?, ?, ?, ?, ?, ?)");
+            SQLite::Statement insert(db,
+                                     "INSERT OR REPLACE INTO evaluations (run_id, step, epoch, "
+                                     "loss, accuracy, macro_f1, "
+                                     "confusion_json) VALUES (?, ?, ?, ?, ?, ?, ?)");
             insert.bind(1, runId_);
             insert.bind(2, static_cast<std::int64_t>(e->step));
             insert.bind(3, e->epoch);
@@ -162,7 +162,7 @@ void RunRecorder::write(const std::vector<Item>& items) {
         } else if (const auto* event = std::get_if<TrainerEvent>(&item)) {
             store::insertEvent(db, runId_, *event);
         } else if (const auto* checkpoint = std::get_if<CheckpointInfo>(&item)) {
-            store::insertCheckpoint(db, runId_, *checkpoint);
+            store::insertCheckpoint(db, runId_, *checkpoint, file_.parent_path());
         } else if (const auto* start = std::get_if<RunStart>(&item)) {
             store::writeRunStart(db, runId_, *start);
         } else if (const auto* result = std::get_if<RunResult>(&item)) {

@@ -1,6 +1,7 @@
 #include "runs/RunStore.h"
 
 #include <cstdlib>
+#include <limits>
 
 #include "io/Json.h"
 #include "runs/StoreSql.h"
@@ -8,6 +9,11 @@
 namespace bert {
 
 namespace {
+
+/// A REAL column that may hold NULL for a value that was not finite (SQLite stores NaN so).
+double finiteOrNaN(const SQLite::Column& column) {
+    return column.isNull() ? std::numeric_limits<double>::quiet_NaN() : column.getDouble();
+}
 
 /// A stored JSON column, or fallback when it is not valid (bounded like every JSON we read).
 nlohmann::json storedJson(const std::string& text, nlohmann::json fallback) {
@@ -58,7 +64,9 @@ RunRecord readRun(SQLite::Statement& query) {
 }  // namespace
 
 RunStore::RunStore(std::filesystem::path databaseFile, Access access)
-    : file_(std::move(databaseFile)),
+    // Absolute: run folders and checkpoints must not depend on the working directory.
+    : file_(databaseFile.empty() ? databaseFile
+                                 : std::filesystem::absolute(databaseFile).lexically_normal()),
       access_(access),
       db_(store::openDatabase(file_, access == Access::ReadOnly)) {
     store::checkAndMigrate(*db_, file_, readOnly());
@@ -250,7 +258,7 @@ std::vector<StepMetrics> RunStore::steps(std::int64_t runId) {
             StepMetrics m;
             m.step = static_cast<std::size_t>(query.getColumn(0).getInt64());
             m.epoch = query.getColumn(1).getDouble();
-            m.loss = query.getColumn(2).getDouble();
+            m.loss = finiteOrNaN(query.getColumn(2));
             m.learningRate = query.getColumn(3).getDouble();
             m.memory = {query.getColumn(4).getInt64(), query.getColumn(5).getInt64(),
                         query.getColumn(6).getInt64()};
@@ -258,7 +266,7 @@ std::vector<StepMetrics> RunStore::steps(std::int64_t runId) {
             m.tokensPerSecond = query.getColumn(8).getDouble();
             m.paddingShare = query.getColumn(9).getDouble();
             m.lossScale = query.getColumn(10).getDouble();
-            m.gradNorm = query.getColumn(11).getDouble();
+            m.gradNorm = finiteOrNaN(query.getColumn(11));
             m.microBatch = static_cast<std::size_t>(query.getColumn(12).getInt64());
             m.accumulation = static_cast<std::size_t>(query.getColumn(13).getInt64());
             m.skipped = query.getColumn(14).getInt() != 0;
@@ -280,7 +288,7 @@ std::vector<EvalMetrics> RunStore::evaluations(std::int64_t runId) {
             EvalMetrics m;
             m.step = static_cast<std::size_t>(query.getColumn(0).getInt64());
             m.epoch = query.getColumn(1).getDouble();
-            m.loss = query.getColumn(2).getDouble();
+            m.loss = finiteOrNaN(query.getColumn(2));
             m.accuracy = query.getColumn(3).getDouble();
             m.macroF1 = query.getColumn(4).getDouble();
             const auto confusion =
@@ -339,9 +347,12 @@ std::vector<CheckpointRecord> RunStore::checkpoints(std::int64_t runId) {
             "SELECT step, kind, path, metric FROM checkpoints WHERE run_id = ? ORDER BY rowid");
         query.bind(1, runId);
         while (query.executeStep()) {
-            result.push_back({runId, static_cast<std::size_t>(query.getColumn(0).getInt64()),
-                              checkpointKindFromString(query.getColumn(1).getString()),
-                              query.getColumn(2).getString(), query.getColumn(3).getDouble()});
+            result.push_back(
+                {runId, static_cast<std::size_t>(query.getColumn(0).getInt64()),
+                 checkpointKindFromString(query.getColumn(1).getString()),
+                 store::resolveStoredPath(query.getColumn(2).getString(), file_.parent_path())
+                     .string(),
+                 query.getColumn(3).getDouble()});
         }
         return result;
     });

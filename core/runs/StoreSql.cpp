@@ -104,6 +104,48 @@ const char* const kMigrations[] = {
         created_at TEXT NOT NULL
     );
     )SQL",
+    // 2: a loss or gradient norm that is not finite is kept (NaN as NULL: SQLite stores NaN as
+    // NULL, and the NOT NULL constraint once dropped every row of the batch); one evaluation per
+    // (run, step), the newest kept (a resume once wrote step 56 four times).
+    R"SQL(
+    CREATE TABLE steps_v2 (
+        run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+        step INTEGER NOT NULL,
+        epoch REAL NOT NULL,
+        loss REAL,
+        learning_rate REAL NOT NULL,
+        memory_current INTEGER NOT NULL,
+        memory_peak INTEGER NOT NULL,
+        memory_reserved INTEGER NOT NULL,
+        samples_per_second REAL NOT NULL,
+        tokens_per_second REAL NOT NULL,
+        padding_share REAL NOT NULL,
+        loss_scale REAL NOT NULL,
+        grad_norm REAL,
+        micro_batch INTEGER NOT NULL,
+        accumulation INTEGER NOT NULL,
+        skipped INTEGER NOT NULL,
+        PRIMARY KEY (run_id, step)
+    );
+    INSERT INTO steps_v2 SELECT * FROM steps;
+    DROP TABLE steps;
+    ALTER TABLE steps_v2 RENAME TO steps;
+    CREATE TABLE evaluations_v2 (
+        run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+        step INTEGER NOT NULL,
+        epoch REAL NOT NULL,
+        loss REAL,
+        accuracy REAL NOT NULL,
+        macro_f1 REAL NOT NULL,
+        confusion_json TEXT NOT NULL,
+        PRIMARY KEY (run_id, step)
+    );
+    INSERT INTO evaluations_v2
+        SELECT run_id, step, epoch, loss, accuracy, macro_f1, confusion_json FROM evaluations
+        WHERE rowid IN (SELECT max(rowid) FROM evaluations GROUP BY run_id, step);
+    DROP TABLE evaluations;
+    ALTER TABLE evaluations_v2 RENAME TO evaluations;
+    )SQL",
 };
 static_assert(std::size(kMigrations) == kSchemaVersion);
 
@@ -178,7 +220,8 @@ void checkAndMigrate(SQLite::Database& db, const std::filesystem::path& file, bo
             throw InputError(file, "is an SQLite database of another application");
         }
         if (readOnly) {
-            if (version < kSchemaVersion) {
+            // Every version from 1 on has the columns this build reads; only 0 (no schema) is not.
+            if (version < 1) {
                 throw InputError(
                     file,
                     "has an older or no schema; open it once with write access to upgrade it");
@@ -234,7 +277,21 @@ void insertEvent(SQLite::Database& db, std::int64_t runId, const TrainerEvent& e
     insert.exec();
 }
 
-void insertCheckpoint(SQLite::Database& db, std::int64_t runId, const CheckpointInfo& checkpoint) {
+std::filesystem::path resolveStoredPath(const std::string& stored,
+                                        const std::filesystem::path& databaseFolder) {
+    const std::filesystem::path path(stored);
+    return path.is_relative() && !stored.empty() ? std::filesystem::absolute(databaseFolder) / path
+                                                 : path;
+}
+
+void insertCheckpoint(SQLite::Database& db, std::int64_t runId, const CheckpointInfo& checkpoint,
+                      const std::filesystem::path& databaseFolder) {
+    // Relative to the database's folder, not to the working directory of the day (a relative
+    // --db once stored paths that other directories could not find).
+    const auto folder = std::filesystem::absolute(checkpoint.folder).lexically_normal();
+    const auto base = std::filesystem::absolute(databaseFolder).lexically_normal();
+    const auto relative = folder.lexically_relative(base);
+    const bool inside = !relative.empty() && *relative.begin() != "..";
     SQLite::Statement insert(
         db,
         "INSERT INTO checkpoints (run_id, step, kind, path, metric, created_at) "
@@ -242,7 +299,7 @@ void insertCheckpoint(SQLite::Database& db, std::int64_t runId, const Checkpoint
     insert.bind(1, runId);
     insert.bind(2, static_cast<std::int64_t>(checkpoint.step));
     insert.bind(3, toString(checkpoint.kind));
-    insert.bind(4, checkpoint.folder.string());
+    insert.bind(4, inside ? relative.string() : folder.string());
     insert.bind(5, checkpoint.metric);
     insert.bind(6, nowIso());
     insert.exec();

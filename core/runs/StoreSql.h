@@ -32,7 +32,13 @@ std::string hostName();
 bool processMayBeAlive(std::int64_t pid, const std::string& host);
 
 void insertEvent(SQLite::Database& db, std::int64_t runId, const TrainerEvent& event);
-void insertCheckpoint(SQLite::Database& db, std::int64_t runId, const CheckpointInfo& checkpoint);
+/// Records a checkpoint; its folder is stored relative to databaseFolder when it lies inside it,
+/// so that the database and its runs folder can move together (resolveStoredPath reads it back).
+void insertCheckpoint(SQLite::Database& db, std::int64_t runId, const CheckpointInfo& checkpoint,
+                      const std::filesystem::path& databaseFolder);
+/// A stored path: relative ones are relative to databaseFolder.
+std::filesystem::path resolveStoredPath(const std::string& stored,
+                                        const std::filesystem::path& databaseFolder);
 void writeRunStart(SQLite::Database& db, std::int64_t runId, const RunStart& start);
 void writeRunResult(SQLite::Database& db, std::int64_t runId, const RunResult& result);
 

@@ -384,6 +384,7 @@ void Trainer::trainLoop(const std::atomic<bool>& cancel, RunResult& result, std:
 
     const BatchOrder order = config_.groupByLength ? BatchOrder::LengthGrouped : BatchOrder::Random;
     const std::size_t epochs = config_.epochs > 0 ? config_.epochs : SIZE_MAX;
+    std::size_t nonFiniteSteps = 0;  // consecutive steps whose loss was NaN or infinite
     auto keepIfBest = [&](const EvalMetrics& eval) {
         if (eval.accuracy > bestAccuracy_) {
             bestAccuracy_ = eval.accuracy;
@@ -414,6 +415,15 @@ void Trainer::trainLoop(const std::atomic<bool>& cancel, RunResult& result, std:
             epoch.realTokens += metrics.realTokens;
             epoch.paddedTokens += metrics.paddedTokens;
             observer_.onStep(metrics);
+            // A loss that stays NaN or infinite will not come back: stop, and say so.
+            nonFiniteSteps = std::isfinite(metrics.loss) ? 0 : nonFiniteSteps + 1;
+            if (config_.maxNonFiniteSteps > 0 && nonFiniteSteps >= config_.maxNonFiniteSteps) {
+                throw std::runtime_error(
+                    "the loss diverged at step " + std::to_string(position_.step) +
+                    ": it was not finite for " + std::to_string(nonFiniteSteps) +
+                    " steps in a row; lower the learning rate (or use bf16 instead of fp16) and "
+                    "train again");
+            }
             if (config_.cacheRelease == CacheRelease::EveryNSteps &&
                 position_.step % config_.cacheReleaseSteps == 0) {
                 monitor_.releaseCache();

@@ -49,6 +49,8 @@ struct TrainingConfig {
     double maxGradNorm = 1.0;   ///< 0 disables clipping
     std::uint64_t seed = 42;
     std::size_t evalEverySteps = 0;  ///< 0: evaluate at each epoch end only
+    /// Stop as diverged after this many optimizer steps in a row with a non-finite loss (0: never).
+    std::size_t maxNonFiniteSteps = 5;
     // ---- memory techniques ----
     bool freezeEmbeddings = false;
     std::size_t freezeLayers = 0;  ///< lowest encoder layers frozen

@@ -166,7 +166,7 @@ SessionResult runTrainingJob(const TrainingJob& job, const std::filesystem::path
         if (observer != nullptr) {
             notes.add(observer);
         }
-        RunRecorder recorder(database, runId);
+        RunRecorder recorder(store.file(), runId);
         notes.add(&recorder);
         notes.onEvent({EventKind::Info,
                        0,
@@ -206,7 +206,16 @@ SessionResult resumeTrainingRun(std::int64_t runId, const std::filesystem::path&
                                                  " started; resuming would train on other data");
     }
     checkTrainable(prepared.model, prepared.data, job.training);
+    // What a kill during a checkpoint write left behind (partial files, hundreds of MB) goes now.
+    const auto freed = removeIncompleteCheckpoints(store.runFolder(runId));
     store.reopen(runId);
+    if (freed > 0 && observer != nullptr) {
+        observer->onEvent(
+            {EventKind::Info,
+             0,
+             "removed " + std::to_string(freed >> 20) + " MiB an interrupted checkpoint write left",
+             {{"freed_bytes", freed}}});
+    }
     return trainRecorded(store, runId, prepared, job, checkpoint, observer, cancel);
 }
 

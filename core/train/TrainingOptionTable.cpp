@@ -395,6 +395,21 @@ std::vector<OptionDescriptor> buildTrainingOptionTable() {
                    .maximum = kLargeCount},
                   &TrainingConfig::evalEverySteps));
 
+    add(bindField(
+        {.key = "max_non_finite_steps",
+         .flag = "--max-non-finite-steps",
+         .alias = "",
+         .label = QT_TRANSLATE_NOOP("TrainingOptions", "Stop after non-finite steps"),
+         .help = QT_TRANSLATE_NOOP(
+             "TrainingOptions",
+             "Stop the run as diverged after this many optimizer steps in a row whose loss is "
+             "not finite (NaN or infinite): lower the learning rate then (0: never stop)."),
+         .group = G::Optimisation,
+         .kind = K::Count,
+         .minimum = 0,
+         .maximum = kLargeCount},
+        &TrainingConfig::maxNonFiniteSteps));
+
     // ---- device and outputs ----
     add(bindField(
         {.key = "device",

@@ -204,6 +204,42 @@ TrainingState loadCheckpoint(const std::filesystem::path& folder,
     return state;
 }
 
+std::uintmax_t removeIncompleteCheckpoints(const std::filesystem::path& runFolder) {
+    std::uintmax_t freed = 0;
+    std::error_code error;
+    std::vector<std::filesystem::path> doomed;
+    for (const auto& entry : std::filesystem::directory_iterator(runFolder, error)) {
+        const auto name = entry.path().filename().string();
+        const bool checkpointFolder =
+            entry.is_directory(error) && (name == checkpoint_files::kBestFolder ||
+                                          name.rfind(checkpoint_files::kFolderPrefix, 0) == 0);
+        if (checkpointFolder &&
+            !std::filesystem::exists(entry.path() / checkpoint_files::kTrainerState)) {
+            doomed.push_back(entry.path());
+        } else if (checkpointFolder) {
+            for (const auto& file : std::filesystem::directory_iterator(entry.path(), error)) {
+                if (file.path().filename().string().find(".tmp-") != std::string::npos) {
+                    doomed.push_back(file.path());
+                }
+            }
+        } else if (name.find(".tmp-") != std::string::npos) {
+            doomed.push_back(entry.path());
+        }
+    }
+    for (const auto& path : doomed) {
+        for (const auto& file : std::filesystem::recursive_directory_iterator(path, error)) {
+            if (file.is_regular_file(error)) {
+                freed += file.file_size(error);
+            }
+        }
+        if (std::filesystem::is_regular_file(path, error)) {
+            freed += std::filesystem::file_size(path, error);
+        }
+        std::filesystem::remove_all(path, error);
+    }
+    return freed;
+}
+
 std::filesystem::path latestCheckpoint(const std::filesystem::path& runFolder) {
     std::filesystem::path latest;
     std::size_t latestStep = 0;

@@ -73,6 +73,11 @@ TrainingState loadCheckpoint(const std::filesystem::path& folder,
                              BertForSequenceClassificationImpl& model,
                              torch::optim::AdamW& optimizer, const c10::Device& device);
 
+/// Removes what an interrupted checkpoint write left in a run's folder: temporary files of
+/// AtomicFile ("*.tmp-N") and checkpoint folders without their trainer_state.json (which is
+/// written last). Complete checkpoints are kept. Returns the bytes freed.
+std::uintmax_t removeIncompleteCheckpoints(const std::filesystem::path& runFolder);
+
 /// The newest complete checkpoint in a run's folder (by step; a regular one before best/), or
 /// empty. The folder is the truth: a process killed right after writing a checkpoint may not
 /// have recorded it in the run store yet.

@@ -25,10 +25,15 @@ struct Outcome {
     std::string err;
 };
 
-// Starts the command line with args; stdout and stderr go to files in dir.
-pid_t start(const std::vector<std::string>& args, const std::filesystem::path& dir) {
+// Starts the command line with args; stdout and stderr go to files in dir. It runs in
+// workingDirectory when one is given.
+pid_t start(const std::vector<std::string>& args, const std::filesystem::path& dir,
+            const std::filesystem::path& workingDirectory = {}) {
     const pid_t pid = fork();
     if (pid == 0) {
+        if (!workingDirectory.empty() && chdir(workingDirectory.c_str()) != 0) {
+            _exit(126);
+        }
         std::FILE* out = std::fopen((dir / "stdout").c_str(), "w");
         std::FILE* err = std::fopen((dir / "stderr").c_str(), "w");
         dup2(fileno(out), STDOUT_FILENO);
@@ -57,8 +62,9 @@ Outcome finish(pid_t pid, const std::filesystem::path& dir) {
     return outcome;
 }
 
-Outcome runCli(const std::vector<std::string>& args, const std::filesystem::path& dir) {
-    return finish(start(args, dir), dir);
+Outcome runCli(const std::vector<std::string>& args, const std::filesystem::path& dir,
+               const std::filesystem::path& workingDirectory = {}) {
+    return finish(start(args, dir, workingDirectory), dir);
 }
 
 class Cli : public ::testing::Test {
@@ -407,6 +413,70 @@ TEST_F(Cli, HostileFilesAndRunIdsExitWithTwoAndAMessage) {
     EXPECT_EQ(ghost.code, 2) << ghost.err;
     EXPECT_NE(ghost.err.find("has no run 9"), std::string::npos) << ghost.err;
     EXPECT_EQ(runCli({"--db", db_, "runs", "rename", "9", "x"}, dir_.path()).code, 2);
+}
+
+// Issue 10: export into a non-empty folder overwrote files and left foreign ones (a stale
+// tokenizer.json made transformers load the wrong vocabulary); export to "." overwrote the working
+// directory's README, and aimed at the base model's folder, its weights.
+TEST_F(Cli, ExportNeverDestroysWhatIsThere) {
+    ASSERT_EQ(runCli(trainArgs({"--max-steps", "2"}), dir_.path()).code, 0);
+    const auto target = dir_ / "exported";
+    std::filesystem::create_directories(target);
+    test::writeFile(target / "tokenizer.json", "stale");
+    test::writeFile(target / "README.md", "mine");
+    auto exportTo = [&](const std::vector<std::string>& extra,
+                        const std::filesystem::path& cwd = {}) {
+        std::vector<std::string> args = {"--db", db_, "export", "1"};
+        args.insert(args.end(), extra.begin(), extra.end());
+        return runCli(args, dir_.path(), cwd);
+    };
+    const auto refused = exportTo({target.string()});
+    EXPECT_EQ(refused.code, 2) << refused.err;
+    EXPECT_NE(refused.err.find("is not empty"), std::string::npos) << refused.err;
+    EXPECT_EQ(test::readFile(target / "README.md"), "mine");
+    const auto here = exportTo({"."}, target);
+    EXPECT_EQ(here.code, 2) << here.err;
+    EXPECT_EQ(test::readFile(target / "README.md"), "mine")
+        << "export to . overwrote the working directory";
+    const auto base = exportTo({(dir_ / "model").string(), "--force"});
+    EXPECT_EQ(base.code, 2) << base.err;
+    EXPECT_NE(base.err.find("base model"), std::string::npos) << base.err;
+    EXPECT_TRUE(std::filesystem::exists(dir_ / "model" / "model.safetensors"));
+    const auto own = exportTo({(dir_ / "runs" / "1").string(), "--force"});
+    EXPECT_EQ(own.code, 2) << own.err;
+    EXPECT_NE(own.err.find("own checkpoints"), std::string::npos) << own.err;
+
+    const auto forced = exportTo({target.string(), "--force"});
+    ASSERT_EQ(forced.code, 0) << forced.err;
+    EXPECT_FALSE(std::filesystem::exists(target / "tokenizer.json"))
+        << "a foreign file survived --force";
+    EXPECT_NE(test::readFile(target / "README.md"), "mine");
+    EXPECT_TRUE(std::filesystem::exists(target / "model.safetensors"));
+    for (const auto& entry : std::filesystem::directory_iterator(dir_.path())) {
+        EXPECT_EQ(entry.path().filename().string().find("exported."), std::string::npos)
+            << "left behind: " << entry.path();
+    }
+}
+
+// Issue 10: a relative --db stored checkpoint paths relative to that day's working directory:
+// `predict --run` and `export` from another directory said "no saved model".
+TEST_F(Cli, ARelativeDatabaseWorksFromAnyDirectoryAndMovesWithItsRuns) {
+    std::filesystem::create_directories(dir_ / "work" / "elsewhere");
+    auto args = trainArgs({"--max-steps", "2"});
+    args[1] = "runs.sqlite";
+    const auto trained = runCli(args, dir_.path(), dir_ / "work");
+    ASSERT_EQ(trained.code, 0) << trained.err;
+    const auto database = (dir_ / "work" / "runs.sqlite").string();
+    const auto predicted = runCli({"--db", database, "predict", "--run", "1", "a great film"},
+                                  dir_.path(), dir_ / "work" / "elsewhere");
+    EXPECT_EQ(predicted.code, 0) << predicted.err;
+    // The database and its runs folder, moved together.
+    std::filesystem::rename(dir_ / "work", dir_ / "moved");
+    const auto exported = runCli(
+        {"--db", (dir_ / "moved" / "runs.sqlite").string(), "export", "1", (dir_ / "out").string()},
+        dir_.path());
+    EXPECT_EQ(exported.code, 0) << exported.err;
+    EXPECT_TRUE(std::filesystem::exists(dir_ / "out" / "model.safetensors"));
 }
 
 }  // namespace

@@ -29,6 +29,7 @@ TrainingConfig everyOptionChanged() {
     c.maxGradNorm = 0.5;
     c.seed = 18446744073709551557ULL;
     c.evalEverySteps = 9;
+    c.maxNonFiniteSteps = 2;
     c.freezeEmbeddings = true;
     c.freezeLayers = 2;
     c.precision = Precision::Fp16;

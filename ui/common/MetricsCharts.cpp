@@ -1,6 +1,7 @@
 #include "common/MetricsCharts.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include <QChart>
 #include <QChartView>
@@ -112,7 +113,9 @@ void MetricsCharts::clear() {
 
 void MetricsCharts::addStep(const StepMetrics& m) {
     const auto x = static_cast<double>(m.step);
-    loss_.append({x, m.loss});
+    if (std::isfinite(m.loss)) {  // a diverged step leaves a gap, not an axis to infinity
+        loss_.append({x, m.loss});
+    }
     current_.append({x, static_cast<double>(m.memory.current) / kBytesPerMiB});
     peak_.append({x, static_cast<double>(m.memory.peak) / kBytesPerMiB});
     reserved_.append({x, static_cast<double>(m.memory.reserved) / kBytesPerMiB});
@@ -122,7 +125,9 @@ void MetricsCharts::addStep(const StepMetrics& m) {
 
 void MetricsCharts::addEvaluation(const EvalMetrics& m) {
     const auto x = static_cast<double>(m.step);
-    validationLoss_.append({x, m.loss});
+    if (std::isfinite(m.loss)) {
+        validationLoss_.append({x, m.loss});
+    }
     accuracy_.append({x, m.accuracy});
     f1_.append({x, m.macroF1});
     scheduleRedraw();

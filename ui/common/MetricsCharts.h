@@ -1,12 +1,12 @@
 #pragma once
 
+#include <cstdint>
+#include <map>
+
 #include <QList>
 #include <QPointF>
 #include <QTimer>
 #include <QWidget>
-
-#include <cstdint>
-#include <map>
 
 #include "train/TrainerEvents.h"
 
@@ -45,7 +45,7 @@ public:
     /// Saves the four charts as one PNG image. Returns false when the file cannot be written.
     bool savePng(const QString& file);
 
-    int stepPoints() const { return static_cast<int>(loss_.size()); }
+    int stepPoints() const { return static_cast<int>(speed_.size()); }  ///< steps shown
     int redrawCount() const { return redraws_; }
 
 private:

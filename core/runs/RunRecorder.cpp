@@ -1,5 +1,9 @@
 #include "runs/RunRecorder.h"
 
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+
 #include "runs/StoreSql.h"
 
 namespace bert {
@@ -66,17 +70,51 @@ std::string RunRecorder::lastError() const {
     return error_;
 }
 
+namespace {
+
+// Retries of a batch that could not be written (database locked, disk full): the wait doubles
+// from the first to the longest, until kGiveUp has passed since the first failure.
+constexpr std::chrono::milliseconds kFirstRetry{50};
+constexpr std::chrono::milliseconds kLongestRetry{2000};
+constexpr std::chrono::seconds kGiveUp{300};
+
+std::chrono::milliseconds giveUpAfter() {
+    // BERT_STUDIO_RECORDER_GIVE_UP_S shortens the bound (tests; a session that must end).
+    if (const char* text = std::getenv("BERT_STUDIO_RECORDER_GIVE_UP_S");
+        text != nullptr && *text != '\0') {
+        char* end = nullptr;
+        const double seconds = std::strtod(text, &end);
+        if (*end == '\0' && seconds >= 0) {
+            return std::chrono::milliseconds(static_cast<std::int64_t>(seconds * 1000));
+        }
+    }
+    return kGiveUp;
+}
+
+}  // namespace
+
 void RunRecorder::writerLoop() {
+    using Clock = std::chrono::steady_clock;
+    const auto giveUp = giveUpAfter();
+    std::vector<Item> batch;  // what is being written; kept across failed attempts
+    bool failing = false;     // the batch has failed since failingSince
+    Clock::time_point failingSince{};
+    std::string lastFailure;
+    auto retryWait = kFirstRetry;
     for (;;) {
-        std::vector<Item> batch;
         {
             std::unique_lock lock(mutex_);
-            wake_.wait_for(lock, kFlushInterval, [&] { return stopping_ || !queue_.empty(); });
-            // Gather what arrives within the interval into one transaction.
-            if (!stopping_ && !queue_.empty()) {
-                wake_.wait_for(lock, kFlushInterval / 5, [&] { return stopping_; });
+            if (failing) {
+                // Wait before the next attempt; new items join the batch meanwhile.
+                wake_.wait_for(lock, retryWait, [&] { return false; });
+            } else {
+                wake_.wait_for(lock, kFlushInterval, [&] { return stopping_ || !queue_.empty(); });
+                // Gather what arrives within the interval into one transaction.
+                if (!stopping_ && !queue_.empty()) {
+                    wake_.wait_for(lock, kFlushInterval / 5, [&] { return stopping_; });
+                }
             }
-            batch.assign(std::make_move_iterator(queue_.begin()),
+            batch.insert(batch.end(), std::make_move_iterator(queue_.begin()),
                          std::make_move_iterator(queue_.end()));
             queue_.clear();
             inFlight_ = batch.size();
@@ -85,21 +123,66 @@ void RunRecorder::writerLoop() {
                 return;
             }
         }
-        if (!batch.empty()) {
-            std::string failure;
-            try {
-                write(batch);
-            } catch (const std::exception& error) {
-                failure = error.what();
+        if (batch.empty()) {
+            continue;
+        }
+        std::string failure;
+        try {
+            if (failing) {
+                // Say in the run how late its metrics are: the batch's first row and the reason.
+                const double late =
+                    std::chrono::duration<double>(Clock::now() - failingSince).count();
+                char seconds[32];
+                std::snprintf(seconds, sizeof seconds, "%.1f", late);
+                batch.insert(batch.begin(),
+                             TrainerEvent{EventKind::Info,
+                                          0,
+                                          std::string("metrics were written ") + seconds +
+                                              " s late: " + lastFailure,
+                                          {{"delay_seconds", late}, {"reason", lastFailure}}});
             }
-            const std::lock_guard lock(mutex_);
-            if (!failure.empty()) {
-                error_ = file_.string() + ": " + failure;
+            write(batch);
+        } catch (const std::exception& error) {
+            failure = error.what();
+            if (failing) {
+                batch.erase(batch.begin());  // the delay event is made afresh on the next attempt
+            }
+        }
+        if (failure.empty()) {
+            batch.clear();
+            failing = false;
+            retryWait = kFirstRetry;
+        } else {
+            const auto now = Clock::now();
+            if (!failing) {
+                failing = true;
+                failingSince = now;
+            }
+            lastFailure = failure;
+            retryWait = std::min(kLongestRetry, retryWait * 2);
+            if (now - failingSince >= giveUp) {
+                // Past the bound: the rows go, with a clear error; a finished run's result is kept
+                // beside its checkpoints so that the next open does not call it crashed.
+                for (const auto& item : batch) {
+                    if (const auto* result = std::get_if<RunResult>(&item)) {
+                        store::saveResultBeside(file_, runId_, *result);
+                    }
+                }
+                const std::lock_guard lock(mutex_);
+                error_ = file_.string() + ": " + std::to_string(batch.size()) +
+                         " records could not be written for " +
+                         std::to_string(
+                             std::chrono::duration_cast<std::chrono::seconds>(now - failingSince)
+                                 .count()) +
+                         " s and are lost: " + failure;
+                batch.clear();
+                failing = false;
+                retryWait = kFirstRetry;
             }
         }
         {
             const std::lock_guard lock(mutex_);
-            inFlight_ = 0;
+            inFlight_ = batch.size();
         }
         drained_.notify_all();
     }

@@ -24,6 +24,12 @@ namespace bert {
 /// thread never waits on the disk); a writer thread with its own connection commits the queue
 /// in one transaction every flush interval or batch, and at the end of the run. Metrics written
 /// before a crash or kill -9 are therefore on disk, up to the last flush.
+///
+/// A batch that cannot be written (another process holds the lock, the disk is full) stays in
+/// memory and is retried with a doubling wait; when it goes in, an event says how late and why.
+/// Only after 5 minutes of failure (BERT_STUDIO_RECORDER_GIVE_UP_S) are its rows given up, with
+/// lastError() saying so; a finished run's result is then saved beside its checkpoints
+/// (result.json), from which the next read-write open records it instead of "interrupted".
 class RunRecorder final : public TrainerObserver {
 public:
     /// The longest a metric waits in memory before it is written.
@@ -44,7 +50,7 @@ public:
     void beforeCheckpoint(std::size_t step) override;
     void onCheckpoint(const CheckpointInfo& checkpoint) override;
 
-    /// Blocks until everything queued so far is committed.
+    /// Blocks until everything queued so far is committed (or given up after the bound).
     void flush();
     /// The last error of the writer thread (disk full, locked database), or empty.
     std::string lastError() const;

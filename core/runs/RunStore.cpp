@@ -93,7 +93,7 @@ std::filesystem::path RunStore::defaultLocation() {
 }
 
 std::filesystem::path RunStore::runFolder(std::int64_t runId) const {
-    return file_.parent_path() / "runs" / std::to_string(runId);
+    return store::runFolderOf(file_, runId);
 }
 
 void RunStore::markInterruptedRuns() {
@@ -106,6 +106,20 @@ void RunStore::markInterruptedRuns() {
         }
     }
     for (const auto id : dead) {
+        // A run that finished but could not record it (RunRecorder gave up) left its result
+        // beside its checkpoints: it ended, it did not crash.
+        if (const auto result = store::takeResultBeside(file_, id)) {
+            SQLite::Transaction transaction(*db_);
+            store::writeRunResult(*db_, id, *result);
+            store::insertEvent(
+                *db_, id,
+                {EventKind::Info, result->steps,
+                 "the run's end was recorded late, from result.json beside its checkpoints",
+                 nlohmann::json::object()});
+            transaction.commit();
+            store::consumeResultBeside(file_, id);
+            continue;
+        }
         SQLite::Transaction transaction(*db_);
         SQLite::Statement update(*db_,
                                  "UPDATE runs SET status = 'interrupted', finished_at = ?, "

@@ -2,13 +2,18 @@
 
 #include <cerrno>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <ctime>
 #include <signal.h>
 #include <sqlite3.h>
 #include <unistd.h>
 
+#include "io/AtomicFile.h"
+#include "io/InputFile.h"
+#include "io/Json.h"
 #include "runs/RunStore.h"
+#include "train/Metrics.h"
 
 namespace bert::store {
 
@@ -262,6 +267,88 @@ bool processMayBeAlive(std::int64_t pid, const std::string& host) {
         return true;  // another machine's run (a shared folder) cannot be checked
     }
     return pid > 0 && !(::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH);
+}
+
+std::filesystem::path runFolderOf(const std::filesystem::path& databaseFile, std::int64_t runId) {
+    return databaseFile.parent_path() / "runs" / std::to_string(runId);
+}
+
+namespace {
+constexpr const char* kResultBeside = "result.json";
+
+nlohmann::json evalToJson(const EvalMetrics& m) {
+    return {{"step", m.step},
+            {"epoch", m.epoch},
+            {"loss", std::isfinite(m.loss) ? nlohmann::json(m.loss) : nullptr},
+            {"accuracy", m.accuracy},
+            {"macro_f1", m.macroF1},
+            {"confusion", m.confusion}};
+}
+
+EvalMetrics evalFromJson(const nlohmann::json& json) {
+    EvalMetrics m;
+    m.step = json.value("step", std::size_t{0});
+    m.epoch = json.value("epoch", 0.0);
+    m.loss = json.contains("loss") && json["loss"].is_number() ? json["loss"].get<double>()
+                                                               : std::nan("");
+    m.accuracy = json.value("accuracy", 0.0);
+    m.macroF1 = json.value("macro_f1", 0.0);
+    m.confusion = json.value("confusion", ConfusionMatrix{});
+    return m;
+}
+}  // namespace
+
+void saveResultBeside(const std::filesystem::path& databaseFile, std::int64_t runId,
+                      const RunResult& result) {
+    const nlohmann::json json = {{"status", toString(result.status)},
+                                 {"error", result.error},
+                                 {"steps", result.steps},
+                                 {"seconds", result.seconds},
+                                 {"peak_memory_bytes", result.peakMemoryBytes},
+                                 {"final", evalToJson(result.finalEval)},
+                                 {"best", evalToJson(result.bestEval)},
+                                 {"last_checkpoint", result.lastCheckpoint.string()},
+                                 {"best_checkpoint", result.bestCheckpoint.string()}};
+    try {
+        const auto folder = runFolderOf(databaseFile, runId);
+        std::filesystem::create_directories(folder);
+        writeFileAtomically(folder / kResultBeside, json.dump(1) + "\n");
+    } catch (const std::exception&) {
+        // the disk refuses this too: the error the recorder reports is all that is left
+    }
+}
+
+std::optional<RunResult> takeResultBeside(const std::filesystem::path& databaseFile,
+                                          std::int64_t runId) {
+    const auto file = runFolderOf(databaseFile, runId) / kResultBeside;
+    if (!std::filesystem::is_regular_file(file)) {
+        return std::nullopt;
+    }
+    try {
+        std::string problem;
+        const auto json = parseJson(readInputFile(file, input_limits::kSmallJson), problem);
+        if (!problem.empty() || !json.is_object()) {
+            return std::nullopt;
+        }
+        RunResult result;
+        result.status = runStatusFromString(json.value("status", std::string("failed")));
+        result.error = json.value("error", std::string());
+        result.steps = json.value("steps", std::size_t{0});
+        result.seconds = json.value("seconds", 0.0);
+        result.peakMemoryBytes = json.value("peak_memory_bytes", std::int64_t{0});
+        result.finalEval = evalFromJson(json.value("final", nlohmann::json::object()));
+        result.bestEval = evalFromJson(json.value("best", nlohmann::json::object()));
+        result.lastCheckpoint = json.value("last_checkpoint", std::string());
+        result.bestCheckpoint = json.value("best_checkpoint", std::string());
+        return result;
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
+}
+
+void consumeResultBeside(const std::filesystem::path& databaseFile, std::int64_t runId) {
+    std::error_code ignored;
+    std::filesystem::remove(runFolderOf(databaseFile, runId) / kResultBeside, ignored);
 }
 
 void insertEvent(SQLite::Database& db, std::int64_t runId, const TrainerEvent& event) {

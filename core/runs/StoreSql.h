@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include <SQLiteCpp/SQLiteCpp.h>
@@ -30,6 +31,18 @@ std::string nowIso();
 std::string hostName();
 /// Whether the process pid on host may still be running (another host's runs cannot be checked).
 bool processMayBeAlive(std::int64_t pid, const std::string& host);
+
+/// <database folder>/runs/<id>: where a run's checkpoints go.
+std::filesystem::path runFolderOf(const std::filesystem::path& databaseFile, std::int64_t runId);
+
+/// Saves a finished run's result as result.json in its run folder, for when the database cannot
+/// take it (RunRecorder gave up); takeResultBeside reads it back once and removes it. Failures
+/// to save are ignored: there is nowhere left to record them.
+void saveResultBeside(const std::filesystem::path& databaseFile, std::int64_t runId,
+                      const RunResult& result);
+std::optional<RunResult> takeResultBeside(const std::filesystem::path& databaseFile,
+                                          std::int64_t runId);
+void consumeResultBeside(const std::filesystem::path& databaseFile, std::int64_t runId);
 
 void insertEvent(SQLite::Database& db, std::int64_t runId, const TrainerEvent& event);
 /// Records a checkpoint; its folder is stored relative to databaseFolder when it lies inside it,

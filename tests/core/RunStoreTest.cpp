@@ -1,4 +1,6 @@
+#include <chrono>
 #include <sys/wait.h>
+#include <thread>
 #include <unistd.h>
 
 #include <SQLiteCpp/SQLiteCpp.h>
@@ -228,6 +230,78 @@ TEST(RunStore, ALockedDatabaseIsAStoreErrorNamingTheFileAndTheOperation) {
     }
     locker.exec("ROLLBACK");
     unsetenv("BERT_STUDIO_DB_BUSY_MS");
+}
+
+// Issue 10: another process holding the lock for 25 s lost steps 5 to 10 forever. The recorder
+// keeps them and retries; an event says how late they were written.
+TEST(RunStore, ALockedDatabaseDelaysMetricsButLosesNone) {
+    test::TempDir dir;
+    setenv("BERT_STUDIO_DB_BUSY_MS", "50", 1);
+    RunStore store(dir / "runs.sqlite");
+    const auto id = store.createRun(sampleRun());
+    {
+        RunRecorder recorder(store.file(), id);
+        SQLite::Database locker((dir / "runs.sqlite").string(), SQLite::OPEN_READWRITE);
+        locker.exec("BEGIN EXCLUSIVE");
+        for (std::size_t step = 1; step <= 20; ++step) {
+            StepMetrics m;
+            m.step = step;
+            m.loss = 0.5;
+            recorder.onStep(m);
+        }
+        std::this_thread::sleep_for(
+            std::chrono::milliseconds(1500));  // the recorder fails and retries
+        locker.exec("ROLLBACK");
+        recorder.flush();
+        EXPECT_EQ(recorder.lastError(), "");
+    }
+    unsetenv("BERT_STUDIO_DB_BUSY_MS");
+    EXPECT_EQ(store.steps(id).size(), 20U)
+        << "steps written while the database was locked were lost";
+    bool late = false;
+    for (const auto& event : store.events(id)) {
+        late = late || (event.message.find("s late") != std::string::npos &&
+                        event.message.find("locked") != std::string::npos);
+    }
+    EXPECT_TRUE(late) << "no event says the metrics were written late";
+}
+
+// Issue 10: a finished run whose end could not be written was later marked "killed or crashed".
+TEST(RunStore, AFinishedRunWhoseEndCannotBeRecordedIsNotCalledCrashed) {
+    test::TempDir dir;
+    setenv("BERT_STUDIO_DB_BUSY_MS", "50", 1);
+    setenv("BERT_STUDIO_RECORDER_GIVE_UP_S", "0.5", 1);
+    std::int64_t id = 0;
+    {
+        RunStore store(dir / "runs.sqlite");
+        id = store.createRun(sampleRun());
+        RunRecorder recorder(store.file(), id);
+        SQLite::Database locker((dir / "runs.sqlite").string(), SQLite::OPEN_READWRITE);
+        locker.exec("BEGIN EXCLUSIVE");
+        RunResult result;
+        result.status = RunStatus::Completed;
+        result.steps = 40;
+        result.finalEval.accuracy = 0.875;
+        recorder.onFinished(result);  // returns once the recorder gave up
+        EXPECT_NE(recorder.lastError().find("are lost"), std::string::npos) << recorder.lastError();
+        locker.exec("ROLLBACK");
+        EXPECT_TRUE(std::filesystem::exists(store.runFolder(id) / "result.json"));
+        // The process that ran it ends.
+        const pid_t child = fork();
+        if (child == 0) {
+            _exit(0);
+        }
+        waitpid(child, nullptr, 0);
+        store.database().exec("UPDATE runs SET pid = " + std::to_string(child));
+    }
+    unsetenv("BERT_STUDIO_RECORDER_GIVE_UP_S");
+    unsetenv("BERT_STUDIO_DB_BUSY_MS");
+    RunStore reopened(dir / "runs.sqlite");
+    const auto run = reopened.run(id);
+    ASSERT_TRUE(run);
+    EXPECT_EQ(run->status, RunStatus::Completed) << run->error;
+    EXPECT_DOUBLE_EQ(run->bestAccuracy, 0.875);
+    EXPECT_FALSE(std::filesystem::exists(reopened.runFolder(id) / "result.json"));
 }
 
 }  // namespace

@@ -24,6 +24,7 @@ debian_packages=(
   libsqlitecpp-dev libsqlite3-dev nlohmann-json3-dev libutf8proc-dev libcli11-dev libspdlog-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   xvfb xauth fonts-wqy-microhei dpkg-dev fakeroot
+  clang libclang-rt-14-dev
 )
 
 missing=()

@@ -24,18 +24,11 @@ const std::map<std::string, Activation>& activationNames() {
     return names;
 }
 
+// A field of config.json with its type checked first: a float where a whole number belongs
+// (hidden_size 4.2e84) must be refused, not converted (undefined behaviour the fuzzer found).
 template <typename T>
-T field(const nlohmann::json& json, const char* key, T fallback,
-        const std::filesystem::path& source) {
-    if (!json.contains(key) || json[key].is_null()) {
-        return fallback;
-    }
-    try {
-        return json[key].get<T>();
-    } catch (const nlohmann::json::exception&) {
-        throw InputError(source, std::string("field \"") + key + "\" has the wrong type (" +
-                                     json[key].dump() + ")");
-    }
+T field(const nlohmann::json& json, const char* key, T fallback, const std::filesystem::path& source) {
+    return jsonField<T>(json, key, std::move(fallback), source);
 }
 
 void requirePositive(std::int64_t value, const char* key, const std::filesystem::path& source) {

@@ -287,12 +287,12 @@ nlohmann::json evalToJson(const EvalMetrics& m) {
 
 EvalMetrics evalFromJson(const nlohmann::json& json) {
     EvalMetrics m;
-    m.step = json.value("step", std::size_t{0});
-    m.epoch = json.value("epoch", 0.0);
+    m.step = jsonField<std::size_t>(json, "step", 0, {});
+    m.epoch = jsonField(json, "epoch", 0.0, {});
     m.loss = json.contains("loss") && json["loss"].is_number() ? json["loss"].get<double>()
                                                                : std::nan("");
-    m.accuracy = json.value("accuracy", 0.0);
-    m.macroF1 = json.value("macro_f1", 0.0);
+    m.accuracy = jsonField(json, "accuracy", 0.0, {});
+    m.macroF1 = jsonField(json, "macro_f1", 0.0, {});
     m.confusion = json.value("confusion", ConfusionMatrix{});
     return m;
 }
@@ -333,9 +333,9 @@ std::optional<RunResult> takeResultBeside(const std::filesystem::path& databaseF
         RunResult result;
         result.status = runStatusFromString(json.value("status", std::string("failed")));
         result.error = json.value("error", std::string());
-        result.steps = json.value("steps", std::size_t{0});
-        result.seconds = json.value("seconds", 0.0);
-        result.peakMemoryBytes = json.value("peak_memory_bytes", std::int64_t{0});
+        result.steps = jsonField<std::size_t>(json, "steps", 0, file);
+        result.seconds = jsonField(json, "seconds", 0.0, file);
+        result.peakMemoryBytes = jsonField<std::int64_t>(json, "peak_memory_bytes", 0, file);
         result.finalEval = evalFromJson(json.value("final", nlohmann::json::object()));
         result.bestEval = evalFromJson(json.value("best", nlohmann::json::object()));
         result.lastCheckpoint = json.value("last_checkpoint", std::string());

@@ -284,9 +284,9 @@ WordPieceTokenizer WordPieceTokenizer::fromVocabFile(const std::filesystem::path
 
 namespace {
 
-nlohmann::json readJsonFile(const std::filesystem::path& file) {
+nlohmann::json jsonObjectOf(std::string_view text, const std::filesystem::path& file) {
     std::string problem;
-    auto json = parseJson(readInputFile(file, input_limits::kTokenizer), problem);
+    auto json = parseJson(text, problem);
     if (!problem.empty()) {
         throw InputError(file, problem);
     }
@@ -296,12 +296,16 @@ nlohmann::json readJsonFile(const std::filesystem::path& file) {
     return json;
 }
 
+nlohmann::json readJsonFile(const std::filesystem::path& file) {
+    return jsonObjectOf(readInputFile(file, input_limits::kTokenizer), file);
+}
+
 // The vocabulary of a fast tokenizer's tokenizer.json ("model": {"type": "WordPiece",
 // "vocab": {token: id}}), which transformers 5 saves instead of vocab.txt; its BertNormalizer
 // settings go into options.
-std::vector<std::string> vocabularyFromTokenizerJson(const std::filesystem::path& file,
+std::vector<std::string> vocabularyFromTokenizerJson(const nlohmann::json& json,
+                                                     const std::filesystem::path& file,
                                                      TokenizerOptions& options) {
-    const auto json = readJsonFile(file);
     const auto& model = json.contains("model") ? json["model"] : nlohmann::json();
     if (!model.is_object() || jsonField<std::string>(model, "type", "", file) != "WordPiece" ||
         !model.contains("vocab") || !model["vocab"].is_object()) {
@@ -340,6 +344,13 @@ std::vector<std::string> vocabularyFromTokenizerJson(const std::filesystem::path
 
 }  // namespace
 
+WordPieceTokenizer WordPieceTokenizer::fromTokenizerJson(std::string_view text,
+                                                         const std::filesystem::path& source) {
+    TokenizerOptions options;
+    auto vocabulary = vocabularyFromTokenizerJson(jsonObjectOf(text, source), source, options);
+    return WordPieceTokenizer(std::move(vocabulary), std::move(options), source);
+}
+
 WordPieceTokenizer WordPieceTokenizer::fromModelFolder(const std::filesystem::path& folder) {
     TokenizerOptions options;
     const auto configFile = folder / "tokenizer_config.json";
@@ -365,7 +376,7 @@ WordPieceTokenizer WordPieceTokenizer::fromModelFolder(const std::filesystem::pa
     const auto vocabFile = folder / "vocab.txt";
     const auto fastFile = folder / "tokenizer.json";
     if (!std::filesystem::exists(vocabFile) && std::filesystem::exists(fastFile)) {
-        auto vocabulary = vocabularyFromTokenizerJson(fastFile, options);
+        auto vocabulary = vocabularyFromTokenizerJson(readJsonFile(fastFile), fastFile, options);
         return WordPieceTokenizer(std::move(vocabulary), std::move(options), fastFile);
     }
     if (!std::filesystem::exists(vocabFile)) {

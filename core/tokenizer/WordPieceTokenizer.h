@@ -52,6 +52,8 @@ public:
     /// Reads a model folder's vocabulary: vocab.txt with tokenizer_config.json, or, where
     /// vocab.txt is absent (transformers 5 saves), the WordPiece model of tokenizer.json.
     static WordPieceTokenizer fromModelFolder(const std::filesystem::path& folder);
+    /// The WordPiece model of tokenizer.json text (source names it in errors).
+    static WordPieceTokenizer fromTokenizerJson(std::string_view text, const std::filesystem::path& source);
 
     WordPieceTokenizer(std::vector<std::string> vocabulary, TokenizerOptions options,
                        const std::filesystem::path& source = {});

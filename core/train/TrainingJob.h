@@ -12,24 +12,9 @@
 #include "hf/ModelFolder.h"
 #include "runs/RunStore.h"
 #include "train/Trainer.h"
+#include "train/TrainingJobSpec.h"
 
 namespace bert {
-
-/// Everything a run needs, as the command line and the studio both describe it. Stored in the
-/// run (config_json) so that `resume` can rebuild the same run.
-struct TrainingJob {
-    std::string name;                   ///< run name; empty: "<model> on <dataset>"
-    std::filesystem::path modelFolder;  ///< a transformers folder (base or fine-tuned)
-    /// From-scratch size (tiny, mini, small, base) using modelFolder's tokenizer; empty: fine-tune.
-    std::string preset;
-    DataSpec data;
-    TrainingConfig training;
-
-    nlohmann::json toJson() const;
-    /// Throws InputError for a malformed job.
-    static TrainingJob fromJson(const nlohmann::json& json);
-    std::string displayName() const;
-};
 
 /// A job's data and model, ready to train: the model has the data's labels.
 struct PreparedJob {

@@ -25,54 +25,11 @@ constexpr const char* kDeviceRngTensor = "rng.device";
 constexpr const char* kExpAvgSuffix = ".exp_avg";
 constexpr const char* kExpAvgSqSuffix = ".exp_avg_sq";
 
-nlohmann::json toJson(const TrainingState& state, const nlohmann::json& adamSteps) {
-    return {{"kind", toString(state.kind)},
-            {"epoch", state.position.epoch},
-            {"window", state.position.window},
-            {"step", state.position.step},
-            {"micro_batch", state.microBatch},
-            {"eval_batch", state.evalBatch},
-            {"best_accuracy", state.bestAccuracy},
-            {"adam_steps", adamSteps},
-            {"loss_scale", state.lossScale},
-            {"growth_tracker", state.growthTracker},
-            {"config", state.config},
-            {"metric", state.metric}};
-}
-
-nlohmann::json readStateJson(const std::filesystem::path& file) {
+TrainingState readTrainingState(const std::filesystem::path& file) {
     if (!std::filesystem::exists(file)) {
         throw InputError(file, "is missing: this folder is not a BERT Studio checkpoint");
     }
-    std::string problem;
-    auto json = parseJson(readInputFile(file, input_limits::kSmallJson), problem);
-    if (!problem.empty()) {
-        throw InputError(file, problem);
-    }
-    if (!json.is_object()) {
-        throw InputError(file, "is not a JSON object");
-    }
-    return json;
-}
-
-TrainingState stateFromJson(const nlohmann::json& json, const std::filesystem::path& file) {
-    try {
-        TrainingState state;
-        state.kind = checkpointKindFromString(json.value("kind", std::string("epoch")));
-        state.position.epoch = json.value("epoch", std::size_t{0});
-        state.position.window = json.value("window", std::size_t{0});
-        state.position.step = json.value("step", std::size_t{0});
-        state.microBatch = json.value("micro_batch", std::size_t{0});
-        state.evalBatch = json.value("eval_batch", std::size_t{0});
-        state.bestAccuracy = json.value("best_accuracy", -1.0);
-        state.lossScale = json.value("loss_scale", 0.0);
-        state.growthTracker = json.value("growth_tracker", std::int64_t{0});
-        state.metric = json.value("metric", 0.0);
-        state.config = json.value("config", nlohmann::json::object());
-        return state;
-    } catch (const nlohmann::json::exception& error) {
-        throw InputError(file, std::string("has a field of the wrong type: ") + error.what());
-    }
+    return parseTrainingState(readInputFile(file, input_limits::kSmallJson), file);
 }
 
 std::string shapeText(const at::Tensor& tensor) {
@@ -127,20 +84,17 @@ void saveCheckpoint(const std::filesystem::path& folder, BertForSequenceClassifi
     }
     writeSafeTensors(folder / checkpoint_files::kTrainingTensors, tensors);
     // Last: its presence marks the checkpoint complete (latestCheckpoint reads it).
-    writeFileAtomically(folder / checkpoint_files::kTrainerState,
-                        toJson(state, adamSteps).dump(2) + "\n");
+    auto saved = state;
+    saved.adamSteps = std::move(adamSteps);
+    writeFileAtomically(folder / checkpoint_files::kTrainerState, trainingStateToJson(saved).dump(2) + "\n");
 }
 
 TrainingState loadCheckpoint(const std::filesystem::path& folder,
                              BertForSequenceClassificationImpl& model,
                              torch::optim::AdamW& optimizer, const c10::Device& device) {
     const auto stateFile = folder / checkpoint_files::kTrainerState;
-    const auto json = readStateJson(stateFile);
-    auto state = stateFromJson(json, stateFile);
-    const auto adamSteps = json.value("adam_steps", nlohmann::json::object());
-    if (!adamSteps.is_object()) {
-        throw InputError(stateFile, "\"adam_steps\" is not an object");
-    }
+    auto state = readTrainingState(stateFile);
+    const auto& adamSteps = state.adamSteps;
     const auto weightsFile = folder / "model.safetensors";
     const auto tensorsFile = folder / checkpoint_files::kTrainingTensors;
     const auto weights = readSafeTensors(weightsFile);

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "train/TrainerEvents.h"
+#include "train/TrainingStateFile.h"
 
 namespace torch::optim {
 class AdamW;
@@ -25,33 +26,6 @@ class WordPieceTokenizer;
 /// the schedule (trainer_state.json). "Checkpoint" in this code means only this; gradient
 /// checkpointing is "recompute" (train/Recompute.h) and Hugging Face folders are "model folders"
 /// (hf/ModelFolder.h).
-namespace checkpoint_files {
-constexpr const char* kTrainerState = "trainer_state.json";             ///< TrainingState as JSON
-constexpr const char* kTrainingTensors = "training_state.safetensors";  ///< moments, random states
-constexpr const char* kBestFolder = "best";           ///< the best checkpoint so far
-constexpr const char* kFolderPrefix = "checkpoint-";  ///< checkpoint-<step>/
-}  // namespace checkpoint_files
-
-/// Where a run is in its schedule.
-struct TrainingPosition {
-    std::size_t epoch = 0;   ///< 0-based epoch in progress
-    std::size_t window = 0;  ///< next window (optimizer step) of that epoch
-    std::size_t step = 0;    ///< optimizer steps done
-};
-
-/// The plain-number part of a checkpoint (trainer_state.json).
-struct TrainingState {
-    CheckpointKind kind = CheckpointKind::Epoch;
-    TrainingPosition position;
-    std::size_t microBatch = 0;      ///< after any out-of-memory recovery
-    std::size_t evalBatch = 0;       ///< after any evaluation out-of-memory recovery
-    double bestAccuracy = -1.0;      ///< best validation accuracy so far (-1: none yet)
-    double lossScale = 0.0;          ///< fp16 loss scale (0 without loss scaling)
-    std::int64_t growthTracker = 0;  ///< clean steps since the scale last changed
-    double metric = 0.0;             ///< validation accuracy at this checkpoint
-    nlohmann::json config = nlohmann::json::object();  ///< the run's TrainingConfig, for people
-};
-
 /// The folder of a checkpoint inside a run folder: best/ or checkpoint-<step>/.
 std::filesystem::path checkpointFolder(const std::filesystem::path& runFolder, CheckpointKind kind,
                                        std::size_t step);

@@ -102,6 +102,10 @@ TEST(UserFiles, ImpossibleSizesInConfigJsonAreRefusedBeforeAnyAllocation) {
     // Each size within its bound, together more than any machine holds: refused with the need.
     write(R"(, "vocab_size": 10000000, "hidden_size": 32768, "num_attention_heads": 32)");
     expectRefused([&] { BertConfig::fromFile(file); }, file, "fp32 weights alone take");
+    // Found by fuzz_config_json: a float where a whole number belongs was converted (undefined
+    // behaviour), not refused.
+    write(R"(, "hidden_size": 4.2e84)");
+    expectRefused([&] { BertConfig::fromFile(file); }, file, "\"hidden_size\" must be a whole number");
     write("");
     EXPECT_EQ(BertConfig::fromFile(file).hiddenSize, 768);
 }

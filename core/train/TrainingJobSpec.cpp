@@ -1,0 +1,61 @@
+#include "train/TrainingJobSpec.h"
+
+#include "Error.h"
+
+namespace bert {
+
+nlohmann::json TrainingJob::toJson() const {
+    nlohmann::json dataJson = {{"train_file", data.trainFile.string()},
+                               {"text_column", data.columns.text},
+                               {"text_pair_column", data.columns.textPair},
+                               {"label_column", data.columns.label}};
+    if (data.validationFile) {
+        dataJson["validation_file"] = data.validationFile->string();
+    }
+    return {{"name", name},
+            {"model", modelFolder.string()},
+            {"preset", preset},
+            {"data", dataJson},
+            {"training", training.toJson()}};
+}
+
+TrainingJob TrainingJob::fromJson(const nlohmann::json& json) {
+    if (!json.is_object() || !json.contains("data") || !json.contains("training")) {
+        throw InputError("a training job needs \"data\" and \"training\"");
+    }
+    try {
+        TrainingJob job;
+        job.name = json.value("name", std::string());
+        job.modelFolder = json.value("model", std::string());
+        job.preset = json.value("preset", std::string());
+        const auto& data = json.at("data");
+        if (!data.is_object()) {
+            throw InputError("a training job's \"data\" must be an object");
+        }
+        job.data.trainFile = data.value("train_file", std::string());
+        job.data.columns.text = data.value("text_column", std::string("text"));
+        job.data.columns.textPair = data.value("text_pair_column", std::string());
+        job.data.columns.label = data.value("label_column", std::string("label"));
+        if (data.contains("validation_file") && !data["validation_file"].is_null()) {
+            job.data.validationFile = data["validation_file"].get<std::string>();
+        }
+        job.training = TrainingConfig::fromJson(json.at("training"));
+        return job;
+    } catch (const nlohmann::json::exception& error) {
+        throw InputError(std::string("a training job has a field of the wrong type: ") +
+                         error.what());
+    }
+}
+
+std::string TrainingJob::displayName() const {
+    if (!name.empty()) {
+        return name;
+    }
+    // A folder called "model" (as packages ship it) says little: name its parent instead.
+    auto folder = modelFolder.filename() == "model" ? modelFolder.parent_path().filename()
+                                                    : modelFolder.filename();
+    const std::string model = preset.empty() ? folder.string() : preset + " (from scratch)";
+    return model + " on " + data.trainFile.filename().string();
+}
+
+}  // namespace bert

@@ -1,0 +1,72 @@
+#!/usr/bin/env python3
+"""Writes the seed corpora of the libFuzzer targets (tests/fuzz) from files the project has: the
+sample dataset, small hand-made model files and, when the venv's MiniLM is there, its config,
+vocabulary and tokenizer.json. The fuzzer grows each corpus from these seeds.
+
+Usage: fuzz_corpus.py OUT_FOLDER [MINILM_FOLDER]
+"""
+import csv
+import io
+import json
+import struct
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def write(folder, name, data):
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / name).write_bytes(data if isinstance(data, bytes) else data.encode("utf-8"))
+
+
+def main():
+    out = Path(sys.argv[1])
+    minilm = Path(sys.argv[2]) if len(sys.argv) > 2 and sys.argv[2] else None
+    sample = (ROOT / "resources" / "sample" / "support-tickets.csv").read_text(encoding="utf-8")
+    rows = list(csv.DictReader(io.StringIO(sample)))[:40]
+    head = "\n".join(sample.splitlines()[:41]) + "\n"
+    table = out / "fuzz_table"
+    write(table, "sample.csv", b"\x00" + head.encode())
+    tsv = "\n".join("\t".join(r.values()) for r in [dict(zip(rows[0], rows[0]))] + rows) + "\n"
+    write(table, "sample.tsv", b"\x01" + tsv.encode())
+    write(table, "sample.jsonl", b"\x02" + "".join(json.dumps(r) + "\n" for r in rows).encode())
+    write(table, "quoted.csv", b"\x00" + 'text,label\n"a, ""quoted"" one",pos\n"multi\nline",neg\n'.encode())
+
+    small_config = {"model_type": "bert", "vocab_size": 64, "hidden_size": 32, "num_hidden_layers": 2,
+                    "num_attention_heads": 4, "intermediate_size": 64, "hidden_act": "gelu",
+                    "max_position_embeddings": 128, "id2label": {"0": "neg", "1": "pos"}}
+    write(out / "fuzz_config_json", "small.json", json.dumps(small_config))
+    vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "hello", "world", "##s", "un", "##believ", "##able"]
+    write(out / "fuzz_vocab", "small.txt", "\n".join(vocab) + "\n\x00hello worlds, unbelievable!")
+    tokenizer = {"normalizer": {"type": "BertNormalizer", "lowercase": True, "clean_text": True,
+                                "handle_chinese_chars": True, "strip_accents": None},
+                 "model": {"type": "WordPiece", "unk_token": "[UNK]", "continuing_subword_prefix": "##",
+                           "max_input_chars_per_word": 100, "vocab": {t: i for i, t in enumerate(vocab)}}}
+    write(out / "fuzz_tokenizer_json", "small.json", json.dumps(tokenizer))
+    if minilm and minilm.is_dir():
+        write(out / "fuzz_config_json", "minilm.json", (minilm / "config.json").read_text())
+        lines = (minilm / "vocab.txt").read_text(encoding="utf-8").splitlines()[:3000]
+        write(out / "fuzz_vocab", "minilm.txt", "\n".join(lines) + "\n\x00The quick brown fox, 你好")
+
+    job = {"name": "seed", "model": "model", "data": {"train_file": "train.csv", "text_column": "text",
+                                                      "label_column": "label"},
+           "training": {"batch_size": 8, "padding": "dynamic", "precision": "bf16", "memory_cap_bytes": "2GiB",
+                        "gradient_checkpointing": True, "seed": 7}}
+    write(out / "fuzz_job_file", "job.json", json.dumps(job))
+    write(out / "fuzz_job_file", "training.json", json.dumps(job["training"]))
+
+    header = json.dumps({"__metadata__": {"format": "pt"},
+                         "w": {"dtype": "F32", "shape": [2, 2], "data_offsets": [0, 16]},
+                         "b": {"dtype": "BF16", "shape": [2], "data_offsets": [16, 20]}}).encode()
+    write(out / "fuzz_safetensors", "small.safetensors", struct.pack("<Q", len(header)) + header + bytes(20))
+
+    state = {"kind": "epoch", "epoch": 1, "window": 0, "step": 12, "micro_batch": 8, "eval_batch": 64,
+             "best_accuracy": 0.75, "adam_steps": {"classifier.weight": 12}, "loss_scale": 65536.0,
+             "growth_tracker": 3, "config": job["training"], "metric": 0.75}
+    write(out / "fuzz_training_state", "state.json", json.dumps(state))
+    print(f"seed corpora in {out}")
+
+
+if __name__ == "__main__":
+    main()

@@ -9,6 +9,7 @@
 
 #include "Error.h"
 #include "TinyModel.h"
+#include "TrainerProbes.h"
 #include "data/Sampler.h"
 #include "hf/SafeTensors.h"
 #include "support/TestSupport.h"
@@ -19,23 +20,9 @@
 namespace bert {
 namespace {
 
-// Collects what the trainer reports.
-struct Recorder : TrainerObserver {
-    std::vector<StepMetrics> steps;
-    std::vector<EvalMetrics> evaluations;
-    std::vector<TrainerEvent> events;
-    std::vector<EpochSummary> epochs;
-    RunStart start;
-    void onStarted(const RunStart& s) override { start = s; }
-    void onStep(const StepMetrics& m) override { steps.push_back(m); }
-    void onEvaluation(const EvalMetrics& m) override { evaluations.push_back(m); }
-    void onEpochEnd(const EpochSummary& e) override { epochs.push_back(e); }
-    void onEvent(const TrainerEvent& e) override { events.push_back(e); }
-    std::size_t count(EventKind kind) const {
-        return static_cast<std::size_t>(std::count_if(
-            events.begin(), events.end(), [&](const auto& e) { return e.kind == kind; }));
-    }
-};
+using test::gradients;
+using test::maxGradientDifference;
+using test::Recorder;
 
 TrainingConfig smallConfig() {
     TrainingConfig config;
@@ -46,31 +33,6 @@ TrainingConfig smallConfig() {
     config.warmupRatio = 0.0;
     config.saveCheckpoints = false;
     return config;
-}
-
-std::map<std::string, at::Tensor> gradients(const ModelBundle& bundle) {
-    std::map<std::string, at::Tensor> grads;
-    for (const auto& item : bundle.model->named_parameters()) {
-        if (item.value().grad().defined()) {
-            grads[item.key()] = item.value().grad().clone();
-        }
-    }
-    return grads;
-}
-
-double maxGradientDifference(const std::map<std::string, at::Tensor>& a,
-                             const std::map<std::string, at::Tensor>& b) {
-    EXPECT_EQ(a.size(), b.size());
-    double worst = 0.0;
-    for (const auto& [name, grad] : a) {
-        const auto it = b.find(name);
-        if (it == b.end()) {
-            ADD_FAILURE() << "no gradient for " << name;
-            continue;
-        }
-        worst = std::max(worst, (grad - it->second).abs().max().item<double>());
-    }
-    return worst;
 }
 
 TEST(Trainer, AccumulatedGradientsEqualFullBatchGradients) {

@@ -13,6 +13,7 @@
 #include <torch/csrc/autograd/grad_mode.h>
 
 #include "../core/TinyModel.h"
+#include "../core/TrainerProbes.h"
 #include "hf/ModelFolder.h"
 #include "hf/SafeTensors.h"
 #include "memory/MemoryMonitor.h"
@@ -23,24 +24,16 @@
 namespace bert {
 namespace {
 
+using test::gradients;
+using test::maxGradientDifference;
+using test::Recorder;
+
 constexpr std::int64_t kMiB = 1 << 20;
 constexpr std::int64_t kGiB = 1LL << 30;
 // CUDA and CPU kernels sum in different orders; with TF32 off fp32 logits agree to this.
 constexpr float kLogitTolerance = 1e-4F;
 
 const c10::Device kGpu(c10::kCUDA, 0);
-
-// Collects what the trainer reports.
-struct Recorder : TrainerObserver {
-    std::vector<StepMetrics> steps;
-    std::vector<TrainerEvent> events;
-    void onStep(const StepMetrics& m) override { steps.push_back(m); }
-    void onEvent(const TrainerEvent& e) override { events.push_back(e); }
-    std::size_t count(EventKind kind) const {
-        return static_cast<std::size_t>(std::count_if(
-            events.begin(), events.end(), [&](const auto& e) { return e.kind == kind; }));
-    }
-};
 
 TrainingConfig gpuConfig() {
     TrainingConfig config;
@@ -52,29 +45,6 @@ TrainingConfig gpuConfig() {
     config.warmupRatio = 0.0;
     config.saveCheckpoints = false;
     return config;
-}
-
-std::map<std::string, at::Tensor> gradients(const ModelBundle& bundle) {
-    std::map<std::string, at::Tensor> grads;
-    for (const auto& item : bundle.model->named_parameters()) {
-        if (item.value().grad().defined()) {
-            grads[item.key()] = item.value().grad().to(at::kCPU).clone();
-        }
-    }
-    return grads;
-}
-
-double maxDifference(const std::map<std::string, at::Tensor>& a,
-                     const std::map<std::string, at::Tensor>& b) {
-    EXPECT_EQ(a.size(), b.size());
-    double worst = 0.0;
-    for (const auto& [name, grad] : a) {
-        const auto it = b.find(name);
-        if (it != b.end()) {
-            worst = std::max(worst, (grad - it->second).abs().max().item<double>());
-        }
-    }
-    return worst;
 }
 
 class Cuda : public ::testing::Test {
@@ -244,7 +214,7 @@ TEST_F(Cuda, RecomputedGradientsEqualPlainOnesWithDropoutOn) {
     plainTrainer.computeGradients(window);
     at::manual_seed(99);
     recomputedTrainer.computeGradients(window);
-    const double difference = maxDifference(gradients(plain), gradients(recomputed));
+    const double difference = maxGradientDifference(gradients(plain), gradients(recomputed));
     std::printf("recomputed vs plain max |gradient difference| on CUDA (dropout 0.1) = %g\n",
                 difference);
     EXPECT_LT(difference, 1e-5);
@@ -252,7 +222,7 @@ TEST_F(Cuda, RecomputedGradientsEqualPlainOnesWithDropoutOn) {
     recomputedTrainer.clearGradients();
     at::manual_seed(100);
     recomputedTrainer.computeGradients(window);
-    EXPECT_GT(maxDifference(gradients(plain), gradients(recomputed)), 1e-4);
+    EXPECT_GT(maxGradientDifference(gradients(plain), gradients(recomputed)), 1e-4);
     at::globalContext().setDeterministicAlgorithms(false, false);
 }
 

@@ -179,30 +179,21 @@ OptionForm::Row OptionForm::makeRow(const OptionDescriptor& option, QWidget* par
             };
             break;
         }
-        case OptionKind::Choice: {
-            auto* box = new QComboBox(parent);
-            for (const auto& choice : option.choices) {
-                box->addItem(translated(choice.label), QString::fromLatin1(choice.name));
-            }
-            connect(box, &QComboBox::currentIndexChanged, this, &OptionForm::onEdited);
-            row.editor = box;
-            row.value = [box] {
-                return nlohmann::json(box->currentData().toString().toStdString());
-            };
-            row.show = [box](const nlohmann::json& v) {
-                const int index = box->findData(QString::fromStdString(v.get<std::string>()));
-                box->setCurrentIndex(std::max(0, index));
-            };
-            break;
-        }
+        case OptionKind::Choice:
         case OptionKind::Device: {
+            // Items carry the value's name as data: the text is for people and may be translated.
             auto* box = new QComboBox(parent);
-            box->addItem(QStringLiteral("cpu"), QStringLiteral("cpu"));
-            for (int i = 0; i < cudaDeviceCount(); ++i) {
-                const auto name = QStringLiteral("cuda:%1").arg(i);
-                box->addItem(QString::fromStdString(deviceDescription(
-                                 c10::Device(c10::kCUDA, static_cast<c10::DeviceIndex>(i)))),
-                             name);
+            if (option.kind == OptionKind::Choice) {
+                for (const auto& choice : option.choices) {
+                    box->addItem(translated(choice.label), QString::fromLatin1(choice.name));
+                }
+            } else {
+                box->addItem(QStringLiteral("cpu"), QStringLiteral("cpu"));
+                for (int i = 0; i < cudaDeviceCount(); ++i) {
+                    const c10::Device device(c10::kCUDA, static_cast<c10::DeviceIndex>(i));
+                    box->addItem(QString::fromStdString(deviceDescription(device)),
+                                 QStringLiteral("cuda:%1").arg(i));
+                }
             }
             connect(box, &QComboBox::currentIndexChanged, this, &OptionForm::onEdited);
             row.editor = box;

@@ -13,6 +13,7 @@ RunRecorder::RunRecorder(const std::filesystem::path& databaseFile, std::int64_t
       runId_(runId),
       db_(store::openDatabase(databaseFile, /*readOnly=*/false)) {
     store::checkAndMigrate(*db_, file_, /*readOnly=*/false);
+    runsFolder_ = store::runsFolderOf(*db_, file_).path;
     writer_ = std::thread([this] { writerLoop(); });
 }
 
@@ -165,7 +166,7 @@ void RunRecorder::writerLoop() {
                 // beside its checkpoints so that the next open does not call it crashed.
                 for (const auto& item : batch) {
                     if (const auto* result = std::get_if<RunResult>(&item)) {
-                        store::saveResultBeside(file_, runId_, *result);
+                        store::saveResultBeside(runsFolder_ / std::to_string(runId_), *result);
                     }
                 }
                 const std::lock_guard lock(mutex_);

@@ -63,6 +63,8 @@ private:
     void push(Item item);
 
     std::filesystem::path file_;
+    std::filesystem::path
+        runsFolder_;  ///< where result.json goes when the database refuses the end
     std::int64_t runId_;
     std::unique_ptr<SQLite::Database> db_;
     mutable std::mutex mutex_;

@@ -70,6 +70,10 @@ RunStore::RunStore(std::filesystem::path databaseFile, Access access)
       access_(access),
       db_(store::openDatabase(file_, access == Access::ReadOnly)) {
     store::checkAndMigrate(*db_, file_, readOnly());
+    const auto runs = store::guarded(file_, "reading where its runs are",
+                                     [&] { return store::runsFolderOf(*db_, file_); });
+    runsFolder_ = runs.path;
+    storeId_ = runs.storeId;
     if (!readOnly()) {
         store::guarded(file_, "marking interrupted runs", [&] { markInterruptedRuns(); });
     }
@@ -93,7 +97,13 @@ std::filesystem::path RunStore::defaultLocation() {
 }
 
 std::filesystem::path RunStore::runFolder(std::int64_t runId) const {
-    return store::runFolderOf(file_, runId);
+    return runsFolder_ / std::to_string(runId);
+}
+
+void RunStore::claimRunsFolder() {
+    store::guarded(file_, "claiming its runs folder", [&] {
+        store::claimRunsFolder({runsFolder_, storeId_}, file_);
+    });
 }
 
 void RunStore::markInterruptedRuns() {
@@ -108,7 +118,7 @@ void RunStore::markInterruptedRuns() {
     for (const auto id : dead) {
         // A run that finished but could not record it (RunRecorder gave up) left its result
         // beside its checkpoints: it ended, it did not crash.
-        if (const auto result = store::takeResultBeside(file_, id)) {
+        if (const auto result = store::takeResultBeside(runFolder(id))) {
             SQLite::Transaction transaction(*db_);
             store::writeRunResult(*db_, id, *result);
             store::insertEvent(
@@ -117,7 +127,7 @@ void RunStore::markInterruptedRuns() {
                  "the run's end was recorded late, from result.json beside its checkpoints",
                  nlohmann::json::object()});
             transaction.commit();
-            store::consumeResultBeside(file_, id);
+            store::consumeResultBeside(runFolder(id));
             continue;
         }
         SQLite::Transaction transaction(*db_);
@@ -228,6 +238,8 @@ void RunStore::remove(std::int64_t runId) {
                                         "); cancel it before deleting it");
         }
         owner.reset();
+        // Its folder must be this database's: another database's run <id> is not this one.
+        store::claimRunsFolder({runsFolder_, storeId_}, file_);
         SQLite::Statement erase(*db_, "DELETE FROM runs WHERE id = ?");
         erase.bind(1, runId);
         erase.exec();

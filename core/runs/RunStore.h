@@ -86,14 +86,19 @@ public:
     RunStore& operator=(const RunStore&) = delete;
 
     /// The schema version this build writes.
-    static constexpr int kSchemaVersion = 2;
+    static constexpr int kSchemaVersion = 3;
     /// Default location: $BERT_STUDIO_DB, else $XDG_DATA_HOME
     /// (~/.local/share)/bert-studio/runs.sqlite.
     static std::filesystem::path defaultLocation();
 
     const std::filesystem::path& file() const { return file_; }
-    /// Where a run's checkpoints and exports go: <database folder>/runs/<id>.
+    /// Where a run's checkpoints go: <database folder>/<this database's runs folder>/<id>. Each
+    /// database has its own runs folder (runs/ for runs.sqlite, <name>-runs/ for others),
+    /// marked as its own; see claimRunsFolder.
     std::filesystem::path runFolder(std::int64_t runId) const;
+    /// Checks that the runs folder is this database's (marking it when nobody has), before a run
+    /// writes checkpoints there. Throws InputError when another database marked it.
+    void claimRunsFolder();
 
     std::int64_t createRun(const NewRun& run);
     void finishRun(std::int64_t runId, const RunResult& result);
@@ -126,6 +131,8 @@ private:
 
     std::filesystem::path file_;
     Access access_;
+    std::filesystem::path runsFolder_;
+    std::string storeId_;
     std::unique_ptr<SQLite::Database> db_;
     std::vector<std::int64_t> interrupted_;
 };

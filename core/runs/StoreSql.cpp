@@ -3,8 +3,11 @@
 #include <cerrno>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <fstream>
+#include <random>
 #include <signal.h>
 #include <sqlite3.h>
 #include <unistd.h>
@@ -151,6 +154,11 @@ const char* const kMigrations[] = {
     DROP TABLE evaluations;
     ALTER TABLE evaluations_v2 RENAME TO evaluations;
     )SQL",
+    // 3: what this database is (store_id) and where its runs' checkpoints go (runs_folder,
+    // relative to the database's folder): two databases in one folder once shared runs/<id>.
+    R"SQL(
+    CREATE TABLE store_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    )SQL",
 };
 static_assert(std::size(kMigrations) == kSchemaVersion);
 
@@ -185,7 +193,84 @@ int busyTimeoutMs() {
     throw StoreError(file, what + error.what());
 }
 
+constexpr const char* kOwnerMarker = ".bert-studio-database";  // in a runs folder: whose it is
+constexpr const char* kLegacyRunsFolder = "runs";
+
+std::string metaValue(SQLite::Database& db, const char* key) {
+    if (!db.tableExists("store_meta")) {
+        return {};
+    }
+    SQLite::Statement query(db, "SELECT value FROM store_meta WHERE key = ?");
+    query.bind(1, key);
+    return query.executeStep() ? query.getColumn(0).getString() : std::string();
+}
+
+std::string ownerOf(const std::filesystem::path& runsFolder) {
+    std::ifstream in(runsFolder / kOwnerMarker);
+    std::string id;
+    std::getline(in, id);
+    return id;
+}
+
+/// Gives a database its id and its runs folder once: a database that already kept runs in the
+/// shared runs/ (schema 1 and 2) keeps it unless another database has claimed it; any other
+/// gets a folder of its own, named after it ("runs.sqlite" -> runs/, "b.sqlite" -> b-runs/).
+void chooseRunsFolder(SQLite::Database& db, const std::filesystem::path& file,
+                      int previousVersion) {
+    if (!metaValue(db, "store_id").empty()) {
+        return;
+    }
+    std::random_device entropy;
+    char id[40];
+    std::snprintf(id, sizeof id, "%08x%08x%08x%08x", entropy(), entropy(), entropy(), entropy());
+    const auto base = file.parent_path();
+    const std::string stem = file.stem().string();
+    std::string folder = stem == kLegacyRunsFolder ? kLegacyRunsFolder : stem + "-runs";
+    if (previousVersion >= 1 && std::filesystem::is_directory(base / kLegacyRunsFolder) &&
+        ownerOf(base / kLegacyRunsFolder).empty()) {
+        folder = kLegacyRunsFolder;
+    }
+    if (!ownerOf(base / folder).empty()) {
+        folder = stem + "-" + std::string(id).substr(0, 8) + "-runs";  // taken by another database
+    }
+    SQLite::Transaction transaction(db);
+    for (const auto& [key, value] :
+         {std::pair<std::string, std::string>{"store_id", id}, {"runs_folder", folder}}) {
+        SQLite::Statement insert(db,
+                                 "INSERT OR REPLACE INTO store_meta (key, value) VALUES (?, ?)");
+        insert.bind(1, key);
+        insert.bind(2, value);
+        insert.exec();
+    }
+    transaction.commit();
+}
+
 }  // namespace
+
+RunsFolder runsFolderOf(SQLite::Database& db, const std::filesystem::path& databaseFile) {
+    const auto folder = metaValue(db, "runs_folder");
+    return {databaseFile.parent_path() / (folder.empty() ? std::string(kLegacyRunsFolder) : folder),
+            metaValue(db, "store_id")};
+}
+
+void claimRunsFolder(const RunsFolder& runs, const std::filesystem::path& databaseFile) {
+    const auto owner = ownerOf(runs.path);
+    if (owner == runs.storeId) {
+        return;
+    }
+    if (!owner.empty()) {
+        std::ifstream in(runs.path / kOwnerMarker);
+        std::string id;
+        std::string ownerFile;
+        std::getline(in, id);
+        std::getline(in, ownerFile);
+        throw InputError(runs.path, "belongs to another run database (" + ownerFile + "), not to " +
+                                        databaseFile.string() + "; its checkpoints are left alone");
+    }
+    std::filesystem::create_directories(runs.path);
+    writeFileAtomically(runs.path / kOwnerMarker,
+                        runs.storeId + "\n" + databaseFile.string() + "\n");
+}
 
 std::unique_ptr<SQLite::Database> openDatabase(const std::filesystem::path& file, bool readOnly) {
     // SQLite opens "" as a private temporary database: runs would vanish with the process.
@@ -242,6 +327,7 @@ void checkAndMigrate(SQLite::Database& db, const std::filesystem::path& file, bo
             db.exec("PRAGMA user_version = " + std::to_string(v + 1));
             transaction.commit();
         }
+        chooseRunsFolder(db, file, version);
     } catch (const SQLite::Exception& error) {
         throwOpenFailure(file, error, "is not a usable run database: ");
     }
@@ -269,10 +355,6 @@ bool processMayBeAlive(std::int64_t pid, const std::string& host) {
     return pid > 0 && !(::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH);
 }
 
-std::filesystem::path runFolderOf(const std::filesystem::path& databaseFile, std::int64_t runId) {
-    return databaseFile.parent_path() / "runs" / std::to_string(runId);
-}
-
 namespace {
 constexpr const char* kResultBeside = "result.json";
 
@@ -298,8 +380,7 @@ EvalMetrics evalFromJson(const nlohmann::json& json) {
 }
 }  // namespace
 
-void saveResultBeside(const std::filesystem::path& databaseFile, std::int64_t runId,
-                      const RunResult& result) {
+void saveResultBeside(const std::filesystem::path& runFolder, const RunResult& result) {
     const nlohmann::json json = {{"status", toString(result.status)},
                                  {"error", result.error},
                                  {"steps", result.steps},
@@ -310,17 +391,15 @@ void saveResultBeside(const std::filesystem::path& databaseFile, std::int64_t ru
                                  {"last_checkpoint", result.lastCheckpoint.string()},
                                  {"best_checkpoint", result.bestCheckpoint.string()}};
     try {
-        const auto folder = runFolderOf(databaseFile, runId);
-        std::filesystem::create_directories(folder);
-        writeFileAtomically(folder / kResultBeside, json.dump(1) + "\n");
+        std::filesystem::create_directories(runFolder);
+        writeFileAtomically(runFolder / kResultBeside, json.dump(1) + "\n");
     } catch (const std::exception&) {
         // the disk refuses this too: the error the recorder reports is all that is left
     }
 }
 
-std::optional<RunResult> takeResultBeside(const std::filesystem::path& databaseFile,
-                                          std::int64_t runId) {
-    const auto file = runFolderOf(databaseFile, runId) / kResultBeside;
+std::optional<RunResult> takeResultBeside(const std::filesystem::path& runFolder) {
+    const auto file = runFolder / kResultBeside;
     if (!std::filesystem::is_regular_file(file)) {
         return std::nullopt;
     }
@@ -346,9 +425,9 @@ std::optional<RunResult> takeResultBeside(const std::filesystem::path& databaseF
     }
 }
 
-void consumeResultBeside(const std::filesystem::path& databaseFile, std::int64_t runId) {
+void consumeResultBeside(const std::filesystem::path& runFolder) {
     std::error_code ignored;
-    std::filesystem::remove(runFolderOf(databaseFile, runId) / kResultBeside, ignored);
+    std::filesystem::remove(runFolder / kResultBeside, ignored);
 }
 
 void insertEvent(SQLite::Database& db, std::int64_t runId, const TrainerEvent& event) {

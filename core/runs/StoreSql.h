@@ -32,17 +32,24 @@ std::string hostName();
 /// Whether the process pid on host may still be running (another host's runs cannot be checked).
 bool processMayBeAlive(std::int64_t pid, const std::string& host);
 
-/// <database folder>/runs/<id>: where a run's checkpoints go.
-std::filesystem::path runFolderOf(const std::filesystem::path& databaseFile, std::int64_t runId);
+/// Where a database's runs keep their checkpoints: <database folder>/<runs_folder>/<id>, and the
+/// id that marks the folder as this database's (a marker file inside it).
+struct RunsFolder {
+    std::filesystem::path path;
+    std::string storeId;  ///< empty for a database opened read-only before it had one
+};
+RunsFolder runsFolderOf(SQLite::Database& db, const std::filesystem::path& databaseFile);
+
+/// Makes sure the runs folder is this database's before anything is written or deleted in it:
+/// marks an unmarked one, refuses (InputError) one that another database marked.
+void claimRunsFolder(const RunsFolder& runs, const std::filesystem::path& databaseFile);
 
 /// Saves a finished run's result as result.json in its run folder, for when the database cannot
-/// take it (RunRecorder gave up); takeResultBeside reads it back once and removes it. Failures
-/// to save are ignored: there is nowhere left to record them.
-void saveResultBeside(const std::filesystem::path& databaseFile, std::int64_t runId,
-                      const RunResult& result);
-std::optional<RunResult> takeResultBeside(const std::filesystem::path& databaseFile,
-                                          std::int64_t runId);
-void consumeResultBeside(const std::filesystem::path& databaseFile, std::int64_t runId);
+/// take it (RunRecorder gave up); takeResultBeside reads it back, consumeResultBeside removes it
+/// once recorded. Failures to save are ignored: there is nowhere left to record them.
+void saveResultBeside(const std::filesystem::path& runFolder, const RunResult& result);
+std::optional<RunResult> takeResultBeside(const std::filesystem::path& runFolder);
+void consumeResultBeside(const std::filesystem::path& runFolder);
 
 void insertEvent(SQLite::Database& db, std::int64_t runId, const TrainerEvent& event);
 /// Records a checkpoint; its folder is stored relative to databaseFolder when it lies inside it,

@@ -428,8 +428,9 @@ void Trainer::trainLoop(const std::atomic<bool>& cancel, RunResult& result, std:
                 position_.step % config_.cacheReleaseSteps == 0) {
                 monitor_.releaseCache();
             }
+            // Not at an epoch's end or the run's last step: those evaluate anyway (once).
             if (config_.evalEverySteps > 0 && position_.step % config_.evalEverySteps == 0 &&
-                position_.window < windows.size()) {
+                position_.window < windows.size() && position_.step < totalSteps_) {
                 auto eval = evaluate();
                 eval.epoch = metrics.epoch;
                 observer_.onEvaluation(eval);

@@ -103,6 +103,7 @@ SessionResult runTrainingJob(const TrainingJob& job, const std::filesystem::path
     run.baseModel = job.preset.empty() ? job.modelFolder.string() : "preset:" + job.preset;
     run.labels = prepared.data.labels.names;
     run.techniques = job.training.techniquesSummary();
+    store.claimRunsFolder();  // before the run exists: a folder of another database stops it here
     const auto runId = store.createRun(run);
     if (onRunCreated) {
         onRunCreated(runId);
@@ -152,6 +153,7 @@ SessionResult resumeTrainingRun(std::int64_t runId, const std::filesystem::path&
                                                  " started; resuming would train on other data");
     }
     checkTrainable(prepared.model, prepared.data, job.training);
+    store.claimRunsFolder();
     // What a kill during a checkpoint write left behind (partial files, hundreds of MB) goes now.
     const auto freed = removeIncompleteCheckpoints(store.runFolder(runId));
     store.reopen(runId);

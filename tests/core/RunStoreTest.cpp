@@ -304,5 +304,46 @@ TEST(RunStore, AFinishedRunWhoseEndCannotBeRecordedIsNotCalledCrashed) {
     EXPECT_FALSE(std::filesystem::exists(reopened.runFolder(id) / "result.json"));
 }
 
+// Issue 12: two run databases in one folder both used runs/<id>: one database's run 1 wrote its
+// checkpoints into the other's, and deleting run 2 in one deleted the other's model.
+TEST(RunStore, TwoDatabasesInOneFolderNeverShareRunFolders) {
+    test::TempDir dir;
+    RunStore a(dir / "runs.sqlite");
+    RunStore b(dir / "b.sqlite");
+    EXPECT_EQ(a.runFolder(1), dir / "runs" / "1") << "the default database keeps its runs/ folder";
+    EXPECT_EQ(b.runFolder(1), dir / "b-runs" / "1");
+    for (auto* store : {&a, &b}) {
+        store->claimRunsFolder();
+        for (int i = 0; i < 2; ++i) {
+            const auto id = store->createRun(sampleRun());
+            RunResult done;
+            done.status = RunStatus::Completed;
+            store->finishRun(id, done);
+            std::filesystem::create_directories(store->runFolder(id) / "best");
+            test::writeFile(store->runFolder(id) / "best" / "model.safetensors",
+                            store->file().filename().string());
+        }
+    }
+    b.remove(2);
+    EXPECT_FALSE(std::filesystem::exists(b.runFolder(2)));
+    EXPECT_EQ(test::readFile(a.runFolder(2) / "best" / "model.safetensors"), "runs.sqlite")
+        << "deleting b's run 2 touched a's";
+
+    // A runs folder another database marked is refused, and nothing in it is deleted.
+    test::writeFile(dir / "b-runs" / ".bert-studio-database",
+                    "someone-else\n/elsewhere/other.sqlite\n");
+    try {
+        b.claimRunsFolder();
+        FAIL() << "claimed another database's runs folder";
+    } catch (const InputError& error) {
+        EXPECT_NE(std::string(error.what())
+                      .find("belongs to another run database (/elsewhere/other.sqlite)"),
+                  std::string::npos)
+            << error.what();
+    }
+    EXPECT_THROW(b.remove(1), InputError);
+    EXPECT_TRUE(std::filesystem::exists(b.runFolder(1) / "best" / "model.safetensors"));
+}
+
 }  // namespace
 }  // namespace bert

@@ -508,5 +508,23 @@ TEST(MemoryCap, ScopesNestAndUncountedWorkIsNeitherCountedNorRefused) {
     EXPECT_NO_THROW(at::empty({128 * kMiB}, at::kByte));
 }
 
+// Issue 12: when eval-every divided the last step, the final evaluation ran twice (50 s wasted
+// each time on a real run; the run card said "Evaluations: 3").
+TEST(Trainer, TheLastEvaluationRunsOnce) {
+    const auto data = test::makeTinyData(96, 8, 34);
+    Recorder recorder;
+    auto bundle = test::makeModel(2, 32, 4, 0.0, 34);
+    auto config = smallConfig();
+    config.epochs = 5;
+    config.maxSteps = 6;  // inside the first epoch (12 steps)
+    config.evalEverySteps = 3;
+    Trainer trainer(bundle, data, config, recorder);
+    const std::atomic<bool> cancel{false};
+    ASSERT_EQ(trainer.run(cancel).status, RunStatus::Completed);
+    ASSERT_EQ(recorder.evaluations.size(), 2U);
+    EXPECT_EQ(recorder.evaluations[0].step, 3U);
+    EXPECT_EQ(recorder.evaluations[1].step, 6U);
+}
+
 }  // namespace
 }  // namespace bert

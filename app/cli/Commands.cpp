@@ -68,45 +68,6 @@ void inspect(const std::filesystem::path& folder, bool json, std::ostream& out) 
     }
 }
 
-void predict(const std::filesystem::path& folder, const std::vector<std::string>& texts,
-             std::size_t maxLength, bool json, std::ostream& out, std::ostream& err) {
-    auto bundle = loadModelFolder(folder);
-    if (bundle.report.freshClassifier) {
-        err << "warning: " << folder.string()
-            << " has no trained classifier head; these probabilities come from a random head.\n";
-    }
-    constexpr std::size_t kPredictBatch = 16;  // texts per forward pass
-    const auto length = std::min<std::size_t>(
-        maxLength, static_cast<std::size_t>(bundle.config.maxPositionEmbeddings));
-    const auto probabilities = predictProbabilities(*bundle.model, bundle.tokenizer, texts, length,
-                                                    kPredictBatch, c10::Device(c10::kCPU));
-    const auto& labels = bundle.config.labels;
-    for (std::size_t i = 0; i < texts.size(); ++i) {
-        const auto& p = probabilities[i];
-        const auto best =
-            static_cast<std::size_t>(std::max_element(p.begin(), p.end()) - p.begin());
-        if (json) {
-            nlohmann::json scores = nlohmann::json::object();
-            for (std::size_t l = 0; l < labels.size(); ++l) {
-                scores[labels[l]] = p[l];
-            }
-            out << nlohmann::json{{"text", texts[i]},
-                                  {"label", labels[best]},
-                                  {"probabilities", scores}}
-                       .dump()
-                << '\n';
-            continue;
-        }
-        out << labels[best] << '\t';
-        for (std::size_t l = 0; l < labels.size(); ++l) {
-            char score[32];
-            std::snprintf(score, sizeof score, "%.4f", static_cast<double>(p[l]));
-            out << (l ? "  " : "") << labels[l] << ' ' << score;
-        }
-        out << '\t' << texts[i] << '\n';
-    }
-}
-
 // ---- train / resume / estimate --------------------------------------------------------------
 
 namespace {

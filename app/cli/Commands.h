@@ -15,9 +15,26 @@ namespace bert::cli {
 /// `inspect`: configuration, parameter count, weight memory and tokenizer of a model folder.
 void inspect(const std::filesystem::path& folder, bool json, std::ostream& out);
 
-/// `predict`: label probabilities of each text under the model in folder.
-void predict(const std::filesystem::path& folder, const std::vector<std::string>& texts,
-             std::size_t maxLength, bool json, std::ostream& out, std::ostream& err);
+/// `predict`: what to classify and with which model.
+struct PredictArguments {
+    std::filesystem::path modelFolder;  ///< a transformers folder, when no run is given
+    std::int64_t run = 0;               ///< a stored run's best model
+    std::vector<std::string>
+        texts;                   ///< texts to classify; "-" reads standard input, a text per line
+    std::filesystem::path file;  ///< a CSV/TSV/JSONL file to score instead
+    std::string textColumn = "text";
+    std::string labelColumn;       ///< when given (for a file): accuracy against it
+    std::filesystem::path output;  ///< predictions of a file as CSV (default: none, a summary only)
+    std::size_t maxLength = 0;     ///< 0: the run's own max length, else the model's positions
+    std::size_t batchSize = 32;    ///< texts per forward pass
+    int threads = 0;               ///< LibTorch's CPU threads (0: its default)
+    bool json = false;             ///< one JSON object per text
+};
+
+/// `predict`: label probabilities of texts, standard input or a file under a run's model or a
+/// model folder. Returns the exit code.
+int predict(const PredictArguments& args, const std::filesystem::path& database, std::istream& in,
+            std::ostream& out, std::ostream& err);
 
 /// The flags of `train` and `estimate`: the job, filled by the flags' callbacks (each training
 /// option's flag writes job.training through its descriptor, train/TrainingOptions.h).

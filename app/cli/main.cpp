@@ -125,7 +125,7 @@ int main(int argc, char** argv) {
     app.require_subcommand(1);
     const auto defaultModel = bert::defaultModelFolder().string();
     std::string database = bert::RunStore::defaultLocation().string();
-    app.add_option("--db", database, "Run database")->capture_default_str();
+    app.add_option("--db,--database", database, "Run database")->capture_default_str();
 
     std::string inspectFolder = defaultModel;
     bool inspectJson = false;
@@ -134,19 +134,32 @@ int main(int argc, char** argv) {
         ->capture_default_str();
     inspect->add_flag("--json", inspectJson, "Print JSON");
 
-    std::string predictFolder = defaultModel;
-    std::int64_t predictRun = 0;
-    std::vector<std::string> texts;
-    std::size_t maxLength = 512;
-    bool predictJson = false;
-    auto* predict = app.add_subcommand("predict", "Label probabilities of texts");
-    predict->add_option("--model,-m", predictFolder, "Model folder")->capture_default_str();
-    predict->add_option("--run", predictRun, "Use the best model of this stored run");
-    predict->add_option("texts", texts, "Texts to classify")->required();
-    predict->add_option("--max-length", maxLength, "Truncate texts to this many tokens")
+    bert::cli::PredictArguments predictArgs;
+    predictArgs.modelFolder = defaultModel;
+    auto* predict =
+        app.add_subcommand("predict", "Label probabilities of texts, standard input or a file");
+    predict->add_option("--model,-m", predictArgs.modelFolder, "Model folder")
+        ->capture_default_str();
+    predict->add_option("--run", predictArgs.run, "Use the best model of this stored run");
+    predict->add_option("texts", predictArgs.texts,
+                        "Texts to classify (- reads standard input, a text per line)");
+    predict->add_option("--file", predictArgs.file, "Score a CSV, TSV or JSONL file instead");
+    predict->add_option("--text-column", predictArgs.textColumn, "The file's text column")
+        ->capture_default_str();
+    predict->add_option("--label-column", predictArgs.labelColumn,
+                        "The file's label column: print the accuracy");
+    predict->add_option("--output,-o", predictArgs.output, "Write the file's predictions as CSV");
+    predict
+        ->add_option(
+            "--max-length", predictArgs.maxLength,
+            "Truncate texts to this many tokens (default: the run's own, else the model's limit)")
+        ->check(CLI::Range(0, 65536));
+    predict->add_option("--batch-size", predictArgs.batchSize, "Texts per forward pass")
         ->capture_default_str()
-        ->check(CLI::Range(8, 4096));
-    predict->add_flag("--json", predictJson, "Print one JSON object per text");
+        ->check(CLI::Range(1, 65536));
+    predict->add_option("--threads", predictArgs.threads, "CPU threads (0: LibTorch's default)")
+        ->check(CLI::Range(0, 4096));
+    predict->add_flag("--json", predictArgs.json, "Print one JSON object per text");
 
     bert::cli::TrainArguments trainArgs;
     trainArgs.job.modelFolder = defaultModel;
@@ -178,8 +191,9 @@ int main(int argc, char** argv) {
     exporter->add_option("folder", exportTarget, "Target folder")->required();
     exporter->add_flag("--last", exportLast, "Export the last checkpoint instead of the best");
     bool exportForce = false;
-    exporter->add_flag("--force", exportForce,
-                       "Replace a non-empty target folder (never the run's checkpoints or its base model)");
+    exporter->add_flag(
+        "--force", exportForce,
+        "Replace a non-empty target folder (never the run's checkpoints or its base model)");
 
     auto* runs = app.add_subcommand("runs", "List, show, compare, rename or delete stored runs");
     runs->require_subcommand(1);
@@ -229,15 +243,7 @@ int main(int argc, char** argv) {
         if (inspect->parsed()) {
             bert::cli::inspect(inspectFolder, inspectJson, std::cout);
         } else if (predict->parsed()) {
-            if (predictRun > 0) {
-                bert::RunStore store(database, Access::ReadOnly);
-                predictFolder = bert::modelCheckpointOfRun(store, predictRun).string();
-                if (predictFolder.empty()) {
-                    throw bert::InputError("run " + std::to_string(predictRun) +
-                                           " has no saved model");
-                }
-            }
-            bert::cli::predict(predictFolder, texts, maxLength, predictJson, std::cout, std::cerr);
+            return bert::cli::predict(predictArgs, database, std::cin, std::cout, std::cerr);
         } else if (train->parsed()) {
             return bert::cli::train(trainArgs, database, cancelRequested, std::cout, std::cerr);
         } else if (estimate->parsed()) {
@@ -246,7 +252,8 @@ int main(int argc, char** argv) {
             return bert::cli::resume(resumeRun, database, cancelRequested, std::cout, std::cerr);
         } else if (exporter->parsed()) {
             bert::RunStore store(database, Access::ReadOnly);
-            const auto folder = bert::exportRun(store, exportRunId, exportTarget, !exportLast, exportForce);
+            const auto folder =
+                bert::exportRun(store, exportRunId, exportTarget, !exportLast, exportForce);
             std::cout << "exported run " << exportRunId << " to " << folder.string() << "\n";
         } else if (runsList->parsed()) {
             bert::cli::listRuns(database, listJson, std::cout);

@@ -1,6 +1,8 @@
 // bert-studio: the desktop application.
 #include <cstdio>
 #include <filesystem>
+#include <memory>
+#include <string_view>
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -37,12 +39,31 @@ QString sampleDataset() {
     return {};
 }
 
+/// Whether the command line only asks for help or the version: answered without a display (a
+/// QApplication needs one, and aborted on a machine without).
+bool onlyAsksForHelp(int argc, char** argv) {
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view arg = argv[i];
+        if (arg == "-h" || arg == "--help" || arg == "--help-all" || arg == "-v" ||
+            arg == "--version") {
+            return true;
+        }
+    }
+    return false;
+}
+
 int runStudio(int argc, char** argv) {
-    QApplication app(argc, argv);
-    QApplication::setOrganizationName(QStringLiteral("BERT Studio"));
-    QApplication::setApplicationName(QStringLiteral("bert-studio"));
-    QApplication::setApplicationDisplayName(QStringLiteral("BERT Studio"));
-    QApplication::setApplicationVersion(QStringLiteral(BERT_STUDIO_VERSION));
+    std::unique_ptr<QCoreApplication> application;
+    if (onlyAsksForHelp(argc, argv)) {
+        application = std::make_unique<QCoreApplication>(argc, argv);
+    } else {
+        application = std::make_unique<QApplication>(argc, argv);
+    }
+    auto& app = *application;
+    QCoreApplication::setOrganizationName(QStringLiteral("BERT Studio"));
+    QCoreApplication::setApplicationName(QStringLiteral("bert-studio"));
+    QGuiApplication::setApplicationDisplayName(QStringLiteral("BERT Studio"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(BERT_STUDIO_VERSION));
 
     QCommandLineParser parser;
     parser.setApplicationDescription(
@@ -51,7 +72,8 @@ int runStudio(int argc, char** argv) {
     parser.addVersionOption();
     const QCommandLineOption datasetOption(
         QStringLiteral("dataset"), QStringLiteral("Open this dataset"), QStringLiteral("file"));
-    const QCommandLineOption databaseOption(QStringLiteral("database"),
+    // --db as in bert-studio-cli; --database, its first name, still works.
+    const QCommandLineOption databaseOption({QStringLiteral("db"), QStringLiteral("database")},
                                             QStringLiteral("Run database"), QStringLiteral("file"));
     const QCommandLineOption languageOption(QStringLiteral("language"),
                                             QStringLiteral("en or zh_CN"), QStringLiteral("code"));

@@ -1,5 +1,6 @@
 // The command line as a user drives it: train, runs, compare, export, predict, kill -9 and
 // Ctrl-C in the middle of training, resume, and bad input with exit code 2.
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <signal.h>
@@ -28,9 +29,14 @@ struct Outcome {
 // Starts the command line with args; stdout and stderr go to files in dir. It runs in
 // workingDirectory when one is given.
 pid_t start(const std::vector<std::string>& args, const std::filesystem::path& dir,
-            const std::filesystem::path& workingDirectory = {}) {
+            const std::filesystem::path& workingDirectory = {},
+            const std::filesystem::path& input = {}) {
     const pid_t pid = fork();
     if (pid == 0) {
+        if (!input.empty()) {
+            std::FILE* in = std::fopen(input.c_str(), "r");
+            dup2(fileno(in), STDIN_FILENO);
+        }
         if (!workingDirectory.empty() && chdir(workingDirectory.c_str()) != 0) {
             _exit(126);
         }
@@ -63,8 +69,9 @@ Outcome finish(pid_t pid, const std::filesystem::path& dir) {
 }
 
 Outcome runCli(const std::vector<std::string>& args, const std::filesystem::path& dir,
-               const std::filesystem::path& workingDirectory = {}) {
-    return finish(start(args, dir, workingDirectory), dir);
+               const std::filesystem::path& workingDirectory = {},
+               const std::filesystem::path& input = {}) {
+    return finish(start(args, dir, workingDirectory, input), dir);
 }
 
 class Cli : public ::testing::Test {
@@ -477,6 +484,44 @@ TEST_F(Cli, ARelativeDatabaseWorksFromAnyDirectoryAndMovesWithItsRuns) {
         dir_.path());
     EXPECT_EQ(exported.code, 0) << exported.err;
     EXPECT_TRUE(std::filesystem::exists(dir_ / "out" / "model.safetensors"));
+}
+
+// Issue 12: predict used 512 tokens for a run trained at 128 (41/50 right instead of 45/50);
+// it scores files and standard input too.
+TEST_F(Cli, PredictUsesTheRunsLengthAndScoresFilesAndStandardInput) {
+    ASSERT_EQ(
+        runCli(trainArgs({"--epochs", "6", "--lr", "3e-3", "--max-length", "24"}), dir_.path())
+            .code,
+        0);
+    const auto one =
+        runCli({"--db", db_, "predict", "--run", "1", "--json", "a great film"}, dir_.path());
+    ASSERT_EQ(one.code, 0) << one.err;
+    EXPECT_EQ(nlohmann::json::parse(one.out)["max_length"], 24) << one.out;
+
+    const auto predictions = dir_ / "predictions.csv";
+    const auto scored =
+        runCli({"--db", db_, "predict", "--run", "1", "--file", (dir_ / "reviews.csv").string(),
+                "--text-column", "review", "--label-column", "sentiment", "--output",
+                predictions.string(), "--batch-size", "7", "--threads", "1"},
+               dir_.path());
+    ASSERT_EQ(scored.code, 0) << scored.err;
+    EXPECT_NE(scored.out.find("scored 80 rows"), std::string::npos) << scored.out;
+    const auto accuracyAt = scored.out.find("accuracy ");
+    ASSERT_NE(accuracyAt, std::string::npos) << scored.out;
+    EXPECT_GT(std::stod(scored.out.substr(accuracyAt + 9)), 0.9) << scored.out;
+    const auto csv = test::readFile(predictions);
+    EXPECT_EQ(csv.rfind("text,label,predicted,p_neg,p_pos\n", 0), 0U) << csv.substr(0, 80);
+    EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 81);
+
+    test::writeFile(dir_ / "stdin.txt",
+                    "i loved it, a great film !\nthe film was very bad , awful\n");
+    const auto piped =
+        runCli({"--db", db_, "predict", "--run", "1", "-"}, dir_.path(), {}, dir_ / "stdin.txt");
+    ASSERT_EQ(piped.code, 0) << piped.err;
+    EXPECT_EQ(piped.out.rfind("pos\t", 0), 0U) << piped.out;
+    EXPECT_NE(piped.out.find("\nneg\t"), std::string::npos) << piped.out;
+    EXPECT_EQ(runCli({"--db", db_, "predict", "--run", "1"}, dir_.path()).code, 2)
+        << "nothing to classify";
 }
 
 }  // namespace

@@ -19,6 +19,7 @@
 #include "io/AtomicFile.h"
 #include "io/InputFile.h"
 #include "io/Json.h"
+#include "memory/DeviceTraits.h"
 #include "memory/MemoryForecast.h"
 #include "memory/ProcessMemory.h"
 #include "model/Inference.h"
@@ -302,24 +303,50 @@ int resume(std::int64_t runId, const std::filesystem::path& database,
     return reportResult(session, out, err);
 }
 
-void estimate(const TrainArguments& args, bool trial, std::ostream& out) {
+void estimate(const TrainArguments& args, bool trial, bool largestBatch, std::ostream& out) {
     const auto job = args.resolve();
+    if (largestBatch) {
+        const std::atomic<bool> never{false};
+        const auto fit = findLargestBatch(job, never);
+        if (!fit.fits) {
+            out << "not even a micro-batch of 1 fits in "
+                << formatBytes(static_cast<double>(fit.budgetBytes)) << "\n";
+            return;
+        }
+        out << "largest micro-batch that fits: " << fit.config.batchSize << " x accumulation "
+            << fit.config.accumulationSteps << " (effective batch " << fit.config.stepExamples()
+            << "), forecast " << formatBytes(static_cast<double>(fit.forecastBytes))
+            << ", trial step " << formatBytes(static_cast<double>(fit.trialPeakBytes)) << " of "
+            << formatBytes(static_cast<double>(fit.budgetBytes)) << " (" << fit.trials
+            << (fit.trials == 1 ? " trial" : " trials") << ")\n"
+            << "flags: --batch-size " << fit.config.batchSize << " --accumulation "
+            << fit.config.accumulationSteps << "\n";
+        return;
+    }
     auto prepared = prepareJob(job);
     TrainerObserver silent;
     Trainer trainer(prepared.model, prepared.data, job.training, silent);
     const auto forecast = trainer.forecast();
     const std::int64_t budget =
         job.training.memoryCapBytes.value_or(deviceMemoryBytes(c10::Device(job.training.device)));
-    auto row = [&](const char* name, std::int64_t bytes) {
+    auto row = [&](const char* name, std::int64_t bytes, const std::string& note = {}) {
         out << std::left << std::setw(20) << name << std::right << std::setw(12)
-            << formatBytes(static_cast<double>(bytes)) << "\n";
+            << formatBytes(static_cast<double>(bytes)) << (note.empty() ? "" : "  " + note) << "\n";
     };
+    // Which gradients exist at the peak, as MemoryForecast.h explains.
+    const char* aliveAtPeak =
+        job.training.accumulationSteps > 1
+            ? "all of them: earlier micro-batches' gradients meet the next one's activations"
+        : job.training.gradientCheckpointing
+            ? "all but the embeddings': the peak comes while backward recomputes the layers"
+            : "only the head's: the peak is the start of backward";
     out << "Memory forecast for " << job.displayName() << " on " << job.training.device << "\n";
     row("weights", forecast.weights);
     row("gradients", forecast.gradients);
+    row("  alive at the peak", forecast.peakGradients, aliveAtPeak);
     row("optimizer state", forecast.optimizerState);
     row("activations", forecast.activations);
-    row("peak", forecast.total());
+    row("peak", forecast.total(), "weights + optimizer state + activations + gradients alive");
     row(job.training.memoryCapBytes ? "memory cap" : "device memory", budget);
     if (trial) {
         row("trial step peak", trainer.trialStepPeak());
@@ -334,7 +361,8 @@ void estimate(const TrainArguments& args, bool trial, std::ostream& out) {
     for (const auto length : prepared.data.train.lengths) {
         longest = std::max(longest, length);
     }
-    const auto advice = suggestFit(prepared.model.config, job.training, longest, budget);
+    const auto advice = suggestFit(prepared.model.config, job.training, longest, budget,
+                                   deviceTraits(job.training.device));
     out << "will not fit"
         << (advice.fits ? "; to fit: " + advice.description : "; nothing makes it fit") << "\n";
 }

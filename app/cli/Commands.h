@@ -55,7 +55,7 @@ int train(const TrainArguments& args, const std::filesystem::path& database,
           const std::atomic<bool>& cancel, std::ostream& out, std::ostream& err);
 int resume(std::int64_t runId, const std::filesystem::path& database,
            const std::atomic<bool>& cancel, std::ostream& out, std::ostream& err);
-void estimate(const TrainArguments& args, bool trial, std::ostream& out);
+void estimate(const TrainArguments& args, bool trial, bool largestBatch, std::ostream& out);
 
 void listRuns(const std::filesystem::path& database, bool json, std::ostream& out);
 void showRun(const std::filesystem::path& database, std::int64_t runId, std::ostream& out);

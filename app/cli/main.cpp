@@ -176,6 +176,10 @@ int main(int argc, char** argv) {
     addTrainingFlags(*estimate, estimateArgs);
     estimate->add_flag("--trial", estimateTrial,
                        "Check the forecast with one trial step on the longest batch");
+    bool estimateLargest = false;
+    estimate->add_flag("--largest-batch", estimateLargest,
+                       "Find the largest micro-batch that fits (forecast, then trial steps), "
+                       "keeping the effective batch");
 
     std::int64_t resumeRun = 0;
     auto* resume = app.add_subcommand(
@@ -247,7 +251,7 @@ int main(int argc, char** argv) {
         } else if (train->parsed()) {
             return bert::cli::train(trainArgs, database, cancelRequested, std::cout, std::cerr);
         } else if (estimate->parsed()) {
-            bert::cli::estimate(estimateArgs, estimateTrial, std::cout);
+            bert::cli::estimate(estimateArgs, estimateTrial, estimateLargest, std::cout);
         } else if (resume->parsed()) {
             return bert::cli::resume(resumeRun, database, cancelRequested, std::cout, std::cerr);
         } else if (exporter->parsed()) {

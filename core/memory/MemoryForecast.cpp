@@ -1,6 +1,8 @@
 #include "memory/MemoryForecast.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <utility>
 
 #include "data/Batch.h"
@@ -67,22 +69,25 @@ MemoryBreakdown forecastMemory(const BertConfig& model, const TrainingConfig& tr
     // memory-efficient kernel keeps query, key, value and its output in the autocast dtype.
     const std::int64_t qkvInput = autocast ? 3 * e : kFloatBytes;
     const std::int64_t attentionInputs = cuda ? 4 * e : 3 * kFloatBytes;
-    const std::int64_t perTokenHidden = qkvInput + attentionInputs + e + 2 * mask + 2 * kFloatBytes +
-                                        (autocast ? e : kFloatBytes);
+    const std::int64_t perTokenHidden =
+        qkvInput + attentionInputs + e + 2 * mask + 2 * kFloatBytes + (autocast ? e : kFloatBytes);
     // The activation's input and output (2 x intermediate size).
     const std::int64_t perTokenIntermediate = 2 * e;
     // CPU math path: the fp32 softmax output per head and query-key pair, and with attention
     // dropout its one-byte mask and the fp32 dropped weights. CUDA: a log-sum-exp per query.
     const std::int64_t attentionMaps =
         cuda ? batch * heads * length * kFloatBytes
-             : batch * heads * length * length * (attentionDropout ? 2 * kFloatBytes + 1 : kFloatBytes);
+             : batch * heads * length * length *
+                   (attentionDropout ? 2 * kFloatBytes + 1 : kFloatBytes);
     const std::int64_t layerActivations =
-        tokens * (perTokenHidden * h + perTokenIntermediate * model.intermediateSize) + attentionMaps;
+        tokens * (perTokenHidden * h + perTokenIntermediate * model.intermediateSize) +
+        attentionMaps;
     // Embeddings: the LayerNorm input (fp32) and the dropout mask, only when they train.
     const std::int64_t embeddingActivations =
         training.freezeEmbeddings ? 0 : tokens * h * (kFloatBytes + mask);
     // Autocast caches a low-precision copy of every linear weight for the step.
-    const std::int64_t linearWeights = layers * (4 * h * h + 2 * h * model.intermediateSize) + h * h;
+    const std::int64_t linearWeights =
+        layers * (4 * h * h + 2 * h * model.intermediateSize) + h * h;
     const std::int64_t castCache = autocast ? linearWeights * e : 0;
     const std::int64_t layerInput = tokens * h * kFloatBytes;
 
@@ -102,7 +107,8 @@ MemoryBreakdown forecastMemory(const BertConfig& model, const TrainingConfig& tr
     // peak comes while backward recomputes the layers, after the head's and encoder's gradients
     // but before the embeddings' (computed last). Otherwise the peak is the start of backward,
     // before any gradient exists; they then replace activations as those are freed.
-    const std::int64_t embeddingGradients = training.freezeEmbeddings ? 0 : counts.embeddings * kFloatBytes;
+    const std::int64_t embeddingGradients =
+        training.freezeEmbeddings ? 0 : counts.embeddings * kFloatBytes;
     if (training.accumulationSteps > 1) {
         forecast.peakGradients = forecast.gradients;
     } else if (training.gradientCheckpointing) {
@@ -115,70 +121,308 @@ MemoryBreakdown forecastMemory(const BertConfig& model, const TrainingConfig& tr
 
 namespace {
 
-std::string mebibytes(std::int64_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
+// The cost model of suggestFit: step time after a change over step time before, per device.
+// Gradient checkpointing recomputes each layer's forward in backward: about 20% slower a step
+// (techniques.md), a little more on small CPU batches.
+constexpr double kRecomputeSlowdown = 1.25;
+// bf16 / fp16 on CUDA tensor cores: matrix multiplies at about twice the fp32 (TF32-off) rate.
+constexpr double kFastHalfSpeedup = 0.6;
+// bf16 on a CUDA GPU older than Ampere is emulated.
+constexpr double kEmulatedCudaBf16Slowdown = 2.0;
+// bf16 on a CPU with AVX512-BF16 / AMX: a little faster than fp32.
+constexpr double kNativeCpuBf16Speedup = 0.8;
+// bf16 on a CPU without them: 14.5 s against 3.8 s a step, measured (issue 12).
+constexpr double kEmulatedCpuBf16Slowdown = 3.8;
+// Each halving of the micro-batch: smaller matrix multiplies use the device less fully.
+constexpr double kHalvedBatchSlowdownCuda = 1.15;
+constexpr double kHalvedBatchSlowdownCpu = 1.10;
+// Frozen embeddings skip their gradients and AdamW update: a little faster.
+constexpr double kFrozenEmbeddingsSpeedup = 0.97;
+// Ranking only: a change that alters what the model learns counts as this much slower.
+constexpr double kFreezingPenalty = 1.05;   // frozen embeddings: usually a small accuracy cost
+constexpr double kTruncationPenalty = 3.0;  // a shorter max length drops text of long examples
+// Below this the max length is not halved further.
+constexpr std::size_t kShortestMaxLength = 32;
+// Differences below this many bytes are not a saving.
+constexpr std::int64_t kNoSavingBytes = 1 << 20;
+
+std::string mebibytes(std::int64_t bytes) {
+    return std::to_string(bytes >> 20) + " MiB";
+}
+
+std::string costText(double factor) {
+    char text[48];
+    if (factor > 1.05) {
+        std::snprintf(text, sizeof text, "about %.2gx slower", factor);
+    } else if (factor < 0.95) {
+        std::snprintf(text, sizeof text, "about %.2gx faster", 1.0 / factor);
+    } else {
+        std::snprintf(text, sizeof text, "about as fast");
+    }
+    return text;
+}
+
+/// One point of suggestFit's search: which changes are applied to the user's configuration.
+struct Plan {
+    bool dynamicPadding = false;
+    bool checkpointing = false;
+    Precision precision = Precision::Fp32;  // Fp32: unchanged
+    bool freezeEmbeddings = false;
+    int maxLengthHalvings = 0;
+    std::size_t microBatch = 0;  // 0: unchanged
+};
+
+class FitSearch {
+public:
+    FitSearch(const BertConfig& model, const TrainingConfig& training, std::size_t longest,
+              const DeviceTraits& device)
+        : model_(model), training_(training), longest_(longest), device_(device) {}
+
+    TrainingConfig apply(const Plan& plan) const {
+        TrainingConfig c = training_;
+        if (plan.dynamicPadding) {
+            c.padding = PaddingMode::Dynamic;
+        }
+        c.gradientCheckpointing = c.gradientCheckpointing || plan.checkpointing;
+        if (plan.precision != Precision::Fp32) {
+            c.precision = plan.precision;
+        }
+        c.freezeEmbeddings = c.freezeEmbeddings || plan.freezeEmbeddings;
+        c.maxLength >>= plan.maxLengthHalvings;
+        if (plan.microBatch != 0) {
+            c.accumulationSteps = training_.stepExamples() / plan.microBatch;
+            c.batchSize = plan.microBatch;
+        }
+        return c;
+    }
+
+    std::int64_t peak(const Plan& plan) const {
+        return forecastMemory(model_, apply(plan), longest_).total();
+    }
+
+    /// Expected step time after / before, and the ranking score (which adds the penalties).
+    double timeFactor(const Plan& plan) const {
+        double factor = 1.0;
+        const auto changed = apply(plan);
+        if (plan.dynamicPadding || plan.maxLengthHalvings > 0) {
+            // Step time follows the padded length of the batches.
+            factor *= static_cast<double>(paddedTokens(changed)) /
+                      static_cast<double>(std::max<std::size_t>(1, paddedTokens(training_)));
+        }
+        if (plan.checkpointing) {
+            factor *= kRecomputeSlowdown;
+        }
+        if (plan.precision != Precision::Fp32) {
+            factor *= precisionFactor(plan.precision);
+        }
+        if (plan.freezeEmbeddings) {
+            factor *= kFrozenEmbeddingsSpeedup;
+        }
+        if (plan.microBatch != 0) {
+            factor *= std::pow(device_.cuda ? kHalvedBatchSlowdownCuda : kHalvedBatchSlowdownCpu,
+                               std::log2(static_cast<double>(training_.batchSize) /
+                                         static_cast<double>(plan.microBatch)));
+        }
+        return factor;
+    }
+
+    double score(const Plan& plan) const {
+        // A shorter max length is faster only because it reads less of the text: rank it by
+        // what else it changes, with its penalty instead of its speed.
+        Plan withoutTruncation = plan;
+        withoutTruncation.maxLengthHalvings = 0;
+        double score = timeFactor(withoutTruncation);
+        if (plan.freezeEmbeddings) {
+            score *= kFreezingPenalty;
+        }
+        if (plan.maxLengthHalvings > 0 && longest_ > apply(plan).maxLength) {
+            score *= std::pow(kTruncationPenalty, plan.maxLengthHalvings);
+        }
+        return score;
+    }
+
+    double precisionFactor(Precision precision) const {
+        if (precision == Precision::Fp16) {
+            return kFastHalfSpeedup;
+        }
+        if (device_.cuda) {
+            return device_.nativeBf16 ? kFastHalfSpeedup : kEmulatedCudaBf16Slowdown;
+        }
+        return device_.nativeBf16 ? kNativeCpuBf16Speedup : kEmulatedCpuBf16Slowdown;
+    }
+
+    /// What the search may try from the user's configuration on this device.
+    std::vector<Precision> precisions() const {
+        std::vector<Precision> choices{Precision::Fp32};
+        if (training_.precision == Precision::Fp32) {
+            choices.push_back(Precision::Bf16);
+            // fp16 only where it is fast and bf16 is not (V100, T4): never on a CPU.
+            if (device_.cuda && device_.fastFp16 && !device_.nativeBf16) {
+                choices.push_back(Precision::Fp16);
+            }
+        }
+        return choices;
+    }
+
+    std::vector<std::string> describe(const Plan& plan) const {
+        std::vector<std::string> changes;
+        auto add = [&](std::string what, Plan alone, const std::string& note = {}) {
+            changes.push_back(std::move(what) + " (" + costText(timeFactor(alone)) +
+                              (note.empty() ? "" : "; " + note) + ")");
+        };
+        if (plan.dynamicPadding) {
+            add("use dynamic padding", Plan{.dynamicPadding = true});
+        }
+        if (plan.checkpointing) {
+            add("turn on gradient checkpointing", Plan{.checkpointing = true});
+        }
+        if (plan.precision != Precision::Fp32) {
+            add("use " + toString(plan.precision) + " mixed precision",
+                Plan{.precision = plan.precision});
+        }
+        if (plan.freezeEmbeddings) {
+            add("freeze the embeddings", Plan{.freezeEmbeddings = true},
+                "may cost a little accuracy");
+        }
+        if (plan.maxLengthHalvings > 0) {
+            const auto length = apply(plan).maxLength;
+            add("shorten the max length to " + std::to_string(length),
+                Plan{.maxLengthHalvings = plan.maxLengthHalvings},
+                longest_ > length ? "cuts the text of longer examples" : "");
+        }
+        if (plan.microBatch != 0) {
+            add("use micro-batch " + std::to_string(plan.microBatch) + " x accumulation " +
+                    std::to_string(training_.stepExamples() / plan.microBatch),
+                Plan{.microBatch = plan.microBatch},
+                "effective batch " + std::to_string(training_.stepExamples()) + " kept");
+        }
+        return changes;
+    }
+
+private:
+    std::size_t paddedTokens(const TrainingConfig& c) const {
+        PaddingOptions padding;
+        padding.fixedLength = c.padding == PaddingMode::Fixed ? c.maxLength : 0;
+        padding.multipleOf = c.padToMultipleOf;
+        return paddedLength(std::min(longest_, c.maxLength), padding);
+    }
+
+    const BertConfig& model_;
+    const TrainingConfig& training_;
+    std::size_t longest_;
+    const DeviceTraits& device_;
+};
+
+int changeCount(const Plan& p) {
+    return int{p.dynamicPadding} + int{p.checkpointing} + int{p.precision != Precision::Fp32} +
+           int{p.freezeEmbeddings} + p.maxLengthHalvings + int{p.microBatch != 0};
+}
 
 }  // namespace
 
-FitAdvice suggestFit(const BertConfig& model, const TrainingConfig& training, std::size_t longestExample,
-                     std::int64_t budgetBytes) {
-    struct Change {
-        const char* what;
-        bool (*apply)(TrainingConfig&);  // false when it does not apply (already on)
+std::vector<std::size_t> microBatchesKeeping(const TrainingConfig& training) {
+    std::vector<std::size_t> sizes;
+    const std::size_t effective = std::max<std::size_t>(1, training.stepExamples());
+    for (std::size_t size = effective; size >= 1; --size) {
+        if (effective % size == 0) {
+            sizes.push_back(size);
+        }
+    }
+    return sizes;
+}
+
+std::optional<TrainingConfig> largestFittingBatch(const BertConfig& model,
+                                                  const TrainingConfig& training,
+                                                  std::size_t longestExample,
+                                                  std::int64_t budgetBytes) {
+    for (const auto size : microBatchesKeeping(training)) {
+        TrainingConfig candidate = training;
+        candidate.accumulationSteps = training.stepExamples() / size;
+        candidate.batchSize = size;
+        if (forecastMemory(model, candidate, longestExample).total() <= budgetBytes) {
+            return candidate;
+        }
+    }
+    return std::nullopt;
+}
+
+FitAdvice suggestFit(const BertConfig& model, const TrainingConfig& training,
+                     std::size_t longestExample, std::int64_t budgetBytes,
+                     const DeviceTraits& device) {
+    const FitSearch search(model, training, longestExample, device);
+    std::vector<std::size_t> microBatches{0};
+    for (const auto size : microBatchesKeeping(training)) {
+        if (size < training.batchSize) {
+            microBatches.push_back(size);
+        }
+    }
+    int maxHalvings = 0;
+    while ((training.maxLength >> (maxHalvings + 1)) >= kShortestMaxLength && maxHalvings < 2) {
+        ++maxHalvings;
+    }
+    std::optional<Plan> best;
+    double bestScore = 0.0;
+    for (int padding = 0; padding <= (training.padding == PaddingMode::Fixed ? 1 : 0); ++padding) {
+        for (int recompute = 0; recompute <= (training.gradientCheckpointing ? 0 : 1);
+             ++recompute) {
+            for (const auto precision : search.precisions()) {
+                for (int freeze = 0; freeze <= (training.freezeEmbeddings ? 0 : 1); ++freeze) {
+                    for (int halvings = 0; halvings <= maxHalvings; ++halvings) {
+                        for (const auto micro : microBatches) {
+                            const Plan plan{padding == 1, recompute == 1, precision,
+                                            freeze == 1,  halvings,       micro};
+                            if (changeCount(plan) == 0 || search.peak(plan) > budgetBytes) {
+                                continue;
+                            }
+                            const double score = search.score(plan);
+                            if (!best || score < bestScore - 1e-9 ||
+                                (score < bestScore + 1e-9 &&
+                                 changeCount(plan) < changeCount(*best))) {
+                                best = plan;
+                                bestScore = score;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    FitAdvice advice;
+    if (!best) {
+        return advice;
+    }
+    // Drop every change that saves no memory: without it the plan still fits just as well.
+    Plan plan = *best;
+    const std::int64_t peak = search.peak(plan);
+    auto dropIfIdle = [&](auto member, auto unchanged) {
+        Plan without = plan;
+        without.*member = unchanged;
+        if (changeCount(without) > 0 && search.peak(without) <= peak + kNoSavingBytes - 1 &&
+            search.peak(without) <= budgetBytes) {
+            plan = without;
+        }
     };
-    static const Change kChanges[] = {
-        {"use dynamic padding",
-         [](TrainingConfig& c) { return std::exchange(c.padding, PaddingMode::Dynamic) != PaddingMode::Dynamic; }},
-        {"turn on gradient checkpointing",
-         [](TrainingConfig& c) { return !std::exchange(c.gradientCheckpointing, true); }},
-        {"use bf16 mixed precision",
-         [](TrainingConfig& c) { return std::exchange(c.precision, Precision::Bf16) == Precision::Fp32; }},
-        {"halve the micro-batch and double accumulation",
-         [](TrainingConfig& c) {
-             if (c.batchSize < 2) {
-                 return false;
-             }
-             c.batchSize /= 2;
-             c.accumulationSteps *= 2;
-             return true;
-         }},
-        {"freeze the embeddings", [](TrainingConfig& c) { return !std::exchange(c.freezeEmbeddings, true); }},
-        {"halve the max length",
-         [](TrainingConfig& c) {
-             if (c.maxLength < 32) {
-                 return false;
-             }
-             c.maxLength /= 2;
-             return true;
-         }},
-    };
-    auto peakOf = [&](const TrainingConfig& c) { return forecastMemory(model, c, longestExample).total(); };
-    for (const auto& change : kChanges) {
-        TrainingConfig changed = training;
-        if (change.apply(changed) && peakOf(changed) <= budgetBytes) {
-            return {true, std::string(change.what) + " (forecast " + mebibytes(peakOf(changed)) + ")", changed};
-        }
+    dropIfIdle(&Plan::dynamicPadding, false);
+    dropIfIdle(&Plan::checkpointing, false);
+    dropIfIdle(&Plan::precision, Precision::Fp32);
+    dropIfIdle(&Plan::freezeEmbeddings, false);
+    dropIfIdle(&Plan::maxLengthHalvings, 0);
+    dropIfIdle(&Plan::microBatch, std::size_t{0});
+
+    advice.fits = true;
+    advice.config = search.apply(plan);
+    advice.changes = search.describe(plan);
+    advice.forecastBytes = search.peak(plan);
+    advice.timeFactor = search.timeFactor(plan);
+    std::string joined;
+    for (std::size_t i = 0; i < advice.changes.size(); ++i) {
+        joined +=
+            (i == 0 ? "" : (i + 1 == advice.changes.size() ? " and " : ", ")) + advice.changes[i];
     }
-    // Everything together, micro-batch halved until it fits or reaches 1.
-    TrainingConfig all = training;
-    std::string applied;
-    for (const auto& change : kChanges) {
-        if (change.apply(all)) {
-            applied += (applied.empty() ? "" : ", ") + std::string(change.what);
-        }
-        if (peakOf(all) <= budgetBytes) {
-            return {true, applied + " (forecast " + mebibytes(peakOf(all)) + ")", all};
-        }
-    }
-    while (all.batchSize > 1 && peakOf(all) > budgetBytes) {
-        all.batchSize /= 2;
-        all.accumulationSteps *= 2;
-    }
-    const bool fits = peakOf(all) <= budgetBytes;
-    return {fits,
-            fits ? applied + ", micro-batch " + std::to_string(all.batchSize) + " (forecast " +
-                       mebibytes(peakOf(all)) + ")"
-                 : "",
-            all};
+    advice.description =
+        joined + ": forecast " + mebibytes(advice.forecastBytes) +
+        (advice.changes.size() > 1 ? ", " + costText(advice.timeFactor) + " in all" : "");
+    return advice;
 }
 
 }  // namespace bert

@@ -2,8 +2,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <vector>
 
+#include "memory/DeviceTraits.h"
 #include "model/BertConfig.h"
 #include "train/TrainerEvents.h"
 #include "train/TrainingConfig.h"
@@ -35,18 +38,40 @@ ParameterCounts countParameters(const BertConfig& model);
 MemoryBreakdown forecastMemory(const BertConfig& model, const TrainingConfig& training,
                                std::size_t longestExample);
 
-/// What would make a run fit a memory budget.
+/// What would make a run fit a memory budget, and what it costs on the device.
 struct FitAdvice {
     bool fits = false;
-    std::string description;  ///< "turn on gradient checkpointing (forecast 3.1 GiB)"
-    TrainingConfig config;    ///< the configuration with the change applied
+    /// "turn on gradient checkpointing (about 1.25x slower): forecast 290 MiB, about 1.3x
+    /// slower in all"; empty when nothing fits.
+    std::string description;
+    TrainingConfig config;  ///< the configuration with the changes applied
+    std::vector<std::string>
+        changes;  ///< each change, with its own cost ("... (about 1.25x slower)")
+    std::int64_t forecastBytes = 0;  ///< the forecast peak of config
+    double timeFactor = 1.0;         ///< step time after / before, on the device (cost model below)
 };
 
-/// The cheapest change (in speed and accuracy) whose forecast fits budgetBytes: dynamic
-/// padding, gradient checkpointing, bf16, a smaller micro-batch with more accumulation (the
-/// effective batch kept), frozen embeddings, a shorter max length; then all of these together.
-/// fits is false when even that does not fit.
-FitAdvice suggestFit(const BertConfig& model, const TrainingConfig& training, std::size_t longestExample,
-                     std::int64_t budgetBytes);
+/// The change that makes a run fit budgetBytes while losing the least time on this device.
+/// Every combination of dynamic padding, gradient checkpointing, bf16 or fp16 (where the device
+/// runs them fast, or for bf16 on a CPU at its real cost), frozen embeddings, a shorter max
+/// length and a smaller micro-batch with more accumulation (the effective batch kept) is
+/// forecast; the fitting one with the smallest expected slowdown wins (changes that alter what
+/// the model learns, freezing and truncation, count as slower than they are), and then every
+/// change that saves no memory is dropped, so nothing costs time without saving memory.
+/// fits is false when even all of them together do not fit.
+FitAdvice suggestFit(const BertConfig& model, const TrainingConfig& training,
+                     std::size_t longestExample, std::int64_t budgetBytes,
+                     const DeviceTraits& device);
+
+/// The largest micro-batch whose forecast fits budgetBytes, with the accumulation that keeps
+/// the effective batch (micro-batch x accumulation) the user chose: candidates are the divisors
+/// of the effective batch. Returns nothing when not even a micro-batch of one fits.
+std::optional<TrainingConfig> largestFittingBatch(const BertConfig& model,
+                                                  const TrainingConfig& training,
+                                                  std::size_t longestExample,
+                                                  std::int64_t budgetBytes);
+
+/// The divisors of the effective batch, largest first: the micro-batches that keep it exactly.
+std::vector<std::size_t> microBatchesKeeping(const TrainingConfig& training);
 
 }  // namespace bert

@@ -1,8 +1,10 @@
 #include "train/TrainingJob.h"
 
+#include <algorithm>
 #include <fstream>
 
 #include "Error.h"
+#include "memory/MemoryForecast.h"
 #include "memory/MemoryMonitor.h"
 #include "runs/RunRecorder.h"
 
@@ -34,6 +36,46 @@ PreparedJob prepareJob(const TrainingJob& job) {
                              " is longer");
     }
     return {std::move(data), std::move(model)};
+}
+
+BatchFit findLargestBatch(const TrainingJob& job, const std::atomic<bool>& cancel) {
+    auto prepared = prepareJob(job);
+    checkTrainable(prepared.model, prepared.data, job.training);
+    std::size_t longest = 0;
+    for (const auto length : prepared.data.train.lengths) {
+        longest = std::max(longest, length);
+    }
+    BatchFit fit;
+    fit.budgetBytes =
+        job.training.memoryCapBytes.value_or(deviceMemoryBytes(c10::Device(job.training.device)));
+    const auto first =
+        largestFittingBatch(prepared.model.config, job.training, longest, fit.budgetBytes);
+    if (!first) {
+        return fit;
+    }
+    TrainerObserver silent;
+    for (const auto size : microBatchesKeeping(job.training)) {
+        if (size > first->batchSize) {
+            continue;  // the forecast already says it does not fit
+        }
+        if (cancel.load()) {
+            return fit;
+        }
+        TrainingConfig candidate = job.training;
+        candidate.accumulationSteps = job.training.stepExamples() / size;
+        candidate.batchSize = size;
+        Trainer trainer(prepared.model, prepared.data, candidate, silent);
+        ++fit.trials;
+        const auto peak = trainer.trialStepPeak();
+        if (peak <= fit.budgetBytes) {
+            fit.fits = true;
+            fit.config = candidate;
+            fit.forecastBytes = trainer.forecast().total();
+            fit.trialPeakBytes = peak;
+            return fit;
+        }
+    }
+    return fit;
 }
 
 TrainingJob jobOfRun(const RunRecord& run) {

@@ -45,6 +45,23 @@ SessionResult runTrainingJob(const TrainingJob& job, const std::filesystem::path
 SessionResult resumeTrainingRun(std::int64_t runId, const std::filesystem::path& database,
                                 TrainerObserver* observer, const std::atomic<bool>& cancel);
 
+/// The largest micro-batch that fits, found for a job (see findLargestBatch).
+struct BatchFit {
+    bool fits = false;                ///< false: not even a micro-batch of one fits
+    TrainingConfig config;            ///< the job's settings with micro-batch and accumulation set
+    std::int64_t budgetBytes = 0;     ///< the memory cap, or the device's memory
+    std::int64_t forecastBytes = 0;   ///< the forecast peak of config
+    std::int64_t trialPeakBytes = 0;  ///< the measured peak of its trial step
+    int trials = 0;  ///< trial steps run (more than one when the forecast was optimistic)
+};
+
+/// The largest micro-batch the device (or the memory cap) allows for a job, with the
+/// accumulation that keeps its effective batch: the forecast proposes the largest divisor of the
+/// effective batch that fits, a trial step on the longest micro-batch confirms it, and a trial
+/// that exceeds the budget moves on to the next smaller divisor. Nothing is stored; the model's
+/// weights are unchanged. Throws InputError as prepareJob does; stops (fits false) on cancel.
+BatchFit findLargestBatch(const TrainingJob& job, const std::atomic<bool>& cancel);
+
 /// The job a stored run was made from.
 TrainingJob jobOfRun(const RunRecord& run);
 

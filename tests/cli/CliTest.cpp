@@ -285,6 +285,41 @@ TEST_F(Cli, EstimateSaysWhatWouldMakeItFit) {
     EXPECT_NE(roomy.out.find("trial step peak"), std::string::npos) << roomy.out;
 }
 
+// Issue 12, point 1: "largest batch that fits" finds the biggest micro-batch a cap allows,
+// confirmed by a trial step, and keeps the effective batch the user chose.
+TEST_F(Cli, EstimateFindsTheLargestBatchThatFitsAndKeepsTheEffectiveBatch) {
+    std::vector<std::size_t> found;
+    for (const char* cap : {"1GiB", "12MiB", "9MiB", "7MiB"}) {
+        auto args = trainArgs(
+            {"--accumulation", "4", "--padding", "fixed", "--memory-cap", cap, "--largest-batch"});
+        args[2] = "estimate";
+        const auto outcome = runCli(args, dir_.path());
+        ASSERT_EQ(outcome.code, 0) << outcome.err;
+        std::size_t micro = 0;
+        std::size_t accumulation = 0;
+        const auto at = outcome.out.find("largest micro-batch that fits: ");
+        if (at == std::string::npos) {
+            EXPECT_NE(outcome.out.find("not even a micro-batch of 1 fits"), std::string::npos)
+                << outcome.out;
+            continue;
+        }
+        ASSERT_EQ(std::sscanf(outcome.out.c_str() + at,
+                              "largest micro-batch that fits: %zu x accumulation %zu", &micro,
+                              &accumulation),
+                  2)
+            << outcome.out;
+        EXPECT_EQ(micro * accumulation, 32u) << cap << ": " << outcome.out;
+        EXPECT_NE(outcome.out.find("trial step"), std::string::npos) << outcome.out;
+        if (!found.empty()) {
+            EXPECT_LE(micro, found.back()) << "a smaller cap allowed a larger micro-batch";
+        }
+        found.push_back(micro);
+    }
+    ASSERT_FALSE(found.empty());
+    EXPECT_EQ(found.front(), 32u) << "1 GiB holds the whole effective batch";
+    EXPECT_LT(found.back(), 32u) << "the caps must make it shrink";
+}
+
 // Benchmarks and users' scripts read `train --report`: one entry per step with its end time and
 // size, and the process's resident memory from the moment training began.
 TEST_F(Cli, TrainReportHasEveryStepAndTheProcessMemory) {

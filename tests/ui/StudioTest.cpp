@@ -14,7 +14,9 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QStandardItemModel>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QThread>
@@ -241,6 +243,74 @@ TEST_F(Studio, TheForecastWarnsAndSuggestsAChangeThatFits) {
     EXPECT_FALSE(techniques->fits());
     EXPECT_TRUE(techniques->adviceText().contains(QStringLiteral("To fit")))
         << techniques->adviceText().toStdString();
+}
+
+// Issue 12, point 1: the advice says what it costs on this device, and "Largest batch that fits"
+// sets the biggest micro-batch the cap allows, found on the worker with a trial step, keeping
+// the effective batch.
+TEST_F(Studio, AdviceSaysItsCostAndTheLargestBatchKeepsTheEffectiveBatch) {
+    ASSERT_TRUE(
+        window_->datasetPage()->openFile(QString::fromStdString((dir_ / "reviews.csv").string())));
+    configure(PaddingMode::Fixed, 1);
+    auto* techniques = window_->techniquesPage();
+    auto config = techniques->config();
+    config.maxLength = 512;
+    config.batchSize = 64;
+    config.memoryCapBytes = 40LL * 1024 * 1024;
+    techniques->setConfig(config);
+    ASSERT_FALSE(techniques->fits());
+    const auto advice = techniques->adviceText();
+    EXPECT_TRUE(advice.contains(QStringLiteral("slower")) ||
+                advice.contains(QStringLiteral("faster")) ||
+                advice.contains(QStringLiteral("as fast")))
+        << "the advice must say its cost: " << advice.toStdString();
+
+    config = techniques->config();
+    config.maxLength = 32;
+    config.batchSize = 4;
+    config.accumulationSteps = 8;
+    config.memoryCapBytes = 9LL * 1024 * 1024;
+    techniques->setConfig(config);
+    bool applied = false;
+    const auto connection = QObject::connect(window_.get(), &ui::MainWindow::largestBatchApplied,
+                                             [&](const BatchFit&) { applied = true; });
+    QPushButton* largest = nullptr;
+    for (auto* candidate : techniques->findChildren<QPushButton*>()) {
+        if (candidate->text() == QStringLiteral("Largest batch that fits")) {
+            largest = candidate;
+        }
+    }
+    ASSERT_NE(largest, nullptr);
+    largest->click();
+    EXPECT_FALSE(largest->isEnabled()) << "the button must show the search is running";
+    ASSERT_TRUE(waitUntil([&] { return applied; }, 120000)) << "the search never reported back";
+    QObject::disconnect(connection);
+    const auto found = techniques->config();
+    EXPECT_EQ(found.batchSize * found.accumulationSteps, 32u);
+    EXPECT_GT(found.batchSize, 4u) << "9 MiB holds more than a micro-batch of 4 of this tiny model";
+    EXPECT_EQ(found.memoryCapBytes, config.memoryCapBytes);
+    EXPECT_TRUE(largest->isEnabled());
+    EXPECT_TRUE(window_->statusBar()->currentMessage().contains(QStringLiteral("trial step")))
+        << window_->statusBar()->currentMessage().toStdString();
+}
+
+// Issue 12, point 1: fp16 on a CPU is not offered, and bf16 there says what it costs.
+TEST_F(Studio, HalfPrecisionChoicesSayWhatTheyCostOnTheCpu) {
+    configure(PaddingMode::Dynamic, 1);
+    auto* precision =
+        qobject_cast<QComboBox*>(window_->techniquesPage()->options()->editor("precision"));
+    ASSERT_NE(precision, nullptr);
+    auto* items = qobject_cast<QStandardItemModel*>(precision->model());
+    ASSERT_NE(items, nullptr);
+    const int fp16 = precision->findData(QStringLiteral("fp16"));
+    const int bf16 = precision->findData(QStringLiteral("bf16"));
+    ASSERT_GE(fp16, 0);
+    ASSERT_GE(bf16, 0);
+    EXPECT_FALSE(items->item(fp16)->isEnabled()) << "fp16 must not be offered on the CPU";
+    EXPECT_TRUE(items->item(fp16)->toolTip().contains(QStringLiteral("CPU")));
+    EXPECT_TRUE(items->item(bf16)->isEnabled());
+    EXPECT_TRUE(items->item(bf16)->toolTip().contains(QStringLiteral("CPU")))
+        << items->item(bf16)->toolTip().toStdString();
 }
 
 // Issue 11: TechniquesPage::setConfig blocked the page's own signals, so applying the suggested

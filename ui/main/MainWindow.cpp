@@ -15,6 +15,7 @@
 #include <QStyleFactory>
 #include <QTabWidget>
 
+#include "common/Format.h"
 #include "common/Guard.h"
 #include "common/MetricsCharts.h"
 #include "dataset/DatasetPage.h"
@@ -85,6 +86,18 @@ MainWindow::MainWindow(std::filesystem::path database, QWidget* parent)
     connect(worker_, &TrainingWorker::failed, this, [this](const QString& message) {
         training_active_ = false;
         showNotice(this, tr("Training could not start"), message, /*warning=*/true);
+    });
+    connect(techniques_, &TechniquesPage::largestBatchRequested, this,
+            &MainWindow::findLargestBatch);
+    connect(worker_, &TrainingWorker::largestBatchFound, this, &MainWindow::onLargestBatchFound);
+    connect(worker_, &TrainingWorker::largestBatchFailed, this, [this](const QString& message) {
+        batchSearchActive_ = false;
+        techniques_->setLargestBatchSearching(false);
+        if (closeAfterRun_) {
+            close();
+            return;
+        }
+        showNotice(this, tr("Largest batch that fits"), message);
     });
     connect(training_, &TrainingPage::startRequested, this, &MainWindow::startTraining);
     connect(training_, &TrainingPage::cancelRequested, this, &MainWindow::cancelTraining);
@@ -209,28 +222,93 @@ void MainWindow::setDarkPalette(bool dark, bool remember) {
     }
 }
 
-bool MainWindow::startTraining() {
-    if (training_active_) {
-        return false;
-    }
-    if (!dataset_->hasData()) {
-        tabs_->setCurrentWidget(dataset_);
-        showNotice(
-            this, tr("Start training"),
-            dataset_->errorText().isEmpty() ? tr("Open a dataset first.") : dataset_->errorText());
-        return false;
-    }
-    if (!techniques_->modelError().isEmpty()) {
-        tabs_->setCurrentWidget(techniques_);
-        showNotice(this, tr("Start training"), techniques_->modelError());
-        return false;
-    }
+TrainingJob MainWindow::currentJob() const {
     TrainingJob job;
     job.modelFolder = techniques_->modelFolder();
     job.preset = techniques_->preset();
     job.data = dataset_->dataSpec();
     job.training = techniques_->config();
     job.training.validationFraction = dataset_->validationFraction();
+    return job;
+}
+
+bool MainWindow::readyToTrain(const QString& action) {
+    if (!dataset_->hasData()) {
+        tabs_->setCurrentWidget(dataset_);
+        showNotice(
+            this, action,
+            dataset_->errorText().isEmpty() ? tr("Open a dataset first.") : dataset_->errorText());
+        return false;
+    }
+    if (!techniques_->modelError().isEmpty()) {
+        tabs_->setCurrentWidget(techniques_);
+        showNotice(this, action, techniques_->modelError());
+        return false;
+    }
+    return true;
+}
+
+void MainWindow::findLargestBatch() {
+    if (training_active_ || batchSearchActive_ || !readyToTrain(tr("Largest batch that fits"))) {
+        return;
+    }
+    // The worker runs one thing at a time; Start waits until the search is done.
+    batchSearchActive_ = true;
+    techniques_->setLargestBatchSearching(true);
+    statusBar()->showMessage(
+        tr("Finding the largest micro-batch that fits: forecast, then a trial step…"));
+    cancel_ = std::make_shared<std::atomic<bool>>(false);
+    QMetaObject::invokeMethod(
+        worker_,
+        [worker = worker_, job = currentJob(), cancel = cancel_] {
+            worker->findLargestBatch(job, cancel);
+        },
+        Qt::QueuedConnection);
+}
+
+void MainWindow::onLargestBatchFound(const BatchFit& fit) {
+    batchSearchActive_ = false;
+    techniques_->setLargestBatchSearching(false);
+    if (closeAfterRun_) {
+        close();
+        return;
+    }
+    if (cancel_ && cancel_->load()) {
+        return;
+    }
+    if (!fit.fits) {
+        showNotice(this, tr("Largest batch that fits"),
+                   tr("Not even a micro-batch of 1 fits in %1. Turn on memory techniques or "
+                      "shorten the max length.")
+                       .arg(mib(fit.budgetBytes)));
+        return;
+    }
+    auto config = techniques_->config();
+    config.batchSize = fit.config.batchSize;
+    config.accumulationSteps = fit.config.accumulationSteps;
+    techniques_->setConfig(config);
+    statusBar()->showMessage(
+        tr("Micro-batch %1 × accumulation %2 (effective batch %3): forecast "
+           "%4, trial step %5 of %6")
+            .arg(fit.config.batchSize)
+            .arg(fit.config.accumulationSteps)
+            .arg(fit.config.stepExamples())
+            .arg(mib(fit.forecastBytes), mib(fit.trialPeakBytes), mib(fit.budgetBytes)));
+    Q_EMIT largestBatchApplied(fit);
+}
+
+bool MainWindow::startTraining() {
+    if (training_active_) {
+        return false;
+    }
+    if (batchSearchActive_) {
+        statusBar()->showMessage(tr("Wait until the largest batch is found, then start."));
+        return false;
+    }
+    if (!readyToTrain(tr("Start training"))) {
+        return false;
+    }
+    const auto job = currentJob();
     training_active_ = true;
     training_->setRunning(true);
     tabs_->setCurrentWidget(training_);
@@ -272,6 +350,13 @@ void MainWindow::onFinished(qint64 runId) {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+    if (batchSearchActive_) {
+        // The trial step ends within a micro-batch; close when the worker reports back.
+        closeAfterRun_ = true;
+        cancel_->store(true);
+        event->ignore();
+        return;
+    }
     if (training_active_) {
         if (!closeAfterRun_) {
             const auto answer =

@@ -50,6 +50,8 @@ public:
 
 Q_SIGNALS:
     void trainingFinished(qint64 runId);
+    /// A "Largest batch that fits" search ended and its result is in the form.
+    void largestBatchApplied(const bert::BatchFit& fit);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -57,6 +59,12 @@ protected:
 private:
     void createMenus();
     void resumeRun(qint64 runId);
+    /// The job the dataset and techniques pages describe now.
+    TrainingJob currentJob() const;
+    /// False, after telling the user why (titled action), when there is no data or model.
+    bool readyToTrain(const QString& action);
+    void findLargestBatch();
+    void onLargestBatchFound(const BatchFit& fit);
     void onFinished(qint64 runId);
 
     std::filesystem::path database_;
@@ -71,6 +79,7 @@ private:
     CancelToken cancel_;  ///< of the job started last
     bool training_active_ = false;
     bool closeAfterRun_ = false;
+    bool batchSearchActive_ = false;  ///< a "Largest batch that fits" search holds the worker
 };
 
 }  // namespace bert::ui

@@ -14,9 +14,11 @@
 #include <QLineEdit>
 #include <QRegularExpressionValidator>
 #include <QSpinBox>
+#include <QStandardItemModel>
 #include <climits>
 
 #include "common/Format.h"
+#include "memory/DeviceTraits.h"
 #include "memory/MemoryMonitor.h"
 
 namespace bert::ui {
@@ -278,6 +280,7 @@ void OptionForm::setMaximum(const std::string& key, int maximum) {
 }
 
 void OptionForm::updateEnabled() {
+    updatePrecisionChoices();
     for (auto& [key, row] : rows_) {
         const std::string rule = row.option->enabledWhen;
         const auto equals = rule.find('=');
@@ -289,6 +292,43 @@ void OptionForm::updateEnabled() {
             row.editor->setEnabled(other->second.value() ==
                                    nlohmann::json(rule.substr(equals + 1)));
         }
+    }
+}
+
+void OptionForm::updatePrecisionChoices() {
+    // What half precision costs depends on the device: fp16 is not offered on a CPU, and bf16
+    // there says what it costs (MemoryForecast.cpp's cost model).
+    auto* precision = qobject_cast<QComboBox*>(editor("precision"));
+    auto* device = qobject_cast<QComboBox*>(editor("device"));
+    auto* items = precision ? qobject_cast<QStandardItemModel*>(precision->model()) : nullptr;
+    if (items == nullptr || device == nullptr) {
+        return;
+    }
+    const auto traits = deviceTraits(device->currentData().toString().toStdString());
+    for (int i = 0; i < precision->count(); ++i) {
+        auto* item = items->item(i);
+        const auto name = precision->itemData(i).toString();
+        QString why;
+        bool offered = true;
+        if (name == QStringLiteral("fp16") && !traits.cuda) {
+            offered = false;
+            why =
+                tr("Not offered on a CPU: it has no fast fp16 arithmetic, and fp16 needs loss "
+                   "scaling. bf16 keeps fp32's range.");
+        } else if (name == QStringLiteral("bf16") && !traits.cuda) {
+            why = traits.nativeBf16
+                      ? tr("This CPU has bf16 instructions: about as fast as fp32. CPU attention "
+                           "computes in fp32, so it saves little memory.")
+                      : tr("About 4x slower on this CPU, which lacks bf16 instructions "
+                           "(AVX512-BF16, AMX), and CPU attention computes in fp32, so it saves "
+                           "little memory.");
+        } else if (name != QStringLiteral("fp32") && traits.cuda) {
+            const bool fast = name == QStringLiteral("bf16") ? traits.nativeBf16 : traits.fastFp16;
+            why = fast ? tr("Tensor cores: faster than fp32, and activations take half the memory.")
+                       : tr("This GPU has no %1 tensor cores: slower than fp32.").arg(name);
+        }
+        item->setEnabled(offered || precision->currentIndex() == i);
+        item->setToolTip(why);
     }
 }
 

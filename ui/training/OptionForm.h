@@ -53,6 +53,8 @@ private:
     };
     Row makeRow(const OptionDescriptor& option, QWidget* parent);
     void updateEnabled();
+    /// Marks the precision choices the device runs slowly, and withdraws fp16 on a CPU.
+    void updatePrecisionChoices();
     void onEdited();
 
     std::map<OptionGroup, QGroupBox*> groups_;

@@ -22,6 +22,7 @@
 #include "Error.h"
 #include "common/Format.h"
 #include "common/Guard.h"
+#include "memory/DeviceTraits.h"
 #include "memory/MemoryMonitor.h"
 #include "tokenizer/WordPieceTokenizer.h"
 #include "training/OptionForm.h"
@@ -92,6 +93,12 @@ TechniquesPage::TechniquesPage(QWidget* parent) : QWidget(parent) {
     applyAdvice_ = new QPushButton(tr("Apply the suggested change"), this);
     applyAdvice_->hide();
     connect(applyAdvice_, &QPushButton::clicked, this, &TechniquesPage::applyAdvice);
+    largestBatch_ = new QPushButton(tr("Largest batch that fits"), this);
+    largestBatch_->setToolTip(
+        tr("Find the largest micro-batch the device or the memory cap allows (the forecast "
+           "proposes, a trial step on the longest micro-batch confirms) and set the accumulation "
+           "so the effective batch stays the same."));
+    connect(largestBatch_, &QPushButton::clicked, this, &TechniquesPage::largestBatchRequested);
 
     auto* switches = new QHBoxLayout();
     switches->addWidget(options_->groupBox(OptionGroup::Batching));
@@ -110,6 +117,7 @@ TechniquesPage::TechniquesPage(QWidget* parent) : QWidget(parent) {
     auto* warningRow = new QHBoxLayout();
     warningRow->addWidget(warningLabel_, 1);
     warningRow->addWidget(applyAdvice_);
+    warningRow->addWidget(largestBatch_);
     layout->addLayout(warningRow);
     auto* scroll = new QScrollArea(this);
     scroll->setWidget(content);
@@ -264,7 +272,7 @@ void TechniquesPage::updateForecast() {
             .arg(c.batchSize)
             .arg(std::min(longest, c.maxLength)));
     if (!fits_) {
-        const auto advice = suggestFit(*modelConfig_, c, longest, budget);
+        const auto advice = suggestFit(*modelConfig_, c, longest, budget, deviceTraits(c.device));
         if (advice.fits) {
             advice_ = advice.config;
             warningLabel_->setText(tr("This will not fit. To fit: %1.")
@@ -274,6 +282,12 @@ void TechniquesPage::updateForecast() {
             warningLabel_->setText(tr("This will not fit, even with every memory technique on."));
         }
     }
+}
+
+void TechniquesPage::setLargestBatchSearching(bool searching) {
+    largestBatch_->setEnabled(!searching);
+    largestBatch_->setText(searching ? tr("Finding the largest batch…")
+                                     : tr("Largest batch that fits"));
 }
 
 void TechniquesPage::applyAdvice() {

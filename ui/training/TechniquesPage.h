@@ -56,6 +56,8 @@ public:
     void setModelFolder(const QString& folder);
     /// Applies the change the warning suggests (the "Apply the suggested change" button).
     void applyAdvice();
+    /// While the studio searches (largestBatchRequested), the button says so and is disabled.
+    void setLargestBatchSearching(bool searching);
     /// How many times the forecast chart was rebuilt (for tests: once per change).
     int forecastUpdates() const { return forecastUpdates_; }
     OptionForm* options() const { return options_; }
@@ -63,6 +65,8 @@ public:
 Q_SIGNALS:
     void configChanged();
     void modelChanged();
+    /// "Largest batch that fits" was pressed: the main window runs the search on the worker.
+    void largestBatchRequested();
 
 private:
     void loadModel();
@@ -92,6 +96,7 @@ private:
     QLabel* forecastLabel_;
     QLabel* warningLabel_;
     QPushButton* applyAdvice_;
+    QPushButton* largestBatch_;
 };
 
 }  // namespace bert::ui

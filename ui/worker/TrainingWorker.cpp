@@ -11,6 +11,7 @@ Q_DECLARE_METATYPE(bert::EvalMetrics)
 Q_DECLARE_METATYPE(bert::EpochSummary)
 Q_DECLARE_METATYPE(bert::TrainerEvent)
 Q_DECLARE_METATYPE(bert::RunResult)
+Q_DECLARE_METATYPE(bert::BatchFit)
 
 namespace bert::ui {
 
@@ -40,6 +41,7 @@ void registerMetaTypes() {
     qRegisterMetaType<bert::EpochSummary>();
     qRegisterMetaType<bert::TrainerEvent>();
     qRegisterMetaType<bert::RunResult>();
+    qRegisterMetaType<bert::BatchFit>();
 }
 
 TrainingWorker::TrainingWorker(std::filesystem::path database, QObject* parent)
@@ -73,6 +75,15 @@ void TrainingWorker::resume(qint64 runId, const bert::ui::CancelToken& cancel) {
         Q_EMIT finished(session.runId, session.result);
     } catch (...) {
         Q_EMIT failed(describeError(std::current_exception()));
+    }
+}
+
+void TrainingWorker::findLargestBatch(const bert::TrainingJob& job,
+                                      const bert::ui::CancelToken& cancel) {
+    try {
+        Q_EMIT largestBatchFound(bert::findLargestBatch(job, *cancel));
+    } catch (...) {
+        Q_EMIT largestBatchFailed(describeError(std::current_exception()));
     }
 }
 

@@ -41,6 +41,11 @@ public:
 public Q_SLOTS:
     void start(const bert::TrainingJob& job, const bert::ui::CancelToken& cancel);
     void resume(qint64 runId, const bert::ui::CancelToken& cancel);
+    /// Finds the largest micro-batch that fits for job (bert::findLargestBatch: forecast, then
+    /// trial steps under the job's memory cap). Runs here, not in the thread pool, because trial
+    /// steps must be counted and capped like a run's and never overlap one. Ends in
+    /// largestBatchFound or largestBatchFailed.
+    void findLargestBatch(const bert::TrainingJob& job, const bert::ui::CancelToken& cancel);
 
 Q_SIGNALS:
     void runCreated(qint64 runId);
@@ -51,6 +56,8 @@ Q_SIGNALS:
     void event(const bert::TrainerEvent& event);
     void finished(qint64 runId, const bert::RunResult& result);
     void failed(const QString& message);
+    void largestBatchFound(const bert::BatchFit& fit);
+    void largestBatchFailed(const QString& message);
 
 private:
     std::filesystem::path database_;

@@ -1,0 +1,29 @@
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace bert {
+
+/// What a device does fast. It decides what a memory technique costs in time there, so that
+/// advice never trades a 4x slowdown for a few MiB (MemoryForecast.h, suggestFit).
+struct DeviceTraits {
+    bool cuda = false;
+    /// bf16 matrix multiplies in hardware: CUDA compute capability 8.0 or newer, or a CPU with
+    /// AVX512-BF16 or AMX-BF16. Without them CPU bf16 is converted element by element (about
+    /// 3.8x slower a step, measured on this project's 2-core CI machine).
+    bool nativeBf16 = false;
+    /// fp16 tensor cores (CUDA since Volta). Never the CPU: LibTorch's CPU fp16 kernels are slow
+    /// everywhere but on AMX-FP16 servers, and fp16 needs loss scaling besides.
+    bool fastFp16 = false;
+    std::string name;  ///< "CPU", "NVIDIA H100 80GB HBM3 (cuda:0)"
+};
+
+/// The traits of "cpu", "cuda" or "cuda:N". A CUDA device that is not there reads as the CPU
+/// would not: no native types at all.
+DeviceTraits deviceTraits(const std::string& device);
+
+/// Whether /proc/cpuinfo text lists a native bf16 instruction set (avx512_bf16 or amx_bf16).
+bool cpuInfoHasNativeBf16(std::string_view cpuinfo);
+
+}  // namespace bert

@@ -212,10 +212,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Evaluate every N steps as well as at each epoch end (0: epoch ends only).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>&amp;Device</source>
         <translation type="unfinished"></translation>
     </message>
@@ -245,6 +241,62 @@
     </message>
     <message>
         <source>Stop the run as diverged after this many optimizer steps in a row whose loss is not finite (NaN or infinite): lower the learning rate then (0: never stop).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Evaluate every N steps as well as at each epoch end (0: evaluations per epoch decides).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Evaluations per epoch</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Evaluate this many times per epoch, evenly spaced, the epoch end included, when &apos;evaluate every N steps&apos; is 0; 1: epoch ends only.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Class weighting</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>balanced: each class&apos;s examples weigh N / (classes x its count) in the loss, so a rare class is not ignored; off: every example weighs the same.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>balanced</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Best model by</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The validation metric that chooses the best checkpoint and drives early stopping; macro-F1 suits imbalanced labels.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>accuracy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>macro-F1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>validation loss</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Early stopping patience</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop when this many evaluations in a row bring no better &apos;best model by&apos; metric (0: never stop early).</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -414,11 +466,23 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>tokens (up to; the last bin holds all truncated)</source>
+        <source>At max length %1 and batch %2, padding would be %3 of the tokens with fixed padding, %4 with dynamic padding, %5 with length-grouped batches. %6 examples are longer than %1 tokens and will be truncated.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>At max length %1 and batch %2, padding would be %3 of the tokens with fixed padding, %4 with dynamic padding, %5 with length-grouped batches. %6 examples are longer than %1 tokens and will be truncated.</source>
+        <source>&gt; %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>tokens (up to)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Lengths: half of the examples have up to %1 tokens, 90% up to %2, 99% up to %3: a max length of %3 keeps 99% of them whole.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Token lengths (p50 %1, p90 %2, p99 %3)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -576,6 +640,64 @@
         <source>BERT Studio uses %1 from its next start.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Largest batch that fits</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open a dataset to see what a run will train on.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>and %n more</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Label column “%1”: %n classes, %2. Text: %3. %4 examples for training, %5 for validation.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The label column has a single value: there is nothing to learn. Choose another label column.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The label column is also a text column: the model would read the answer. Choose different columns.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The label column has %1 different values in %2 rows: is it an id or a text column? Choose the column that holds the classes.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The model&apos;s head was trained for %1 labels (%2); this column has %3 values, so the head will be made anew. Is this the right label column?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Finding the largest micro-batch that fits: forecast, then a trial step…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not even a micro-batch of 1 fits in %1. Turn on memory techniques or shorten the max length.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Micro-batch %1 × accumulation %2 (effective batch %3): forecast %4, trial step %5 of %6</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Wait until the largest batch is found, then start.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>bert::ui::MetricsCharts</name>
@@ -647,6 +769,109 @@
         <source>step</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>training (raw)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cap</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Smoothing:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Exponential moving average of the training loss; the raw loss stays, faint. 0: raw.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reset &amp;zoom</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Drag a rectangle on a chart to zoom; this shows everything again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 at step %2: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>bert::ui::ModelReport</name>
+    <message>
+        <source>step %1 (epoch %2): accuracy %3, macro-F1 %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> — best</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> — last</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Shares of each true label</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Each row divided by its true label&apos;s count: the diagonal is that class&apos;s recall.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rows: the true label. Columns: the predicted label.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Precision</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Recall</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>F1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Support</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Evaluation:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Confusion matrix (rows: true label, columns: predicted)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Per class</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This run has no evaluation yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Accuracy %1, macro-F1 %2, validation loss %3 over %4 examples.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” is never predicted: its %2 validation examples are all given other labels. Try class weighting (balanced), more epochs or a higher learning rate.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The labels are imbalanced: “%1” is %2% of the validation set, “%3” %4%. Judge the model by macro-F1 and per-class recall, not accuracy.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Accuracy %1 is far above macro-F1 %2: the smaller classes are mostly missed.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>bert::ui::OptionForm</name>
@@ -668,6 +893,26 @@
     </message>
     <message>
         <source>Device and outputs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not offered on a CPU: it has no fast fp16 arithmetic, and fp16 needs loss scaling. bf16 keeps fp32&apos;s range.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This CPU has bf16 instructions: about as fast as fp32. CPU attention computes in fp32, so it saves little memory.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>About 4x slower on this CPU, which lacks bf16 instructions (AVX512-BF16, AMX), and CPU attention computes in fp32, so it saves little memory.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tensor cores: faster than fp32, and activations take half the memory.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This GPU has no %1 tensor cores: slower than fp32.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -703,6 +948,14 @@
     </message>
     <message>
         <source>CSV files (*.csv)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Curves</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Model quality</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -954,6 +1207,18 @@
         <source>This will not fit, even with every memory technique on.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Largest batch that fits</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Find the largest micro-batch the device or the memory cap allows (the forecast proposes, a trial step on the longest micro-batch confirms) and set the accumulation so the effective batch stays the same.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Finding the largest batch…</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>bert::ui::TrainingPage</name>
@@ -1026,15 +1291,51 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>stopped</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>not started</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Training could not start: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open a dataset to see what a run will train on.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>resuming run %1: loading the checkpoint…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>preparing: reading and tokenising the data…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>run %1 resumed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>preparing run %1: memory forecast and a trial step…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the earlier steps could not be read: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>run %1 resumed at step %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancelled before training started; no run was created.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

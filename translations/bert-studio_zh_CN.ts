@@ -211,10 +211,6 @@
         <translation>每 N 步评估</translation>
     </message>
     <message>
-        <source>Evaluate every N steps as well as at each epoch end (0: epoch ends only).</source>
-        <translation>除每轮结束外，每 N 步也评估一次（0：仅在每轮结束时）。</translation>
-    </message>
-    <message>
         <source>&amp;Device</source>
         <translation>设备(&amp;D)</translation>
     </message>
@@ -245,6 +241,62 @@
     <message>
         <source>Stop the run as diverged after this many optimizer steps in a row whose loss is not finite (NaN or infinite): lower the learning rate then (0: never stop).</source>
         <translation>连续这么多个优化器步的损失不是有限值（NaN 或无穷大）时，判定为发散并停止运行：此时请降低学习率（0：从不停止）。</translation>
+    </message>
+    <message>
+        <source>Evaluate every N steps as well as at each epoch end (0: evaluations per epoch decides).</source>
+        <translation>除每轮结束外，每 N 步也评估一次（0：由“每轮评估次数”决定）。</translation>
+    </message>
+    <message>
+        <source>Evaluations per epoch</source>
+        <translation>每轮评估次数</translation>
+    </message>
+    <message>
+        <source>Evaluate this many times per epoch, evenly spaced, the epoch end included, when 'evaluate every N steps' is 0; 1: epoch ends only.</source>
+        <translation>当“每 N 步评估”为 0 时，每轮均匀评估这么多次（含每轮结束）；1：仅在每轮结束时评估。</translation>
+    </message>
+    <message>
+        <source>Class weighting</source>
+        <translation>类别加权</translation>
+    </message>
+    <message>
+        <source>balanced: each class's examples weigh N / (classes x its count) in the loss, so a rare class is not ignored; off: every example weighs the same.</source>
+        <translation>balanced：每个类别的样本在损失中的权重为 N /（类别数 × 该类样本数），稀有类别不会被忽略；off：所有样本权重相同。</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>balanced</source>
+        <translation>均衡</translation>
+    </message>
+    <message>
+        <source>Best model by</source>
+        <translation>最佳模型依据</translation>
+    </message>
+    <message>
+        <source>The validation metric that chooses the best checkpoint and drives early stopping; macro-F1 suits imbalanced labels.</source>
+        <translation>用于选择最佳检查点并驱动提前停止的验证指标；标签不均衡时宜用宏 F1。</translation>
+    </message>
+    <message>
+        <source>accuracy</source>
+        <translation>准确率</translation>
+    </message>
+    <message>
+        <source>macro-F1</source>
+        <translation>宏 F1</translation>
+    </message>
+    <message>
+        <source>validation loss</source>
+        <translation>验证损失</translation>
+    </message>
+    <message>
+        <source>Early stopping patience</source>
+        <translation>提前停止耐心值</translation>
+    </message>
+    <message>
+        <source>Stop when this many evaluations in a row bring no better 'best model by' metric (0: never stop early).</source>
+        <translation>连续这么多次评估“最佳模型依据”指标都没有提升时停止（0：从不提前停止）。</translation>
     </message>
 </context>
 <context>
@@ -413,12 +465,24 @@
         <translation>选择模型后可查看词元长度。</translation>
     </message>
     <message>
-        <source>tokens (up to; the last bin holds all truncated)</source>
-        <translation>词元数（上限；最后一格包含所有被截断的样本）</translation>
-    </message>
-    <message>
         <source>At max length %1 and batch %2, padding would be %3 of the tokens with fixed padding, %4 with dynamic padding, %5 with length-grouped batches. %6 examples are longer than %1 tokens and will be truncated.</source>
         <translation>在最大长度 %1、批大小 %2 下，填充占词元的比例：固定填充 %3，动态填充 %4，按长度分组 %5。有 %6 个样本超过 %1 个词元，将被截断。</translation>
+    </message>
+    <message>
+        <source>&gt; %1</source>
+        <translation>&gt; %1</translation>
+    </message>
+    <message>
+        <source>tokens (up to)</source>
+        <translation>词元数（上限）</translation>
+    </message>
+    <message>
+        <source>Lengths: half of the examples have up to %1 tokens, 90% up to %2, 99% up to %3: a max length of %3 keeps 99% of them whole.</source>
+        <translation>长度：一半样本不超过 %1 个词元，90% 不超过 %2，99% 不超过 %3：最大长度设为 %3 可让 99% 的样本保持完整。</translation>
+    </message>
+    <message>
+        <source>Token lengths (p50 %1, p90 %2, p99 %3)</source>
+        <translation>词元长度（p50 %1，p90 %2，p99 %3）</translation>
     </message>
 </context>
 <context>
@@ -575,6 +639,62 @@
         <source>BERT Studio uses %1 from its next start.</source>
         <translation>BERT Studio 将从下次启动起使用 %1。</translation>
     </message>
+    <message>
+        <source>Largest batch that fits</source>
+        <translation>可容纳的最大批次</translation>
+    </message>
+    <message>
+        <source>Open a dataset to see what a run will train on.</source>
+        <translation>打开数据集后可查看运行将用什么数据训练。</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message numerus="yes">
+        <source>and %n more</source>
+        <translation>
+            <numerusform>另有 %n 个</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Label column “%1”: %n classes, %2. Text: %3. %4 examples for training, %5 for validation.</source>
+        <translation>
+            <numerusform>标签列“%1”：%n 个类别，%2。文本：%3。%4 个样本用于训练，%5 个用于验证。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The label column has a single value: there is nothing to learn. Choose another label column.</source>
+        <translation>标签列只有一个值：没有可学习的内容。请选择其他标签列。</translation>
+    </message>
+    <message>
+        <source>The label column is also a text column: the model would read the answer. Choose different columns.</source>
+        <translation>标签列同时也是文本列：模型会直接读到答案。请选择不同的列。</translation>
+    </message>
+    <message>
+        <source>The label column has %1 different values in %2 rows: is it an id or a text column? Choose the column that holds the classes.</source>
+        <translation>标签列在 %2 行中有 %1 个不同的值：它是 ID 列还是文本列？请选择包含类别的列。</translation>
+    </message>
+    <message>
+        <source>The model's head was trained for %1 labels (%2); this column has %3 values, so the head will be made anew. Is this the right label column?</source>
+        <translation>模型的分类头是为 %1 个标签（%2）训练的；此列有 %3 个值，因此分类头将重新创建。这是正确的标签列吗？</translation>
+    </message>
+    <message>
+        <source>Finding the largest micro-batch that fits: forecast, then a trial step…</source>
+        <translation>正在寻找可容纳的最大微批次：先预测，再试运行一步…</translation>
+    </message>
+    <message>
+        <source>Not even a micro-batch of 1 fits in %1. Turn on memory techniques or shorten the max length.</source>
+        <translation>%1 中连大小为 1 的微批次都放不下。请开启省内存技术或缩短最大长度。</translation>
+    </message>
+    <message>
+        <source>Micro-batch %1 × accumulation %2 (effective batch %3): forecast %4, trial step %5 of %6</source>
+        <translation>微批次 %1 × 累积 %2（有效批大小 %3）：预测 %4，试运行步 %5，上限 %6</translation>
+    </message>
+    <message>
+        <source>Wait until the largest batch is found, then start.</source>
+        <translation>请等找到最大批次后再开始。</translation>
+    </message>
 </context>
 <context>
     <name>bert::ui::MetricsCharts</name>
@@ -646,6 +766,109 @@
         <source>step</source>
         <translation>步</translation>
     </message>
+    <message>
+        <source>training (raw)</source>
+        <translation>训练（原始）</translation>
+    </message>
+    <message>
+        <source>cap</source>
+        <translation>上限</translation>
+    </message>
+    <message>
+        <source>&amp;Smoothing:</source>
+        <translation>平滑(&amp;S)：</translation>
+    </message>
+    <message>
+        <source>Exponential moving average of the training loss; the raw loss stays, faint. 0: raw.</source>
+        <translation>训练损失的指数移动平均；原始损失以浅色保留。0：原始值。</translation>
+    </message>
+    <message>
+        <source>Reset &amp;zoom</source>
+        <translation>重置缩放(&amp;Z)</translation>
+    </message>
+    <message>
+        <source>Drag a rectangle on a chart to zoom; this shows everything again.</source>
+        <translation>在图表上拖出矩形可放大；点此恢复显示全部。</translation>
+    </message>
+    <message>
+        <source>%1 at step %2: %3</source>
+        <translation>%1，第 %2 步：%3</translation>
+    </message>
+</context>
+<context>
+    <name>bert::ui::ModelReport</name>
+    <message>
+        <source>step %1 (epoch %2): accuracy %3, macro-F1 %4</source>
+        <translation>第 %1 步（第 %2 轮）：准确率 %3，宏 F1 %4</translation>
+    </message>
+    <message>
+        <source> — best</source>
+        <translation> — 最佳</translation>
+    </message>
+    <message>
+        <source> — last</source>
+        <translation> — 最后</translation>
+    </message>
+    <message>
+        <source>&amp;Shares of each true label</source>
+        <translation>按真实标签的比例(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Each row divided by its true label's count: the diagonal is that class's recall.</source>
+        <translation>每行除以该真实标签的样本数：对角线即该类别的召回率。</translation>
+    </message>
+    <message>
+        <source>Rows: the true label. Columns: the predicted label.</source>
+        <translation>行：真实标签。列：预测标签。</translation>
+    </message>
+    <message>
+        <source>Precision</source>
+        <translation>精确率</translation>
+    </message>
+    <message>
+        <source>Recall</source>
+        <translation>召回率</translation>
+    </message>
+    <message>
+        <source>F1</source>
+        <translation>F1</translation>
+    </message>
+    <message>
+        <source>Support</source>
+        <translation>样本数</translation>
+    </message>
+    <message>
+        <source>&amp;Evaluation:</source>
+        <translation>评估(&amp;E)：</translation>
+    </message>
+    <message>
+        <source>Confusion matrix (rows: true label, columns: predicted)</source>
+        <translation>混淆矩阵（行：真实标签，列：预测标签）</translation>
+    </message>
+    <message>
+        <source>Per class</source>
+        <translation>按类别</translation>
+    </message>
+    <message>
+        <source>This run has no evaluation yet.</source>
+        <translation>此运行尚无评估。</translation>
+    </message>
+    <message>
+        <source>Accuracy %1, macro-F1 %2, validation loss %3 over %4 examples.</source>
+        <translation>准确率 %1，宏 F1 %2，验证损失 %3，共 %4 个样本。</translation>
+    </message>
+    <message>
+        <source>“%1” is never predicted: its %2 validation examples are all given other labels. Try class weighting (balanced), more epochs or a higher learning rate.</source>
+        <translation>“%1”从未被预测：它的 %2 个验证样本全都被判为其他标签。请尝试类别加权（均衡）、更多轮数或更高的学习率。</translation>
+    </message>
+    <message>
+        <source>The labels are imbalanced: “%1” is %2% of the validation set, “%3” %4%. Judge the model by macro-F1 and per-class recall, not accuracy.</source>
+        <translation>标签不均衡：“%1”占验证集的 %2%，“%3”占 %4%。请用宏 F1 和各类别召回率而不是准确率来评判模型。</translation>
+    </message>
+    <message>
+        <source>Accuracy %1 is far above macro-F1 %2: the smaller classes are mostly missed.</source>
+        <translation>准确率 %1 远高于宏 F1 %2：较小的类别大多被漏判。</translation>
+    </message>
 </context>
 <context>
     <name>bert::ui::OptionForm</name>
@@ -668,6 +891,26 @@
     <message>
         <source>Device and outputs</source>
         <translation>设备与输出</translation>
+    </message>
+    <message>
+        <source>Not offered on a CPU: it has no fast fp16 arithmetic, and fp16 needs loss scaling. bf16 keeps fp32's range.</source>
+        <translation>CPU 上不提供：CPU 没有快速的 fp16 运算，且 fp16 需要损失缩放。bf16 保持 fp32 的数值范围。</translation>
+    </message>
+    <message>
+        <source>This CPU has bf16 instructions: about as fast as fp32. CPU attention computes in fp32, so it saves little memory.</source>
+        <translation>此 CPU 支持 bf16 指令：速度与 fp32 相当。CPU 上的注意力以 fp32 计算，因此省内存不多。</translation>
+    </message>
+    <message>
+        <source>About 4x slower on this CPU, which lacks bf16 instructions (AVX512-BF16, AMX), and CPU attention computes in fp32, so it saves little memory.</source>
+        <translation>在此 CPU 上约慢 4 倍（缺少 AVX512-BF16、AMX 等 bf16 指令），且 CPU 上的注意力以 fp32 计算，因此省内存不多。</translation>
+    </message>
+    <message>
+        <source>Tensor cores: faster than fp32, and activations take half the memory.</source>
+        <translation>张量核心：比 fp32 更快，激活只占一半内存。</translation>
+    </message>
+    <message>
+        <source>This GPU has no %1 tensor cores: slower than fp32.</source>
+        <translation>此 GPU 没有 %1 张量核心：比 fp32 更慢。</translation>
     </message>
 </context>
 <context>
@@ -703,6 +946,14 @@
     <message>
         <source>CSV files (*.csv)</source>
         <translation>CSV 文件 (*.csv)</translation>
+    </message>
+    <message>
+        <source>&amp;Curves</source>
+        <translation>曲线(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Model quality</source>
+        <translation>模型质量(&amp;M)</translation>
     </message>
 </context>
 <context>
@@ -952,6 +1203,18 @@
         <source>This will not fit, even with every memory technique on.</source>
         <translation>即使开启所有省内存技术也放不下。</translation>
     </message>
+    <message>
+        <source>Largest batch that fits</source>
+        <translation>可容纳的最大批次</translation>
+    </message>
+    <message>
+        <source>Find the largest micro-batch the device or the memory cap allows (the forecast proposes, a trial step on the longest micro-batch confirms) and set the accumulation so the effective batch stays the same.</source>
+        <translation>寻找设备或内存上限允许的最大微批次（先由预测给出，再用最长微批次试运行一步确认），并调整累积步数使有效批大小保持不变。</translation>
+    </message>
+    <message>
+        <source>Finding the largest batch…</source>
+        <translation>正在寻找最大批次…</translation>
+    </message>
 </context>
 <context>
     <name>bert::ui::TrainingPage</name>
@@ -1024,16 +1287,52 @@
         <translation>完成</translation>
     </message>
     <message>
-        <source>stopped</source>
-        <translation>已停止</translation>
-    </message>
-    <message>
         <source>not started</source>
         <translation>未开始</translation>
     </message>
     <message>
         <source>Training could not start: %1</source>
         <translation>无法开始训练：%1</translation>
+    </message>
+    <message>
+        <source>Open a dataset to see what a run will train on.</source>
+        <translation>打开数据集后可查看运行将用什么数据训练。</translation>
+    </message>
+    <message>
+        <source>resuming run %1: loading the checkpoint…</source>
+        <translation>正在继续运行 %1：加载检查点…</translation>
+    </message>
+    <message>
+        <source>preparing: reading and tokenising the data…</source>
+        <translation>准备中：读取数据并分词…</translation>
+    </message>
+    <message>
+        <source>run %1 resumed</source>
+        <translation>运行 %1 已继续</translation>
+    </message>
+    <message>
+        <source>preparing run %1: memory forecast and a trial step…</source>
+        <translation>正在准备运行 %1：内存预测并试运行一步…</translation>
+    </message>
+    <message>
+        <source>the earlier steps could not be read: %1</source>
+        <translation>无法读取之前的步骤：%1</translation>
+    </message>
+    <message>
+        <source>run %1 resumed at step %2</source>
+        <translation>运行 %1 从第 %2 步继续</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>Cancelled before training started; no run was created.</source>
+        <translation>在训练开始前已取消；未创建运行。</translation>
     </message>
 </context>
 <context>

@@ -25,6 +25,7 @@
 #include "model/Inference.h"
 #include "runs/RunCompare.h"
 #include "text/Format.h"
+#include "train/Metrics.h"
 
 namespace bert::cli {
 
@@ -447,9 +448,50 @@ void showRun(const std::filesystem::path& database, std::int64_t runId, std::ost
         out << "Epoch " << epoch.epoch << "      padding share " << percent(epoch.paddingShare())
             << ", " << formatDuration(epoch.seconds) << "\n";
     }
-    for (const auto& eval : store.evaluations(runId)) {
+    const auto evaluations = store.evaluations(runId);
+    for (const auto& eval : evaluations) {
         out << "Evaluation   step " << eval.step << ": loss " << percent(eval.loss) << ", accuracy "
             << percent(eval.accuracy) << ", macro-F1 " << percent(eval.macroF1) << "\n";
+    }
+    // The best evaluation by the run's own metric: its confusion matrix and per-class report.
+    const auto metric = bestMetricOfRunConfig(run->config);
+    const EvalMetrics* best = nullptr;
+    for (const auto& eval : evaluations) {
+        if (best == nullptr || scoreOf(eval, metric) > scoreOf(*best, metric)) {
+            best = &eval;
+        }
+    }
+    if (best != nullptr && !best->confusion.empty()) {
+        auto label = [&](std::size_t c) {
+            return c < run->labels.size() ? run->labels[c] : std::to_string(c);
+        };
+        out << "Best by " << toString(metric) << ": step " << best->step
+            << "; confusion matrix (rows: true label, columns: predicted)\n";
+        out << "  " << std::left << std::setw(14) << "";
+        for (std::size_t p = 0; p < best->confusion.size(); ++p) {
+            out << std::right << std::setw(12) << label(p).substr(0, 11);
+        }
+        out << "\n";
+        for (std::size_t t = 0; t < best->confusion.size(); ++t) {
+            out << "  " << std::left << std::setw(14) << label(t).substr(0, 13);
+            for (const auto count : best->confusion[t]) {
+                out << std::right << std::setw(12) << count;
+            }
+            out << "\n";
+        }
+        out << "  " << std::left << std::setw(14) << "class" << std::right << std::setw(12)
+            << "precision" << std::setw(12) << "recall" << std::setw(12) << "F1" << std::setw(12)
+            << "support\n";
+        const auto rows = perClassOf(best->confusion);
+        for (std::size_t c = 0; c < rows.size(); ++c) {
+            out << "  " << std::left << std::setw(14) << label(c).substr(0, 13) << std::right
+                << std::setw(12) << percent(rows[c].precision) << std::setw(12)
+                << percent(rows[c].recall) << std::setw(12) << percent(rows[c].f1) << std::setw(12)
+                << rows[c].support << "\n";
+        }
+        for (const auto& warning : modelWarnings(best->confusion, run->labels)) {
+            out << "Warning      " << warning.text << "\n";
+        }
     }
     for (const auto& event : store.events(runId)) {
         out << "Event        step " << event.step << " " << toString(event.kind) << ": "

@@ -20,6 +20,7 @@
 #include "common/Guard.h"
 #include "dataset/DatasetPage.h"
 #include "main/MainWindow.h"
+#include "runs/RunDialog.h"
 #include "runs/RunStore.h"
 #include "runs/RunsPage.h"
 
@@ -86,11 +87,15 @@ int runStudio(int argc, char** argv) {
     const QCommandLineOption openRunOption(QStringLiteral("open-run"),
                                            QStringLiteral("Show a stored run's charts"),
                                            QStringLiteral("id"));
+    const QCommandLineOption qualityOption(
+        QStringLiteral("model-quality"),
+        QStringLiteral("With --open-run: show the run's confusion matrix and per-class report"));
     const QCommandLineOption compareOption(QStringLiteral("compare"),
                                            QStringLiteral("Compare stored runs, e.g. 1,2"),
                                            QStringLiteral("ids"));
-    for (const auto* option : {&datasetOption, &databaseOption, &languageOption, &darkOption,
-                               &tabOption, &screenshotOption, &openRunOption, &compareOption}) {
+    for (const auto* option :
+         {&datasetOption, &databaseOption, &languageOption, &darkOption, &tabOption,
+          &screenshotOption, &openRunOption, &qualityOption, &compareOption}) {
         parser.addOption(*option);
     }
     parser.process(app);
@@ -145,6 +150,10 @@ int runStudio(int argc, char** argv) {
     if (parser.isSet(openRunOption)) {
         if (auto* dialog = window.runsPage()->openRun(parser.value(openRunOption).toLongLong())) {
             shown = dialog;  // else the window shows why it could not be opened
+            if (auto* run = qobject_cast<bert::ui::RunDialog*>(dialog);
+                run && parser.isSet(qualityOption)) {
+                run->showReport();
+            }
         }
     }
     if (parser.isSet(compareOption)) {

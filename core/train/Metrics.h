@@ -1,7 +1,11 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
+
+#include "train/TrainerEvents.h"
+#include "train/TrainingConfig.h"
 
 namespace bert {
 
@@ -14,5 +18,51 @@ double accuracyOf(const ConfusionMatrix& confusion);
 /// Mean over the classes of F1 = 2·TP / (predicted + actual); a class never predicted and never
 /// present counts as 0, as in scikit-learn's f1_score(average="macro", zero_division=0).
 double macroF1Of(const ConfusionMatrix& confusion);
+
+/// One class's row of a classification report.
+struct ClassMetrics {
+    double precision =
+        0.0;  ///< of the examples predicted as this class, the share right (0: none predicted)
+    double recall = 0.0;  ///< of this class's examples, the share found
+    double f1 = 0.0;
+    std::int64_t support = 0;    ///< examples of this class
+    std::int64_t predicted = 0;  ///< examples predicted as this class
+};
+
+/// Per-class precision, recall, F1 and support, as scikit-learn's classification_report with
+/// zero_division=0.
+std::vector<ClassMetrics> perClassOf(const ConfusionMatrix& confusion);
+
+/// Something a practitioner must be told about a model's validation results.
+struct ModelWarning {
+    enum class Kind {
+        NeverPredicted,   ///< classA has support examples and is never predicted
+        Imbalanced,       ///< classA is shareA of the validation set, classB (the smallest) shareB
+        AccuracyAboveF1,  ///< accuracy (shareA) far above macro-F1 (shareB)
+    };
+    Kind kind = Kind::NeverPredicted;
+    std::string classA;
+    std::string classB;
+    double shareA = 0.0;
+    double shareB = 0.0;
+    std::int64_t support = 0;
+    std::string
+        text;  ///< the English sentence (the command line prints it; the studio translates by kind)
+};
+
+/// A class that is never predicted, labels so imbalanced that accuracy flatters the model
+/// (largest class at least 3x the smallest), accuracy at least 0.15 above macro-F1. Empty when
+/// nothing is wrong.
+std::vector<ModelWarning> modelWarnings(const ConfusionMatrix& confusion,
+                                        const std::vector<std::string>& labels);
+
+/// The best_metric a stored run was trained with (its config's "training" object); accuracy for
+/// runs recorded before the option existed or whose settings cannot be read.
+BestMetric bestMetricOfRunConfig(const nlohmann::json& runConfig);
+
+/// The value of a metric in an evaluation.
+double metricOf(const EvalMetrics& eval, BestMetric metric);
+/// The same, oriented so that higher is better (the loss negated).
+double scoreOf(const EvalMetrics& eval, BestMetric metric);
 
 }  // namespace bert

@@ -129,6 +129,23 @@ Trainer::Trainer(ModelBundle& model, const TrainingData& data, TrainingConfig co
     if (config_.precision == Precision::Fp16) {
         scaler_ = std::make_unique<DynamicLossScaler>(device_);
     }
+    if (config_.classWeighting == ClassWeighting::Balanced) {
+        // scikit-learn's "balanced": N / (classes x n_c). A class absent from the training set
+        // gets weight 0 (it has no examples to weigh).
+        const auto classes = data_.labels.size();
+        std::vector<double> counts(classes, 0.0);
+        for (const auto label : data_.train.labels) {
+            counts[static_cast<std::size_t>(label)] += 1.0;
+        }
+        std::vector<float> weights(classes, 0.0F);
+        for (std::size_t c = 0; c < classes; ++c) {
+            if (counts[c] > 0.0) {
+                weights[c] = static_cast<float>(static_cast<double>(data_.train.size()) /
+                                                (static_cast<double>(classes) * counts[c]));
+            }
+        }
+        classWeights_ = at::tensor(weights, at::kFloat).to(device_);
+    }
 
     totalSteps_ = totalWindowsInEpoch() * config_.epochs;
     if (config_.maxSteps > 0) {
@@ -195,7 +212,11 @@ double Trainer::forwardBackward(const std::vector<std::size_t>& window, double& 
             const AutocastGuard autocast(device_.type(), config_.precision != Precision::Fp32,
                                          autocastDtype(config_.precision));
             const auto logits = bundle_.model->forward(inputs);
-            loss = at::cross_entropy_loss(logits.to(at::kFloat), target, {}, at::Reduction::Sum);
+            // Weighted, the sum is over w[label] x loss: divided by the step's example count
+            // (not the sum of weights) it stays exact under accumulation, and balanced weights
+            // average 1 over the training set.
+            loss = at::cross_entropy_loss(logits.to(at::kFloat), target, classWeights_,
+                                          at::Reduction::Sum);
         }
         const auto scaled = loss / examples;
         (scaler_ ? scaler_->scale(scaled) : scaled).backward();
@@ -300,6 +321,20 @@ StepMetrics Trainer::runStep(const std::vector<std::size_t>& window, std::size_t
     return metrics;
 }
 
+bool Trainer::evaluatesInsideEpoch(std::size_t epochWindows) const {
+    const std::size_t done = position_.window;  // windows done in this epoch, this one included
+    if (done >= epochWindows) {
+        return false;  // the epoch end evaluates anyway
+    }
+    if (config_.evalEverySteps > 0) {
+        return position_.step % config_.evalEverySteps == 0;
+    }
+    // evals_per_epoch evenly spaced points, the last of them the epoch end: evaluate when this
+    // window crosses k x windows / evals_per_epoch.
+    const std::size_t evals = config_.evalsPerEpoch;
+    return evals > 1 && (done * evals) / epochWindows > ((done - 1) * evals) / epochWindows;
+}
+
 std::size_t Trainer::totalWindowsInEpoch() const {
     return (data_.train.size() + config_.stepExamples() - 1) / config_.stepExamples();
 }
@@ -317,7 +352,8 @@ void Trainer::saveCheckpoint(CheckpointKind kind, double metric) {
     state.position = position_;
     state.microBatch = microBatch_;
     state.evalBatch = evalBatch_;
-    state.bestAccuracy = bestAccuracy_;
+    state.bestScore = bestScore_;
+    state.evaluationsWithoutImprovement = evaluationsWithoutImprovement_;
     state.lossScale = scaler_ ? scaler_->scaleValue() : 0.0;
     state.growthTracker = scaler_ ? scaler_->growthTracker() : 0;
     state.metric = metric;
@@ -350,7 +386,8 @@ void Trainer::resumeFrom(const std::filesystem::path& checkpoint) {
     if (state.evalBatch > 0) {
         evalBatch_ = state.evalBatch;
     }
-    bestAccuracy_ = state.bestAccuracy;
+    bestScore_ = state.bestScore;
+    evaluationsWithoutImprovement_ = state.evaluationsWithoutImprovement;
     if (scaler_) {
         scaler_->restore(state.lossScale > 0 ? state.lossScale : DynamicLossScaler::kInitialScale,
                          state.growthTracker);
@@ -370,6 +407,7 @@ void Trainer::trainLoop(const std::atomic<bool>& cancel, RunResult& result, std:
     start.labels = data_.labels.names;
     start.forecast = forecast();
     start.resumedFromStep = position_.step;
+    start.memoryCapBytes = config_.memoryCapBytes.value_or(0);
     if (position_.step == 0) {
         start.trialPeakBytes = trialStepPeak();
     }
@@ -385,12 +423,32 @@ void Trainer::trainLoop(const std::atomic<bool>& cancel, RunResult& result, std:
     const BatchOrder order = config_.groupByLength ? BatchOrder::LengthGrouped : BatchOrder::Random;
     const std::size_t epochs = config_.epochs > 0 ? config_.epochs : SIZE_MAX;
     std::size_t nonFiniteSteps = 0;  // consecutive steps whose loss was NaN or infinite
-    auto keepIfBest = [&](const EvalMetrics& eval) {
-        if (eval.accuracy > bestAccuracy_) {
-            bestAccuracy_ = eval.accuracy;
+    // After each evaluation: keep the best checkpoint by best_metric, count evaluations without
+    // improvement, and say whether early stopping ends the run.
+    auto judge = [&](const EvalMetrics& eval) {
+        const double score = scoreOf(eval, config_.bestMetric);
+        if (!bestScore_ || score > *bestScore_) {
+            bestScore_ = score;
+            evaluationsWithoutImprovement_ = 0;
             result.bestEval = eval;
-            saveCheckpoint(CheckpointKind::Best, eval.accuracy);
+            saveCheckpoint(CheckpointKind::Best, metricOf(eval, config_.bestMetric));
+            return false;
         }
+        ++evaluationsWithoutImprovement_;
+        if (config_.earlyStoppingPatience == 0 ||
+            evaluationsWithoutImprovement_ < config_.earlyStoppingPatience) {
+            return false;
+        }
+        emit(EventKind::EarlyStopped,
+             "stopped early at step " + std::to_string(position_.step) + ": no better " +
+                 toString(config_.bestMetric) + " for " +
+                 std::to_string(evaluationsWithoutImprovement_) + " evaluations (best " +
+                 std::to_string(metricOf(result.bestEval, config_.bestMetric)) + " at step " +
+                 std::to_string(result.bestEval.step) + ")",
+             {{"step", position_.step},
+              {"best_step", result.bestEval.step},
+              {"metric", toString(config_.bestMetric)}});
+        return true;
     };
     while (position_.epoch < epochs && position_.step < totalSteps_) {
         const auto windows = planEpoch(data_.train.lengths, config_.stepExamples(), order,
@@ -429,11 +487,15 @@ void Trainer::trainLoop(const std::atomic<bool>& cancel, RunResult& result, std:
                 monitor_.releaseCache();
             }
             // Not at an epoch's end or the run's last step: those evaluate anyway (once).
-            if (config_.evalEverySteps > 0 && position_.step % config_.evalEverySteps == 0 &&
-                position_.window < windows.size() && position_.step < totalSteps_) {
+            if (position_.step < totalSteps_ && evaluatesInsideEpoch(windows.size())) {
                 auto eval = evaluate();
                 eval.epoch = metrics.epoch;
                 observer_.onEvaluation(eval);
+                if (judge(eval)) {
+                    result.finalEval = eval;
+                    saveCheckpoint(CheckpointKind::Final, metricOf(eval, config_.bestMetric));
+                    return;
+                }
             }
             if (position_.step >= totalSteps_) {
                 break;
@@ -447,8 +509,11 @@ void Trainer::trainLoop(const std::atomic<bool>& cancel, RunResult& result, std:
         result.finalEval = eval;
         ++position_.epoch;
         position_.window = 0;
-        keepIfBest(eval);
-        saveCheckpoint(CheckpointKind::Epoch, eval.accuracy);
+        const bool stop = judge(eval);
+        saveCheckpoint(CheckpointKind::Epoch, metricOf(eval, config_.bestMetric));
+        if (stop) {
+            return;
+        }
     }
     if (result.finalEval.confusion.empty()) {
         // Stopped by max_steps inside an epoch: evaluate and keep the model all the same.
@@ -458,8 +523,8 @@ void Trainer::trainLoop(const std::atomic<bool>& cancel, RunResult& result, std:
             static_cast<double>(position_.window) /
                 static_cast<double>(std::max<std::size_t>(1, totalWindowsInEpoch()));
         observer_.onEvaluation(result.finalEval);
-        keepIfBest(result.finalEval);
-        saveCheckpoint(CheckpointKind::Final, result.finalEval.accuracy);
+        judge(result.finalEval);
+        saveCheckpoint(CheckpointKind::Final, metricOf(result.finalEval, config_.bestMetric));
     }
 }
 

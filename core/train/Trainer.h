@@ -104,6 +104,9 @@ private:
     void trainLoop(const std::atomic<bool>& cancel, RunResult& result, std::int64_t& runPeak,
                    MemoryBreakdown& measured);
     double learningRateAt(std::size_t step) const;
+    /// Whether the step just done (position_.window windows into an epoch of epochWindows) is
+    /// one of the evaluations inside the epoch (eval_every_steps, or evals_per_epoch spacing).
+    bool evaluatesInsideEpoch(std::size_t epochWindows) const;
     std::size_t totalWindowsInEpoch() const;
     void applyLearningRate(double lr);
     void saveCheckpoint(CheckpointKind kind, double metric);
@@ -126,7 +129,9 @@ private:
     std::size_t microBatch_;
     std::size_t evalBatch_;
     TrainingPosition position_;
-    double bestAccuracy_ = -1.0;
+    std::optional<double> bestScore_;  ///< best_metric so far, higher is better
+    std::size_t evaluationsWithoutImprovement_ = 0;
+    at::Tensor classWeights_;  ///< per-class loss weights on the device; undefined: unweighted
     std::filesystem::path lastCheckpoint_;
     std::filesystem::path bestCheckpoint_;
 };

@@ -12,7 +12,7 @@ namespace {
 template <typename Enum, std::size_t N>
 using NameTable = std::array<std::pair<Enum, const char*>, N>;
 
-constexpr NameTable<EventKind, 8> kEventKindNames{{
+constexpr NameTable<EventKind, 9> kEventKindNames{{
     {EventKind::OomRecovered, "oom_recovered"},
     {EventKind::EvalOomRecovered, "eval_oom_recovered"},
     {EventKind::StepSkipped, "step_skipped"},
@@ -21,6 +21,7 @@ constexpr NameTable<EventKind, 8> kEventKindNames{{
     {EventKind::Interrupted, "interrupted"},
     {EventKind::Error, "error"},
     {EventKind::Info, "info"},
+    {EventKind::EarlyStopped, "early_stopped"},
 }};
 
 constexpr NameTable<CheckpointKind, 4> kCheckpointKindNames{{

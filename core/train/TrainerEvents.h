@@ -63,6 +63,7 @@ enum class EventKind {
     Interrupted,      ///< the process died during the run (found at the next open of the store)
     Error,            ///< the run failed; message says why
     Info,             ///< anything else worth a line in the log (forecast, trial step, ...)
+    EarlyStopped,     ///< the best metric did not improve for early_stopping_patience evaluations
 };
 
 /// The stored names ("oom_recovered", ...); unknown names read back as Info.
@@ -124,6 +125,7 @@ struct RunStart {
     MemoryBreakdown forecast;
     std::int64_t trialPeakBytes = 0;  ///< measured peak of the trial step on the longest batch
     std::size_t resumedFromStep = 0;  ///< 0 for a fresh run
+    std::int64_t memoryCapBytes = 0;  ///< the cap the run rehearses (0: none)
 };
 
 enum class RunStatus { Running, Completed, Cancelled, Failed, Interrupted };

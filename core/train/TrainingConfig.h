@@ -25,6 +25,18 @@ enum class CacheRelease {
     EveryNSteps,  ///< release every cacheReleaseSteps optimizer steps (costs speed)
 };
 
+enum class ClassWeighting {
+    Off,       ///< every example weighs the same
+    Balanced,  ///< class c weighs N / (classes x n_c), as scikit-learn's "balanced"
+};
+
+/// The validation metric that picks the best checkpoint and drives early stopping.
+enum class BestMetric {
+    Accuracy,
+    MacroF1,
+    Loss,  ///< lower is better
+};
+
 /// Every switch of a training run. Serialised to JSON and stored with the run; the command
 /// line and the studio's form both fill this one struct. Each member is declared once more, in
 /// the option table (train/TrainingOptions.h), from which its JSON key, its command-line flag,
@@ -48,7 +60,14 @@ struct TrainingConfig {
     double warmupRatio = 0.06;  ///< share of steps with linear warmup
     double maxGradNorm = 1.0;   ///< 0 disables clipping
     std::uint64_t seed = 42;
-    std::size_t evalEverySteps = 0;  ///< 0: evaluate at each epoch end only
+    std::size_t evalEverySteps = 0;  ///< evaluate every N steps (0: evalsPerEpoch decides)
+    /// Evaluations per epoch, evenly spaced, the epoch end included, when evalEverySteps is 0;
+    /// several by default, so the validation curve fills while the first epoch runs.
+    std::size_t evalsPerEpoch = 4;
+    ClassWeighting classWeighting = ClassWeighting::Off;
+    BestMetric bestMetric = BestMetric::Accuracy;
+    /// Stop after this many evaluations in a row without a better bestMetric (0: never).
+    std::size_t earlyStoppingPatience = 0;
     /// Stop as diverged after this many optimizer steps in a row with a non-finite loss (0: never).
     std::size_t maxNonFiniteSteps = 5;
     // ---- memory techniques ----
@@ -81,5 +100,7 @@ struct TrainingConfig {
 std::string toString(Precision precision);
 std::string toString(PaddingMode padding);
 std::string toString(CacheRelease release);
+std::string toString(ClassWeighting weighting);
+std::string toString(BestMetric metric);
 
 }  // namespace bert

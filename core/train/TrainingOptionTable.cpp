@@ -388,12 +388,72 @@ std::vector<OptionDescriptor> buildTrainingOptionTable() {
                    .label = QT_TRANSLATE_NOOP("TrainingOptions", "Evaluate every N steps"),
                    .help = QT_TRANSLATE_NOOP(
                        "TrainingOptions",
-                       "Evaluate every N steps as well as at each epoch end (0: epoch ends only)."),
+                       "Evaluate every N steps as well as at each epoch end (0: evaluations per "
+                       "epoch decides)."),
                    .group = G::Optimisation,
                    .kind = K::Count,
                    .minimum = 0,
                    .maximum = kLargeCount},
                   &TrainingConfig::evalEverySteps));
+    add(bindField({.key = "evals_per_epoch",
+                   .flag = "--evals-per-epoch",
+                   .alias = "",
+                   .label = QT_TRANSLATE_NOOP("TrainingOptions", "Evaluations per epoch"),
+                   .help = QT_TRANSLATE_NOOP(
+                       "TrainingOptions",
+                       "Evaluate this many times per epoch, evenly spaced, the epoch end "
+                       "included, when 'evaluate every N steps' is 0; 1: epoch ends only."),
+                   .group = G::Optimisation,
+                   .kind = K::Count,
+                   .minimum = 1,
+                   .maximum = 1000},
+                  &TrainingConfig::evalsPerEpoch));
+    add(bindField(
+        {.key = "class_weighting",
+         .flag = "--class-weighting",
+         .alias = "",
+         .label = QT_TRANSLATE_NOOP("TrainingOptions", "Class weighting"),
+         .help = QT_TRANSLATE_NOOP(
+             "TrainingOptions",
+             "balanced: each class's examples weigh N / (classes x its count) in the loss, so a "
+             "rare class is not ignored; off: every example weighs the same."),
+         .group = G::Optimisation,
+         .kind = K::Choice,
+         .choices = {{static_cast<int>(ClassWeighting::Off), "off",
+                      QT_TRANSLATE_NOOP("TrainingOptions", "off")},
+                     {static_cast<int>(ClassWeighting::Balanced), "balanced",
+                      QT_TRANSLATE_NOOP("TrainingOptions", "balanced")}}},
+        &TrainingConfig::classWeighting));
+    add(bindField({.key = "best_metric",
+                   .flag = "--best-metric",
+                   .alias = "",
+                   .label = QT_TRANSLATE_NOOP("TrainingOptions", "Best model by"),
+                   .help = QT_TRANSLATE_NOOP(
+                       "TrainingOptions",
+                       "The validation metric that chooses the best checkpoint and drives early "
+                       "stopping; macro-F1 suits imbalanced labels."),
+                   .group = G::Optimisation,
+                   .kind = K::Choice,
+                   .choices = {{static_cast<int>(BestMetric::Accuracy), "accuracy",
+                                QT_TRANSLATE_NOOP("TrainingOptions", "accuracy")},
+                               {static_cast<int>(BestMetric::MacroF1), "macro-f1",
+                                QT_TRANSLATE_NOOP("TrainingOptions", "macro-F1")},
+                               {static_cast<int>(BestMetric::Loss), "loss",
+                                QT_TRANSLATE_NOOP("TrainingOptions", "validation loss")}}},
+                  &TrainingConfig::bestMetric));
+    add(bindField({.key = "early_stopping_patience",
+                   .flag = "--early-stopping",
+                   .alias = "",
+                   .label = QT_TRANSLATE_NOOP("TrainingOptions", "Early stopping patience"),
+                   .help = QT_TRANSLATE_NOOP(
+                       "TrainingOptions",
+                       "Stop when this many evaluations in a row bring no better 'best model by' "
+                       "metric (0: never stop early)."),
+                   .group = G::Optimisation,
+                   .kind = K::Count,
+                   .minimum = 0,
+                   .maximum = 1000},
+                  &TrainingConfig::earlyStoppingPatience));
 
     add(bindField(
         {.key = "max_non_finite_steps",

@@ -274,6 +274,12 @@ std::string toString(PaddingMode padding) {
 std::string toString(CacheRelease release) {
     return choiceName("cache_release", static_cast<int>(release));
 }
+std::string toString(ClassWeighting weighting) {
+    return choiceName("class_weighting", static_cast<int>(weighting));
+}
+std::string toString(BestMetric metric) {
+    return choiceName("best_metric", static_cast<int>(metric));
+}
 
 nlohmann::json TrainingConfig::toJson() const {
     nlohmann::json json = nlohmann::json::object();

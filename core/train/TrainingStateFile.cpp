@@ -12,7 +12,9 @@ nlohmann::json trainingStateToJson(const TrainingState& state) {
             {"step", state.position.step},
             {"micro_batch", state.microBatch},
             {"eval_batch", state.evalBatch},
-            {"best_accuracy", state.bestAccuracy},
+            {"best_score",
+             state.bestScore ? nlohmann::json(*state.bestScore) : nlohmann::json(nullptr)},
+            {"evaluations_without_improvement", state.evaluationsWithoutImprovement},
             {"adam_steps", state.adamSteps},
             {"loss_scale", state.lossScale},
             {"growth_tracker", state.growthTracker},
@@ -36,7 +38,14 @@ TrainingState parseTrainingState(std::string_view text, const std::filesystem::p
     state.position.step = jsonField<std::size_t>(json, "step", 0, file);
     state.microBatch = jsonField<std::size_t>(json, "micro_batch", 0, file);
     state.evalBatch = jsonField<std::size_t>(json, "eval_batch", 0, file);
-    state.bestAccuracy = jsonField(json, "best_accuracy", -1.0, file);
+    if (json.contains("best_score") && !json["best_score"].is_null()) {
+        state.bestScore = jsonField(json, "best_score", 0.0, file);
+    } else if (const double accuracy = jsonField(json, "best_accuracy", -1.0, file);
+               accuracy >= 0.0) {
+        state.bestScore = accuracy;  // written before best_metric existed: accuracy
+    }
+    state.evaluationsWithoutImprovement =
+        jsonField<std::size_t>(json, "evaluations_without_improvement", 0, file);
     state.lossScale = jsonField(json, "loss_scale", 0.0, file);
     state.growthTracker = jsonField<std::int64_t>(json, "growth_tracker", 0, file);
     state.metric = jsonField(json, "metric", 0.0, file);

@@ -4,11 +4,12 @@
 // checkpoint's files, without LibTorch: the checkpoint code (TrainingState.h) and the fuzzer
 // share them.
 
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string_view>
+
+#include <nlohmann/json.hpp>
 
 #include "train/TrainerEvents.h"
 
@@ -32,12 +33,15 @@ struct TrainingPosition {
 struct TrainingState {
     CheckpointKind kind = CheckpointKind::Epoch;
     TrainingPosition position;
-    std::size_t microBatch = 0;      ///< after any out-of-memory recovery
-    std::size_t evalBatch = 0;       ///< after any evaluation out-of-memory recovery
-    double bestAccuracy = -1.0;      ///< best validation accuracy so far (-1: none yet)
-    double lossScale = 0.0;          ///< fp16 loss scale (0 without loss scaling)
-    std::int64_t growthTracker = 0;  ///< clean steps since the scale last changed
-    double metric = 0.0;             ///< validation accuracy at this checkpoint
+    std::size_t microBatch = 0;  ///< after any out-of-memory recovery
+    std::size_t evalBatch = 0;   ///< after any evaluation out-of-memory recovery
+    /// The best value so far of the run's best_metric, higher is better (the loss negated);
+    /// absent: none yet. Older states stored best_accuracy, read as this.
+    std::optional<double> bestScore;
+    std::size_t evaluationsWithoutImprovement = 0;  ///< for early stopping
+    double lossScale = 0.0;                         ///< fp16 loss scale (0 without loss scaling)
+    std::int64_t growthTracker = 0;                 ///< clean steps since the scale last changed
+    double metric = 0.0;                            ///< the best_metric's value at this checkpoint
     nlohmann::json config = nlohmann::json::object();  ///< the run's TrainingConfig, for people
     /// AdamW's step count per parameter name (what the moments in training_state.safetensors need).
     nlohmann::json adamSteps = nlohmann::json::object();

@@ -1,7 +1,7 @@
 // Import of real-world files, labels, split and padding estimates (no LibTorch needed).
-#include <gtest/gtest.h>
-
 #include <map>
+
+#include <gtest/gtest.h>
 
 #include "Error.h"
 #include "data/Dataset.h"
@@ -41,7 +41,9 @@ TEST(TableReader, TsvAndJsonLines) {
     test::writeFile(dir / "a.tsv", "text\tlabel\nfirst one\tx\n\"quoted\ttab\"\ty\n");
     const auto tsv = readTable(dir / "a.tsv");
     EXPECT_EQ(tsv.rows[1][0], "quoted\ttab");
-    test::writeFile(dir / "a.jsonl", "{\"text\": \"hi\", \"label\": 1}\n\n{\"label\": true, \"text\": \"yo\", \"extra\": null}\n");
+    test::writeFile(dir / "a.jsonl",
+                    "{\"text\": \"hi\", \"label\": 1}\n\n{\"label\": true, \"text\": \"yo\", "
+                    "\"extra\": null}\n");
     const auto jsonl = readTable(dir / "a.jsonl");
     EXPECT_EQ(jsonl.columns, (std::vector<std::string>{"text", "label", "extra"}));
     EXPECT_EQ(jsonl.rows[0][1], "1");
@@ -50,22 +52,29 @@ TEST(TableReader, TsvAndJsonLines) {
     EXPECT_EQ(jsonl.lines[1], 3U);
     test::writeFile(dir / "b.jsonl", "{\"text\": 1}\n[1, 2]\n");
     EXPECT_EQ(inputErrorOf([&] { readTable(dir / "b.jsonl"); }),
-              (dir / "b.jsonl").string() + ": line 2 is not a JSON object (JSON Lines needs one object per line)");
+              (dir / "b.jsonl").string() +
+                  ": line 2 is not a JSON object (JSON Lines needs one object per line)");
 }
 
 TEST(TableReader, MalformedFilesNameTheFileAndLine) {
     test::TempDir dir;
     test::writeFile(dir / "q.csv", "text,label\nok,a\n\"open,b\nstill open\n");
-    EXPECT_EQ(inputErrorOf([&] { readTable(dir / "q.csv"); }),
-              (dir / "q.csv").string() + ": line 3: a quoted field starts here and is never closed");
+    EXPECT_EQ(
+        inputErrorOf([&] { readTable(dir / "q.csv"); }),
+        (dir / "q.csv").string() + ": line 3: a quoted field starts here and is never closed");
     test::writeFile(dir / "wide.csv", "text,label\na,b,c\n");
-    EXPECT_NE(inputErrorOf([&] { readTable(dir / "wide.csv"); }).find("line 2 has 3 fields but the header has 2"),
+    EXPECT_NE(inputErrorOf([&] {
+                  readTable(dir / "wide.csv");
+              }).find("line 2 has 3 fields but the header has 2"),
               std::string::npos);
     test::writeFile(dir / "empty.csv", "");
-    EXPECT_NE(inputErrorOf([&] { readTable(dir / "empty.csv"); }).find("is empty"), std::string::npos);
+    EXPECT_NE(inputErrorOf([&] { readTable(dir / "empty.csv"); }).find("is empty"),
+              std::string::npos);
     test::writeFile(dir / "data.xlsx", "PK");  // a file that exists, of a kind not read
-    EXPECT_NE(inputErrorOf([&] { readTable(dir / "data.xlsx"); }).find("use .csv, .tsv or .jsonl"), std::string::npos);
-    EXPECT_NE(inputErrorOf([&] { readTable(dir / "missing.csv"); }).find("does not exist"), std::string::npos);
+    EXPECT_NE(inputErrorOf([&] { readTable(dir / "data.xlsx"); }).find("use .csv, .tsv or .jsonl"),
+              std::string::npos);
+    EXPECT_NE(inputErrorOf([&] { readTable(dir / "missing.csv"); }).find("does not exist"),
+              std::string::npos);
 }
 
 TEST(Dataset, InvalidUtf8IsReplacedAndCountedEmptyRowsSkippedAndCounted) {
@@ -83,19 +92,24 @@ TEST(Dataset, MissingColumnListsTheColumnsFound) {
     test::TempDir dir;
     test::writeFile(dir / "d.csv", "body,category\nx,y\n");
     EXPECT_EQ(inputErrorOf([&] { loadExamples(dir / "d.csv", {}); }),
-              (dir / "d.csv").string() + ": has no text column \"text\"; the columns found are \"body\", \"category\"");
+              (dir / "d.csv").string() +
+                  ": has no text column \"text\"; the columns found are \"body\", \"category\"");
 }
 
 TEST(Dataset, SingleClassAndLabelsOnlyInValidationAreRejected) {
     test::TempDir dir;
     test::writeFile(dir / "one.csv", "text,label\na,x\nb,x\n");
-    EXPECT_NE(inputErrorOf([&] { buildLabelMap(loadExamples(dir / "one.csv", {})); }).find("single class (\"x\")"),
+    EXPECT_NE(inputErrorOf([&] {
+                  buildLabelMap(loadExamples(dir / "one.csv", {}));
+              }).find("single class (\"x\")"),
               std::string::npos);
     test::writeFile(dir / "train.csv", "text,label\na,x\nb,y\n");
     test::writeFile(dir / "valid.csv", "text,label\na,x\nb,z\nc,w\n");
     const auto labels = buildLabelMap(loadExamples(dir / "train.csv", {}));
-    EXPECT_EQ(inputErrorOf([&] { checkValidationLabels(labels, loadExamples(dir / "valid.csv", {})); }),
-              (dir / "valid.csv").string() + ": has label(s) \"w\", \"z\" that the training data never shows");
+    EXPECT_EQ(
+        inputErrorOf([&] { checkValidationLabels(labels, loadExamples(dir / "valid.csv", {})); }),
+        (dir / "valid.csv").string() +
+            ": has label(s) \"w\", \"z\" that the training data never shows");
 }
 
 TEST(Dataset, StratifiedSplitKeepsClassProportionsAndIsSeeded) {
@@ -112,8 +126,10 @@ TEST(Dataset, StratifiedSplitKeepsClassProportionsAndIsSeeded) {
     EXPECT_EQ(counts["spam"], 40U);
     EXPECT_EQ(counts["ham"], 160U);
     EXPECT_EQ(split.train.examples.size(), 800U);
-    EXPECT_EQ(stratifiedSplit(all, 0.2, 7).validation.examples[3].text, split.validation.examples[3].text);
-    EXPECT_NE(stratifiedSplit(all, 0.2, 8).validation.examples[3].text, split.validation.examples[3].text);
+    EXPECT_EQ(stratifiedSplit(all, 0.2, 7).validation.examples[3].text,
+              split.validation.examples[3].text);
+    EXPECT_NE(stratifiedSplit(all, 0.2, 8).validation.examples[3].text,
+              split.validation.examples[3].text);
     const auto labels = buildLabelMap(split.train);
     EXPECT_EQ(labels.names, (std::vector<std::string>{"ham", "spam"}));
 }
@@ -133,6 +149,41 @@ TEST(DatasetProfile, PaddingSharesFallFromFixedToDynamicToGrouped) {
     EXPECT_DOUBLE_EQ(uniform.dynamic, 0.0);
     const auto histogram = lengthHistogram({1, 2, 64, 128, 500}, 128, 4);
     EXPECT_EQ(histogram, (std::vector<std::size_t>{2, 0, 1, 2}));
+}
+
+}  // namespace
+}  // namespace bert
+
+namespace bert {
+namespace {
+
+// Issue 12, point 5: the histogram's last bin was one giant bar (every truncated example), and
+// one very long e-mail squeezed the rest into the first bin. Percentiles choose the max length.
+TEST(LengthBins, RoundBinsUpToTheNinetyNinthPercentileAndTheTailApart) {
+    std::vector<std::size_t> lengths;
+    for (std::size_t i = 1; i <= 990; ++i) {
+        lengths.push_back(i % 200 + 1);  // 1..200
+    }
+    for (std::size_t i = 0; i < 10; ++i) {
+        lengths.push_back(10000 + i);  // a 1% tail of very long texts
+    }
+    const auto bins = binLengths(lengths, 16);
+    EXPECT_EQ(bins.p99, 200U);
+    EXPECT_LE(bins.p50, 101U);
+    EXPECT_GE(bins.p50, 99U);
+    EXPECT_EQ(bins.width, 20U) << "a round width covering p99 in at most 16 bins";
+    EXPECT_EQ(bins.counts.size(), 10U);
+    EXPECT_EQ(bins.longer, 10U);
+    std::size_t total = bins.longer;
+    std::size_t largest = 0;
+    for (const auto count : bins.counts) {
+        total += count;
+        largest = std::max(largest, count);
+    }
+    EXPECT_EQ(total, lengths.size());
+    EXPECT_LT(largest, 2 * lengths.size() / bins.counts.size()) << "no giant bar";
+    EXPECT_EQ(lengthPercentile({}, 0.5), 0U);
+    EXPECT_EQ(lengthPercentile({5}, 0.99), 5U);
 }
 
 }  // namespace

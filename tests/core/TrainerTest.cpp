@@ -247,7 +247,10 @@ TEST(Trainer, LearnsTheTinyTaskAndReportsEveryStep) {
     ASSERT_EQ(result.status, RunStatus::Completed) << result.error;
     EXPECT_EQ(recorder.steps.size(), 3U * 32U);
     EXPECT_EQ(recorder.epochs.size(), 3U);
-    EXPECT_EQ(recorder.evaluations.size(), 3U);
+    // Four evaluations per epoch by default (issue 12), the epoch end the last of them.
+    ASSERT_EQ(recorder.evaluations.size(), 3U * 4U);
+    EXPECT_EQ(recorder.evaluations[3].step, 32U);
+    EXPECT_EQ(recorder.evaluations[0].step, 8U);
     EXPECT_GT(result.finalEval.accuracy, 0.9) << "final loss " << result.finalEval.loss;
     EXPECT_LT(recorder.steps.back().loss, recorder.steps.front().loss);
     for (const auto& step : recorder.steps) {

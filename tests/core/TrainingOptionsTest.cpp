@@ -29,6 +29,10 @@ TrainingConfig everyOptionChanged() {
     c.maxGradNorm = 0.5;
     c.seed = 18446744073709551557ULL;
     c.evalEverySteps = 9;
+    c.evalsPerEpoch = 2;
+    c.classWeighting = ClassWeighting::Balanced;
+    c.bestMetric = BestMetric::MacroF1;
+    c.earlyStoppingPatience = 3;
     c.maxNonFiniteSteps = 2;
     c.freezeEmbeddings = true;
     c.freezeLayers = 2;

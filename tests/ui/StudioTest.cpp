@@ -19,17 +19,21 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTableWidget>
 #include <QThread>
 #include <QTimer>
+#include <QValueAxis>
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <gtest/gtest.h>
 
 #include "../core/TinyModel.h"
 #include "common/MetricsCharts.h"
+#include "common/NiceAxis.h"
 #include "dataset/DatasetPage.h"
 #include "main/MainWindow.h"
 #include "memory/MemoryMonitor.h"
 #include "runs/CompareDialog.h"
+#include "runs/ModelReport.h"
 #include "runs/RunDialog.h"
 #include "runs/RunStore.h"
 #include "runs/RunsPage.h"
@@ -163,6 +167,15 @@ TEST_F(Studio, ImportTrainWatchCompareExportAndTry) {
     auto* viewer = dynamic_cast<ui::RunDialog*>(runs->openRun(first));
     ASSERT_NE(viewer, nullptr);
     EXPECT_EQ(viewer->charts()->stepPoints(), 100);
+    // Issue 12: the run's page judges the model: confusion matrix and per-class report of the
+    // best evaluation (four evaluations per epoch by default).
+    ASSERT_NE(viewer->report(), nullptr);
+    EXPECT_EQ(viewer->report()->confusionTable()->rowCount(), 2);
+    EXPECT_EQ(viewer->report()->classTable()->rowCount(), 2);
+    {
+        RunStore store(dir_ / "runs.sqlite", RunStore::Access::ReadOnly);
+        EXPECT_EQ(store.evaluations(first).size(), 10U * 4U);
+    }
     EXPECT_TRUE(viewer->charts()->savePng(QString::fromStdString((dir_ / "charts.png").string())));
     EXPECT_GT(std::filesystem::file_size(dir_ / "charts.png"), 10000U);
     runs->selectRuns({first, second});
@@ -221,6 +234,87 @@ TEST_F(Studio, ClosingDuringARunAsksThenCancelsAndTheRunKeepsItsData) {
     EXPECT_GE(store.steps(finished).size(), 5U);
     EXPECT_FALSE(latestCheckpoint(store.runFolder(finished)).empty())
         << "no checkpoint to resume from";
+}
+
+// Issue 12, points 6 and 7: the training tab tells the truth. Before Start it says what a run
+// trains on and warns of a mis-chosen label column (the text column here; one value per row and
+// a head of another size are tested in TrainingPlanTest); a new run clears the previous
+// one's charts and shows its preparation; a cancelled run says "cancelled"; a resumed run's
+// charts continue from the steps in the store, and the log says "run N resumed".
+TEST_F(Studio, TheTrainingTabTellsTheTruth) {
+    auto* dataset = window_->datasetPage();
+    ASSERT_TRUE(dataset->openFile(QString::fromStdString((dir_ / "reviews.csv").string())));
+    configure(PaddingMode::Dynamic, 400);
+    auto* training = window_->trainingPage();
+    EXPECT_TRUE(
+        training->planText().contains(QStringLiteral("Label column “sentiment”: 2 classes")))
+        << training->planText().toStdString();
+    EXPECT_TRUE(training->planText().contains(QStringLiteral("for validation")));
+    EXPECT_TRUE(training->planWarnings().isEmpty()) << training->planWarnings().toStdString();
+    // The review text chosen as the label column as well: the answer would be in the input.
+    QComboBox* labelColumn = nullptr;
+    for (auto* combo : dataset->findChildren<QComboBox*>()) {
+        if (combo->toolTip().contains(QStringLiteral("class of each row"))) {
+            labelColumn = combo;
+        }
+    }
+    ASSERT_NE(labelColumn, nullptr);
+    const int sentiment = labelColumn->currentIndex();
+    labelColumn->setCurrentIndex(labelColumn->findText(QStringLiteral("review")));
+    EXPECT_TRUE(training->planWarnings().contains(QStringLiteral("also a text column")))
+        << training->planText().toStdString() << " / " << training->planWarnings().toStdString();
+    labelColumn->setCurrentIndex(sentiment);
+    EXPECT_TRUE(training->planWarnings().isEmpty());
+
+    qint64 finished = 0;
+    QObject::connect(window_.get(), &ui::MainWindow::trainingFinished,
+                     [&](qint64 runId) { finished = runId; });
+    ASSERT_TRUE(window_->startTraining());
+    EXPECT_TRUE(training->progressText().contains(QStringLiteral("preparing")))
+        << training->progressText().toStdString();
+    ASSERT_TRUE(waitUntil([&] { return training->charts()->stepPoints() >= 6; }, 60000));
+    window_->cancelTraining();
+    ASSERT_TRUE(waitUntil([&] { return finished != 0; }, 60000)) << "the run did not stop";
+    EXPECT_TRUE(training->status().contains(QStringLiteral("cancelled")));
+    EXPECT_EQ(training->progressText(), QStringLiteral("cancelled"));
+    std::size_t stored = 0;
+    {
+        RunStore store(dir_ / "runs.sqlite", RunStore::Access::ReadOnly);
+        stored = store.steps(finished).size();
+    }
+    ASSERT_GE(stored, 6U);
+
+    // Resume: the charts start with the stored steps, then grow.
+    const auto runId = finished;
+    finished = 0;
+    QSignalSpy started(window_->worker(), &ui::TrainingWorker::started);
+    QPushButton* resume = nullptr;
+    for (auto* button : training->findChildren<QPushButton*>()) {
+        if (button->text() == QStringLiteral("&Resume")) {
+            resume = button;
+        }
+    }
+    ASSERT_NE(resume, nullptr);
+    ASSERT_TRUE(resume->isEnabled());
+    resume->click();
+    ASSERT_TRUE(waitUntil([&] { return started.count() > 0; }, 60000));
+    QCoreApplication::processEvents();
+    EXPECT_GE(training->charts()->stepPoints(), static_cast<int>(stored) - 1)
+        << "the resumed run's charts lost the earlier steps";
+    EXPECT_TRUE(training->log()
+                    .join(QLatin1Char('\n'))
+                    .contains(QStringLiteral("run %1 resumed").arg(runId)))
+        << training->log().join(QLatin1Char('\n')).toStdString();
+    window_->cancelTraining();
+    ASSERT_TRUE(waitUntil([&] { return finished != 0; }, 60000));
+
+    // A new run starts with empty charts.
+    configure(PaddingMode::Dynamic, 1);
+    ASSERT_TRUE(window_->startTraining());
+    EXPECT_EQ(training->charts()->stepPoints(), 0) << "the previous run's curves stayed";
+    EXPECT_TRUE(training->status().isEmpty()) << training->status().toStdString();
+    finished = 0;
+    ASSERT_TRUE(waitUntil([&] { return finished != 0; }, 120000));
 }
 
 TEST_F(Studio, ABadFileShowsAnErrorNamingTheFileAndLine) {
@@ -311,6 +405,90 @@ TEST_F(Studio, HalfPrecisionChoicesSayWhatTheyCostOnTheCpu) {
     EXPECT_TRUE(items->item(bf16)->isEnabled());
     EXPECT_TRUE(items->item(bf16)->toolTip().contains(QStringLiteral("CPU")))
         << items->item(bf16)->toolTip().toStdString();
+}
+
+// Issue 12, point 5: charts people can read. Ticks on round values and whole steps; the loss
+// axis fitted to the data (it started at 0 and squashed a loss between 2.2 and 2.4 flat);
+// smoothing with the raw line kept; a single point drawn; the cap drawn; zoom undone.
+TEST(ChartsTest, RoundTicksFittedLossSmoothingCapAndASinglePoint) {
+    const auto axis = ui::niceAxis(0.0, 37.0, 6, true);
+    EXPECT_EQ(axis.minimum, 0.0);
+    EXPECT_EQ(axis.maximum, 40.0);
+    EXPECT_EQ(axis.interval, 10.0);
+    const auto few = ui::niceAxis(0.0, 3.0, 6, true);
+    EXPECT_EQ(few.interval, 1.0) << "whole steps: never 0.5";
+    const auto loss = ui::niceAxis(2.21, 2.43, 6, false);
+    EXPECT_NEAR(loss.interval, 0.05, 1e-12);
+    EXPECT_NEAR(loss.minimum, 2.2, 1e-12);
+    EXPECT_NEAR(loss.maximum, 2.45, 1e-12);
+
+    ui::MetricsCharts charts;
+    StepMetrics step;
+    step.step = 1;
+    step.loss = 2.4;
+    step.memory.peak = 100 << 20;
+    charts.addStep(step);
+    charts.setMemoryCap(300LL << 20);
+    charts.resetZoom();  // redraws now
+    EXPECT_TRUE(charts.showsMemoryCap());
+    EXPECT_TRUE(charts.lossPointsVisible()) << "a line of one point draws nothing";
+    for (std::size_t i = 2; i <= 37; ++i) {
+        step.step = i;
+        step.loss = 2.4 - 0.005 * static_cast<double>(i) + (i % 2 == 0 ? 0.02 : -0.02);
+        charts.addStep(step);
+    }
+    charts.resetZoom();
+    EXPECT_FALSE(charts.lossPointsVisible());
+    EXPECT_GE(charts.lossValueAxis()->min(), 2.0) << "the loss axis must fit the data";
+    EXPECT_LE(charts.lossValueAxis()->max(), 2.5);
+    EXPECT_EQ(charts.lossStepAxis()->max(), 40.0);
+    EXPECT_EQ(charts.lossStepAxis()->tickInterval(), 10.0);
+    // Smoothing: the zig-zag flattens; 0 gives the raw values.
+    charts.setSmoothing(0.9);
+    auto smoothed = charts.smoothedLoss();
+    ASSERT_EQ(smoothed.size(), 37);
+    EXPECT_NEAR(smoothed.front().y(), 2.4, 1e-12) << "debiased: the first point is the first loss";
+    double rawSwing = 0.0;
+    double smoothSwing = 0.0;
+    for (int i = 20; i < 36; ++i) {
+        rawSwing += std::abs((2.4 - 0.005 * (i + 2) + ((i + 2) % 2 == 0 ? 0.02 : -0.02)) -
+                             (2.4 - 0.005 * (i + 1) + ((i + 1) % 2 == 0 ? 0.02 : -0.02)));
+        smoothSwing += std::abs(smoothed[i + 1].y() - smoothed[i].y());
+    }
+    EXPECT_LT(smoothSwing, rawSwing / 4.0);
+    charts.setSmoothing(0.0);
+    EXPECT_NEAR(charts.smoothedLoss()[5].y(), 2.4 - 0.005 * 6 + 0.02, 1e-12);
+}
+
+// Issue 12, point 4: a model that never predicts one class is called out on its run's page,
+// with the confusion matrix in counts and in row shares and a per-class report.
+TEST(ModelReportTest, ShowsTheMatrixPerClassFiguresAndWarnsOfANeverPredictedClass) {
+    EvalMetrics early;
+    early.step = 10;
+    early.accuracy = 0.5;
+    early.confusion = {{40, 10}, {40, 10}};
+    EvalMetrics late;
+    late.step = 20;
+    late.accuracy = 0.82;
+    late.macroF1 = 0.45;
+    late.confusion = {{82, 0}, {18, 0}};
+    ui::ModelReport report({early, late}, {"ham", "spam"}, 20);
+    auto* matrix = report.confusionTable();
+    ASSERT_EQ(matrix->rowCount(), 2);
+    EXPECT_EQ(matrix->item(0, 0)->text(), QStringLiteral("82"));
+    EXPECT_EQ(matrix->item(1, 0)->text(), QStringLiteral("18"));
+    EXPECT_EQ(matrix->horizontalHeaderItem(1)->text(), QStringLiteral("spam"));
+    EXPECT_TRUE(report.warningText().contains(QStringLiteral("“spam” is never predicted")))
+        << report.warningText().toStdString();
+    EXPECT_TRUE(report.warningText().contains(QStringLiteral("imbalanced")));
+    report.setNormalised(true);
+    EXPECT_EQ(matrix->item(0, 0)->text(), QStringLiteral("1.000"));
+    EXPECT_EQ(matrix->item(1, 0)->text(), QStringLiteral("1.000"));
+    EXPECT_EQ(report.classTable()->item(1, 1)->text(), QStringLiteral("0.000"));  // spam recall
+    EXPECT_EQ(report.classTable()->item(0, 3)->text(), QStringLiteral("82"));     // ham support
+    report.showEvaluation(0);
+    EXPECT_EQ(matrix->item(0, 1)->text(), QStringLiteral("0.200"));
+    EXPECT_FALSE(report.warningText().contains(QStringLiteral("never predicted")));
 }
 
 // Issue 11: TechniquesPage::setConfig blocked the page's own signals, so applying the suggested

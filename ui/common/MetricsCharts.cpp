@@ -5,38 +5,40 @@
 
 #include <QChart>
 #include <QChartView>
+#include <QCursor>
 #include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
 #include <QLineSeries>
 #include <QPainter>
 #include <QPixmap>
+#include <QPushButton>
+#include <QSlider>
+#include <QToolTip>
+#include <QVBoxLayout>
 #include <QValueAxis>
 
 #include "common/Format.h"
+#include "common/NiceAxis.h"
 #include "runs/RunStore.h"
 
 namespace bert::ui {
 
 namespace {
 
-void fitAxes(QValueAxis* x, QValueAxis* y,
-             const std::initializer_list<const QList<QPointF>*> lists) {
-    double maxX = 1.0;
-    double minY = 0.0;
-    double maxY = 0.0;
-    bool any = false;
-    for (const auto* list : lists) {
-        for (const auto& point : *list) {
-            maxX = std::max(maxX, point.x());
-            maxY = any ? std::max(maxY, point.y()) : point.y();
-            minY = any ? std::min(minY, point.y()) : std::min(0.0, point.y());
-            any = true;
-        }
-    }
-    x->setRange(0.0, maxX);
-    // Whole steps: never more ticks than steps, or "%d" labels repeat ("0 0 0 0 1").
-    x->setTickCount(std::clamp(static_cast<int>(maxX) + 1, 2, 5));
-    y->setRange(minY, maxY > minY ? maxY * 1.05 : minY + 1.0);
-}
+// Okabe-Ito colours: told apart by colour-blind readers, readable on light and dark themes.
+const QColor kBlue(0, 114, 178);
+const QColor kOrange(230, 159, 0);
+const QColor kGreen(0, 158, 115);
+const QColor kVermillion(213, 94, 0);
+const QColor kPurple(204, 121, 167);
+const QColor kSky(86, 180, 233);
+const QColor kGrey(128, 128, 128);
+// Ticks per axis at most.
+constexpr int kMaxTicks = 6;
+// The raw training loss behind the smoothed one.
+constexpr int kFaintAlpha = 70;
+
 }  // namespace
 
 MetricsCharts::MetricsCharts(QWidget* parent) : QWidget(parent) {
@@ -44,29 +46,53 @@ MetricsCharts::MetricsCharts(QWidget* parent) : QWidget(parent) {
     qualityChart_ = makeChart(tr("Validation accuracy and macro-F1"), tr("score"));
     memoryChart_ = makeChart(tr("Memory"), tr("MiB"));
     speedChart_ = makeChart(tr("Throughput"), tr("samples/s"));
-    lossSeries_ = addSeries(lossChart_, tr("training"));
-    validationLossSeries_ = addSeries(lossChart_, tr("validation"));
-    accuracySeries_ = addSeries(qualityChart_, tr("accuracy"));
-    f1Series_ = addSeries(qualityChart_, tr("macro-F1"));
-    memoryCurrentSeries_ = addSeries(memoryChart_, tr("current"));
-    memoryPeakSeries_ = addSeries(memoryChart_, tr("peak"));
-    memoryReservedSeries_ = addSeries(memoryChart_, tr("reserved"));
-    forecastSeries_ = addSeries(memoryChart_, tr("forecast"));
-    QPen dashed = forecastSeries_->pen();
-    dashed.setStyle(Qt::DashLine);
-    forecastSeries_->setPen(dashed);
-    speedSeries_ = addSeries(speedChart_, tr("samples/s"));
-    // Evaluations are few (one per epoch): markers show even a single one.
+    QColor faint = kBlue;
+    faint.setAlpha(kFaintAlpha);
+    lossSeries_ = addSeries(lossChart_, tr("training (raw)"), faint, Qt::SolidLine, 1.0);
+    smoothedLossSeries_ = addSeries(lossChart_, tr("training"), kBlue);
+    validationLossSeries_ = addSeries(lossChart_, tr("validation"), kOrange, Qt::DashLine);
+    accuracySeries_ = addSeries(qualityChart_, tr("accuracy"), kGreen);
+    f1Series_ = addSeries(qualityChart_, tr("macro-F1"), kPurple, Qt::DashLine);
+    memoryCurrentSeries_ = addSeries(memoryChart_, tr("current"), kSky);
+    memoryPeakSeries_ = addSeries(memoryChart_, tr("peak"), kBlue);
+    memoryReservedSeries_ = addSeries(memoryChart_, tr("reserved"), kGrey);
+    forecastSeries_ = addSeries(memoryChart_, tr("forecast"), kOrange, Qt::DashLine);
+    capSeries_ = addSeries(memoryChart_, tr("cap"), kVermillion, Qt::DotLine);
+    speedSeries_ = addSeries(speedChart_, tr("samples/s"), kGreen);
+    // Evaluations are few: markers show even a single one.
     for (auto* series : {validationLossSeries_, accuracySeries_, f1Series_}) {
         series->setPointsVisible(true);
     }
 
-    auto* layout = new QGridLayout(this);
+    auto* smoothingLabel = new QLabel(tr("&Smoothing:"), this);
+    auto* slider = new QSlider(Qt::Horizontal, this);
+    slider->setRange(0, 99);
+    slider->setValue(static_cast<int>(std::lround(smoothing_ * 100.0)));
+    slider->setMaximumWidth(200);
+    slider->setToolTip(
+        tr("Exponential moving average of the training loss; the raw loss stays, "
+           "faint. 0: raw."));
+    smoothingLabel->setBuddy(slider);
+    connect(slider, &QSlider::valueChanged, this,
+            [this](int value) { setSmoothing(static_cast<double>(value) / 100.0); });
+    auto* reset = new QPushButton(tr("Reset &zoom"), this);
+    reset->setToolTip(tr("Drag a rectangle on a chart to zoom; this shows everything again."));
+    connect(reset, &QPushButton::clicked, this, &MetricsCharts::resetZoom);
+    auto* controls = new QHBoxLayout();
+    controls->addWidget(smoothingLabel);
+    controls->addWidget(slider);
+    controls->addStretch();
+    controls->addWidget(reset);
+
+    auto* grid = new QGridLayout();
+    grid->addWidget(lossChart_.view, 0, 0);
+    grid->addWidget(qualityChart_.view, 0, 1);
+    grid->addWidget(memoryChart_.view, 1, 0);
+    grid->addWidget(speedChart_.view, 1, 1);
+    auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(lossChart_.view, 0, 0);
-    layout->addWidget(qualityChart_.view, 0, 1);
-    layout->addWidget(memoryChart_.view, 1, 0);
-    layout->addWidget(speedChart_.view, 1, 1);
+    layout->addLayout(controls);
+    layout->addLayout(grid, 1);
 
     redrawTimer_.setSingleShot(true);
     redrawTimer_.setInterval(kRedrawIntervalMs);
@@ -89,17 +115,73 @@ MetricsCharts::Chart MetricsCharts::makeChart(const QString& title, const QStrin
     c.chart->addAxis(c.y, Qt::AlignLeft);
     c.view = new QChartView(c.chart, this);
     c.view->setRenderHint(QPainter::Antialiasing);
+    c.view->setRubberBand(QChartView::RectangleRubberBand);
     c.view->setMinimumSize(260, 180);
     return c;
 }
 
-QLineSeries* MetricsCharts::addSeries(Chart& chart, const QString& name) {
+QLineSeries* MetricsCharts::addSeries(Chart& chart, const QString& name, const QColor& colour,
+                                      Qt::PenStyle style, qreal width) {
     auto* series = new QLineSeries();
     series->setName(name);
     chart.chart->addSeries(series);
     series->attachAxis(chart.x);
     series->attachAxis(chart.y);
+    QPen pen(colour, width, style);
+    pens_[series] = pen;
+    series->setPen(pen);
+    // Hover to read a point: the nearest point of this line.
+    connect(series, &QLineSeries::hovered, this, [series](const QPointF& at, bool inside) {
+        if (!inside || series->count() == 0) {
+            QToolTip::hideText();
+            return;
+        }
+        const auto points = series->points();
+        const auto nearest =
+            std::min_element(points.begin(), points.end(), [&](const QPointF& a, const QPointF& b) {
+                return std::abs(a.x() - at.x()) < std::abs(b.x() - at.x());
+            });
+        QToolTip::showText(QCursor::pos(), tr("%1 at step %2: %3")
+                                               .arg(series->name())
+                                               .arg(nearest->x(), 0, 'f', 0)
+                                               .arg(nearest->y(), 0, 'g', 4));
+    });
     return series;
+}
+
+void MetricsCharts::fit(Chart& chart, std::initializer_list<const QList<QPointF>*> lists,
+                        bool fromZero) {
+    if (chart.chart->isZoomed()) {
+        return;  // the user's zoom stays until "Reset zoom"
+    }
+    double maxX = 1.0;
+    double minY = fromZero ? 0.0 : 0.0;
+    double maxY = 1.0;
+    bool any = false;
+    for (const auto* list : lists) {
+        for (const auto& point : *list) {
+            maxX = std::max(maxX, point.x());
+            minY =
+                any ? std::min(minY, point.y()) : (fromZero ? std::min(0.0, point.y()) : point.y());
+            maxY = any ? std::max(maxY, point.y()) : point.y();
+            any = true;
+        }
+    }
+    const auto x = niceAxis(0.0, maxX, kMaxTicks, true);
+    chart.x->setRange(x.minimum, x.maximum);
+    chart.x->setTickType(QValueAxis::TicksDynamic);
+    chart.x->setTickAnchor(0.0);
+    chart.x->setTickInterval(x.interval);
+    const auto y =
+        any ? niceAxis(minY, maxY, kMaxTicks, false) : niceAxis(0.0, 1.0, kMaxTicks, false);
+    chart.y->setRange(fromZero ? std::max(0.0, y.minimum) : y.minimum, y.maximum);
+    chart.y->setTickType(QValueAxis::TicksDynamic);
+    chart.y->setTickAnchor(0.0);
+    chart.y->setTickInterval(y.interval);
+    chart.y->setLabelFormat(y.interval >= 1.0    ? QStringLiteral("%.0f")
+                            : y.interval >= 0.1  ? QStringLiteral("%.1f")
+                            : y.interval >= 0.01 ? QStringLiteral("%.2f")
+                                                 : QStringLiteral("%.3g"));
 }
 
 void MetricsCharts::clear() {
@@ -108,6 +190,7 @@ void MetricsCharts::clear() {
         list->clear();
     }
     forecastMiB_ = 0.0;
+    capMiB_ = 0.0;
     redraw();
 }
 
@@ -133,6 +216,45 @@ void MetricsCharts::addEvaluation(const EvalMetrics& m) {
     scheduleRedraw();
 }
 
+void MetricsCharts::setMemoryCap(std::int64_t bytes) {
+    capMiB_ = static_cast<double>(std::max<std::int64_t>(0, bytes)) / kBytesPerMiB;
+    scheduleRedraw();
+}
+
+bool MetricsCharts::lossPointsVisible() const {
+    return smoothedLossSeries_->pointsVisible();
+}
+
+bool MetricsCharts::showsMemoryCap() const {
+    return capSeries_->count() > 0;
+}
+
+void MetricsCharts::setSmoothing(double weight) {
+    smoothing_ = std::clamp(weight, 0.0, 0.99);
+    redraw();
+}
+
+QList<QPointF> MetricsCharts::smoothedLoss() const {
+    // TensorBoard's smoothing: an exponential moving average, debiased so the first points are
+    // not pulled towards zero.
+    QList<QPointF> smoothed;
+    double average = 0.0;
+    double weight = 0.0;
+    for (const auto& point : loss_) {
+        average = smoothing_ * average + (1.0 - smoothing_) * point.y();
+        weight = smoothing_ * weight + (1.0 - smoothing_);
+        smoothed.append({point.x(), average / weight});
+    }
+    return smoothed;
+}
+
+void MetricsCharts::resetZoom() {
+    for (auto* chart : {&lossChart_, &qualityChart_, &memoryChart_, &speedChart_}) {
+        chart->chart->zoomReset();
+    }
+    redraw();
+}
+
 void MetricsCharts::setForecast(std::int64_t bytes) {
     forecastMiB_ = static_cast<double>(bytes) / kBytesPerMiB;
     scheduleRedraw();
@@ -148,6 +270,12 @@ void MetricsCharts::loadRun(RunStore& store, std::int64_t runId) {
     }
     if (const auto run = store.run(runId)) {
         setForecast(run->forecastBytes);
+        const auto& training =
+            run->config.contains("training") ? run->config["training"] : nlohmann::json();
+        if (training.is_object() && training.contains("memory_cap_bytes") &&
+            training["memory_cap_bytes"].is_number_integer()) {
+            setMemoryCap(training["memory_cap_bytes"].get<std::int64_t>());
+        }
     }
     redraw();
 }
@@ -160,25 +288,47 @@ void MetricsCharts::scheduleRedraw() {
 
 void MetricsCharts::redraw() {
     ++redraws_;
+    // A theme change (the dark palette) resets series pens: ours are fixed.
+    for (const auto& [series, pen] : pens_) {
+        if (series->pen() != pen) {
+            series->setPen(pen);
+        }
+    }
+    const auto smoothed = smoothedLoss();
     lossSeries_->replace(loss_);
+    lossSeries_->setVisible(smoothing_ > 0.0);
+    smoothedLossSeries_->replace(smoothing_ > 0.0 ? smoothed : loss_);
     validationLossSeries_->replace(validationLoss_);
     accuracySeries_->replace(accuracy_);
     f1Series_->replace(f1_);
     memoryCurrentSeries_->replace(current_);
     memoryPeakSeries_->replace(peak_);
     memoryReservedSeries_->replace(reserved_);
-    const double lastStep = loss_.isEmpty() ? 1.0 : loss_.back().x();
+    speedSeries_->replace(speed_);
+    // A line of one point draws nothing: show the point.
+    for (auto* series : {smoothedLossSeries_, memoryCurrentSeries_, memoryPeakSeries_,
+                         memoryReservedSeries_, speedSeries_}) {
+        series->setPointsVisible(series->count() == 1);
+    }
+    const double lastStep = std::max(1.0, loss_.isEmpty() ? 1.0 : loss_.back().x());
     QList<QPointF> forecast;
     if (forecastMiB_ > 0.0) {
         forecast = {{0.0, forecastMiB_}, {lastStep, forecastMiB_}};
     }
     forecastSeries_->replace(forecast);
-    speedSeries_->replace(speed_);
-    fitAxes(lossChart_.x, lossChart_.y, {&loss_, &validationLoss_});
-    fitAxes(qualityChart_.x, qualityChart_.y, {&accuracy_, &f1_});
-    qualityChart_.y->setRange(0.0, 1.0);
-    fitAxes(memoryChart_.x, memoryChart_.y, {&current_, &peak_, &reserved_, &forecast});
-    fitAxes(speedChart_.x, speedChart_.y, {&speed_});
+    QList<QPointF> cap;
+    if (capMiB_ > 0.0) {
+        cap = {{0.0, capMiB_}, {lastStep, capMiB_}};
+    }
+    capSeries_->replace(cap);
+    fit(lossChart_, {&loss_, &validationLoss_}, false);  // the loss axis fits the data
+    fit(qualityChart_, {&accuracy_, &f1_}, true);
+    if (!qualityChart_.chart->isZoomed()) {
+        qualityChart_.y->setRange(0.0, 1.0);
+        qualityChart_.y->setTickInterval(0.2);
+    }
+    fit(memoryChart_, {&current_, &peak_, &reserved_, &forecast, &cap}, true);
+    fit(speedChart_, {&speed_}, true);
 }
 
 bool MetricsCharts::savePng(const QString& file) {

@@ -4,6 +4,7 @@
 #include <map>
 
 #include <QList>
+#include <QPen>
 #include <QPointF>
 #include <QTimer>
 #include <QWidget>
@@ -15,6 +16,8 @@ class QChart;
 class QChartView;
 class QLineSeries;
 class QValueAxis;
+class QColor;
+class QSlider;
 QT_END_NAMESPACE
 
 namespace bert {
@@ -23,10 +26,15 @@ class RunStore;
 
 namespace bert::ui {
 
-/// Four live charts of one run: loss (training, validation), accuracy and macro-F1, memory
-/// (current, peak, reserved, forecast) and throughput. Points are buffered; redraws happen at
-/// most every kRedrawInterval through a single-shot timer, so a fast run cannot flood the GUI.
-/// GUI thread only.
+/// Four live charts of one run: loss (training, raw and smoothed; validation), accuracy and
+/// macro-F1, memory (current, peak, reserved, forecast, and the cap when one is set) and
+/// throughput. Axes end on round ticks (whole steps on the x axes); the loss axis fits the data.
+/// A slider smooths the training loss (an exponential moving average, debiased as TensorBoard
+/// does; the raw line stays, faint); hovering a line shows its value; dragging a rectangle
+/// zooms, "Reset zoom" undoes it. Colours are fixed (colour-blind-safe, and the same in light
+/// and dark themes); validation loss is dashed with markers, so the two losses differ in
+/// greyscale too. Points are buffered; redraws happen at most every kRedrawInterval through a
+/// single-shot timer, so a fast run cannot flood the GUI. GUI thread only.
 class MetricsCharts : public QWidget {
     Q_OBJECT
 
@@ -40,6 +48,15 @@ public:
     void addStep(const StepMetrics& metrics);
     void addEvaluation(const EvalMetrics& metrics);
     void setForecast(std::int64_t bytes);
+    /// The memory cap drawn on the memory chart (0: none).
+    void setMemoryCap(std::int64_t bytes);
+    /// Smoothing of the training loss, 0 (raw) to 0.99.
+    void setSmoothing(double weight);
+    double smoothing() const { return smoothing_; }
+    /// The smoothed training loss shown now (for tests).
+    QList<QPointF> smoothedLoss() const;
+    /// Undoes every chart's zoom and fits the axes to the data again.
+    void resetZoom();
     /// Fills the charts from a stored run.
     void loadRun(RunStore& store, std::int64_t runId);
     /// Saves the four charts as one PNG image. Returns false when the file cannot be written.
@@ -47,6 +64,13 @@ public:
 
     int stepPoints() const { return static_cast<int>(speed_.size()); }  ///< steps shown
     int redrawCount() const { return redraws_; }
+    /// The x axis of the loss chart and the y axis (for tests: round ticks, fitted range).
+    QValueAxis* lossStepAxis() const { return lossChart_.x; }
+    QValueAxis* lossValueAxis() const { return lossChart_.y; }
+    /// Whether the training loss line marks its points (it does while it has a single one).
+    bool lossPointsVisible() const;
+    /// Whether the memory chart draws a cap line.
+    bool showsMemoryCap() const;
 
 private:
     void scheduleRedraw();
@@ -59,13 +83,17 @@ private:
         QValueAxis* y = nullptr;
     };
     Chart makeChart(const QString& title, const QString& yTitle);
-    QLineSeries* addSeries(Chart& chart, const QString& name);
+    QLineSeries* addSeries(Chart& chart, const QString& name, const QColor& colour,
+                           Qt::PenStyle style = Qt::SolidLine, qreal width = 2.0);
+    void fit(Chart& chart, std::initializer_list<const QList<QPointF>*> lists, bool fromZero);
 
     Chart lossChart_;
     Chart qualityChart_;
     Chart memoryChart_;
     Chart speedChart_;
     QLineSeries* lossSeries_;
+    QLineSeries* smoothedLossSeries_;
+    QLineSeries* capSeries_;
     QLineSeries* validationLossSeries_;
     QLineSeries* accuracySeries_;
     QLineSeries* f1Series_;
@@ -76,6 +104,9 @@ private:
     QLineSeries* speedSeries_;
     QList<QPointF> loss_, validationLoss_, accuracy_, f1_, current_, peak_, reserved_, speed_;
     double forecastMiB_ = 0.0;
+    double capMiB_ = 0.0;
+    double smoothing_ = 0.6;             ///< TensorBoard's default
+    std::map<QLineSeries*, QPen> pens_;  ///< reapplied after a theme change resets them
     QTimer redrawTimer_;
     int redraws_ = 0;
 };

@@ -274,6 +274,7 @@ void DatasetPage::refreshProfile() {
         }
     }
     lengths_.clear();
+    lengthChart->setTitle(tr("Token lengths"));
     if (!examples_) {
         summaryLabel_->clear();
         paddingLabel_->clear();
@@ -326,19 +327,23 @@ void DatasetPage::refreshProfile() {
                                ? tokenizer_->encode(example.text).size()
                                : tokenizer_->encodePair(example.text, example.pair).size());
     }
-    const auto histogram = lengthHistogram(lengths_, maxLength_, kHistogramBins);
+    const auto bins = binLengths(lengths_, kHistogramBins);
     auto* lengthSet = new QBarSet(tr("examples"));
-    QStringList bins;
-    for (std::size_t b = 0; b < histogram.size(); ++b) {
-        *lengthSet << static_cast<double>(histogram[b]);
-        bins << QString::number((b + 1) * maxLength_ / kHistogramBins);
+    QStringList binNames;
+    for (std::size_t b = 0; b < bins.counts.size(); ++b) {
+        *lengthSet << static_cast<double>(bins.counts[b]);
+        binNames << QString::number((b + 1) * bins.width);
+    }
+    if (bins.longer > 0) {
+        *lengthSet << static_cast<double>(bins.longer);
+        binNames << tr("> %1").arg(bins.counts.size() * bins.width);
     }
     auto* lengthSeries = new QBarSeries();
     lengthSeries->append(lengthSet);
     lengthChart->addSeries(lengthSeries);
     auto* binAxis = new QBarCategoryAxis();
-    binAxis->append(bins);
-    binAxis->setTitleText(tr("tokens (up to; the last bin holds all truncated)"));
+    binAxis->append(binNames);
+    binAxis->setTitleText(tr("tokens (up to)"));
     binAxis->setLabelsAngle(-60);
     lengthChart->addAxis(binAxis, Qt::AlignBottom);
     lengthSeries->attachAxis(binAxis);
@@ -356,7 +361,15 @@ void DatasetPage::refreshProfile() {
             .arg(maxLength_)
             .arg(batchSize_)
             .arg(percent(shares_.fixed), percent(shares_.dynamic), percent(shares_.grouped))
-            .arg(truncated));
+            .arg(truncated) +
+        QLatin1Char(' ') +
+        tr("Lengths: half of the examples have up to %1 tokens, 90% up to %2, 99% up to %3: "
+           "a max length of %3 keeps 99% of them whole.")
+            .arg(bins.p50)
+            .arg(bins.p90)
+            .arg(bins.p99));
+    lengthChart->setTitle(
+        tr("Token lengths (p50 %1, p90 %2, p99 %3)").arg(bins.p50).arg(bins.p90).arg(bins.p99));
 }
 
 std::size_t DatasetPage::longestExample() const {

@@ -48,6 +48,8 @@ public:
     std::pair<std::size_t, std::size_t> batching() const { return {maxLength_, batchSize_}; }
 
     bool hasData() const { return examples_.has_value(); }
+    /// The examples read with the chosen columns, or null when none are (no file, an error).
+    const ExampleSet* examples() const { return examples_ ? &*examples_ : nullptr; }
     DataSpec dataSpec() const;
     double validationFraction() const;
     QString currentFile() const { return file_; }

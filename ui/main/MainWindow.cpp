@@ -18,6 +18,7 @@
 #include "common/Format.h"
 #include "common/Guard.h"
 #include "common/MetricsCharts.h"
+#include "data/TrainingPlan.h"
 #include "dataset/DatasetPage.h"
 #include "runs/RunStore.h"
 #include "runs/RunsPage.h"
@@ -39,6 +40,7 @@ MainWindow::MainWindow(std::filesystem::path database, QWidget* parent)
     dataset_ = new DatasetPage(this);
     techniques_ = new TechniquesPage(this);
     training_ = new TrainingPage(this);
+    training_->setDatabase(database_);
     runs_ = new RunsPage(database_, this);
     tryIt_ = new TryItPage(database_, this);
     tabs_->addTab(dataset_, tr("&1 Dataset"));
@@ -57,14 +59,17 @@ MainWindow::MainWindow(std::filesystem::path database, QWidget* parent)
     connect(techniques_, &TechniquesPage::modelChanged, this, [this, syncDataset] {
         dataset_->setTokenizer(techniques_->tokenizer());
         syncDataset();
+        updatePlan();
     });
     connect(techniques_, &TechniquesPage::configChanged, this, [this] {
         const auto config = techniques_->config();
         dataset_->setBatching(config.maxLength, config.batchSize);
+        updatePlan();
     });
     connect(dataset_, &DatasetPage::datasetChanged, this, [this] {
         techniques_->setLongestExample(dataset_->longestExample());
         QSettings().setValue(QStringLiteral("dataset/last"), dataset_->currentFile());
+        updatePlan();
     });
     dataset_->setTokenizer(techniques_->tokenizer());
 
@@ -222,6 +227,74 @@ void MainWindow::setDarkPalette(bool dark, bool remember) {
     }
 }
 
+void MainWindow::updatePlan() {
+    const auto* examples = dataset_->examples();
+    if (examples == nullptr) {
+        training_->setPlan(tr("Open a dataset to see what a run will train on."), {});
+        return;
+    }
+    const auto job = currentJob();
+    const auto plan = planTraining(*examples, job.data.columns, job.training.validationFraction,
+                                   job.training.seed, techniques_->modelLabels());
+    QStringList classes;
+    for (const auto& [name, count] : plan.classes) {
+        classes << tr("%1 (%2)").arg(QString::fromStdString(name)).arg(count);
+    }
+    QStringList texts;
+    for (const auto& column : plan.textColumns) {
+        texts << QString::fromStdString(column);
+    }
+    constexpr int kClassesShown = 8;  // a mis-chosen column may have thousands of values
+    if (classes.size() > kClassesShown) {
+        const auto more = classes.size() - kClassesShown;
+        classes = classes.mid(0, kClassesShown);
+        classes << tr("and %n more", nullptr, static_cast<int>(more));
+    }
+    const auto line =
+        tr("Label column “%1”: %n classes, %2. Text: %3. %4 examples for training, %5 for "
+           "validation.",
+           nullptr, static_cast<int>(plan.classes.size()))
+            .arg(QString::fromStdString(plan.labelColumn), classes.join(QStringLiteral(", ")),
+                 texts.join(QStringLiteral(" + ")))
+            .arg(plan.trainExamples)
+            .arg(plan.validationExamples);
+    QStringList warnings;
+    for (const auto& warning : plan.warnings) {
+        switch (warning.kind) {
+            case PlanWarning::Kind::OneClass:
+                warnings << tr(
+                    "The label column has a single value: there is nothing to learn. "
+                    "Choose another label column.");
+                break;
+            case PlanWarning::Kind::LabelIsText:
+                warnings << tr(
+                    "The label column is also a text column: the model would read "
+                    "the answer. Choose different columns.");
+                break;
+            case PlanWarning::Kind::LabelLooksUnique:
+                warnings << tr("The label column has %1 different values in %2 rows: is it an id "
+                               "or a text column? Choose the column that holds the classes.")
+                                .arg(warning.count)
+                                .arg(warning.rows);
+                break;
+            case PlanWarning::Kind::HeadHasOtherLabels: {
+                QStringList names;
+                for (const auto& name : warning.modelLabels) {
+                    names << QString::fromStdString(name);
+                }
+                warnings << tr("The model's head was trained for %1 labels (%2); this column has "
+                               "%3 values, so the head will be made anew. Is this the right "
+                               "label column?")
+                                .arg(warning.modelLabels.size())
+                                .arg(names.join(QStringLiteral(", ")))
+                                .arg(warning.count);
+                break;
+            }
+        }
+    }
+    training_->setPlan(line, warnings.join(QLatin1Char('\n')));
+}
+
 TrainingJob MainWindow::currentJob() const {
     TrainingJob job;
     job.modelFolder = techniques_->modelFolder();
@@ -310,7 +383,7 @@ bool MainWindow::startTraining() {
     }
     const auto job = currentJob();
     training_active_ = true;
-    training_->setRunning(true);
+    training_->prepareRun();
     tabs_->setCurrentWidget(training_);
     cancel_ = std::make_shared<std::atomic<bool>>(false);
     QMetaObject::invokeMethod(
@@ -324,7 +397,8 @@ void MainWindow::resumeRun(qint64 runId) {
         return;
     }
     training_active_ = true;
-    training_->setRunning(true);
+    training_->prepareRun(runId);
+    tabs_->setCurrentWidget(training_);
     cancel_ = std::make_shared<std::atomic<bool>>(false);
     QMetaObject::invokeMethod(
         worker_, [worker = worker_, runId, cancel = cancel_] { worker->resume(runId, cancel); },
@@ -334,6 +408,7 @@ void MainWindow::resumeRun(qint64 runId) {
 void MainWindow::cancelTraining() {
     if (training_active_ && cancel_) {
         cancel_->store(true);
+        training_->markCancelling();
         statusBar()->showMessage(tr("Cancelling after the current micro-batch…"));
     }
 }

@@ -59,6 +59,8 @@ protected:
 private:
     void createMenus();
     void resumeRun(qint64 runId);
+    /// Refreshes the training tab's line about what Start will train on.
+    void updatePlan();
     /// The job the dataset and techniques pages describe now.
     TrainingJob currentJob() const;
     /// False, after telling the user why (titled action), when there is no data or model.

@@ -4,12 +4,16 @@
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QPushButton>
+#include <QTabWidget>
 #include <QVBoxLayout>
 
 #include "common/Guard.h"
 #include "common/MetricsCharts.h"
 #include "runs/MetricsCsv.h"
+#include "runs/ModelReport.h"
 #include "runs/RunStore.h"
+#include "train/Metrics.h"
+#include "train/TrainingConfig.h"
 
 namespace bert::ui {
 
@@ -21,6 +25,22 @@ RunDialog::RunDialog(const std::filesystem::path& database, qint64 runId, QWidge
         tr("Run %1: %2").arg(runId).arg(run ? QString::fromStdString(run->name) : QString()));
     charts_ = new MetricsCharts(this);
     charts_->loadRun(store, runId);
+    // The best evaluation by the run's own best_metric, as the trainer chose its best checkpoint.
+    const auto evaluations = store.evaluations(runId);
+    const BestMetric metric = run ? bestMetricOfRunConfig(run->config) : BestMetric::Accuracy;
+    std::size_t bestStep = 0;
+    double bestScore = 0.0;
+    for (const auto& eval : evaluations) {
+        if (bestStep == 0 || scoreOf(eval, metric) > bestScore) {
+            bestScore = scoreOf(eval, metric);
+            bestStep = eval.step;
+        }
+    }
+    report_ = new ModelReport(evaluations, run ? run->labels : std::vector<std::string>{}, bestStep,
+                              this);
+    tabs_ = new QTabWidget(this);
+    tabs_->addTab(charts_, tr("&Curves"));
+    tabs_->addTab(report_, tr("&Model quality"));
     auto* savePng = new QPushButton(tr("Save charts as &PNG…"), this);
     connect(savePng, &QPushButton::clicked, this, [this] {
         const auto file = QFileDialog::getSaveFileName(this, tr("Save charts"), QString(),
@@ -49,9 +69,13 @@ RunDialog::RunDialog(const std::filesystem::path& database, qint64 runId, QWidge
     buttons->addStretch();
     buttons->addWidget(close);
     auto* layout = new QVBoxLayout(this);
-    layout->addWidget(charts_, 1);
+    layout->addWidget(tabs_, 1);
     layout->addLayout(buttons);
     resize(1000, 700);
+}
+
+void RunDialog::showReport() {
+    tabs_->setCurrentWidget(report_);
 }
 
 }  // namespace bert::ui

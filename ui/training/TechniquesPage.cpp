@@ -142,6 +142,13 @@ std::string TechniquesPage::preset() const {
     return fromScratch_->isChecked() ? presetBox_->currentText().toStdString() : std::string();
 }
 
+std::vector<std::string> TechniquesPage::modelLabels() const {
+    if (!modelConfig_ || fromScratch_->isChecked()) {
+        return {};
+    }
+    return modelConfig_->labels;
+}
+
 QString TechniquesPage::modelError() const {
     return modelError_->text();
 }

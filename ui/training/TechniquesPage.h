@@ -52,6 +52,9 @@ public:
     MemoryBreakdown forecast() const { return forecast_; }
     bool fits() const { return fits_; }
     QString modelError() const;
+    /// The labels of the chosen model folder's head (config.json); empty for a from-scratch
+    /// preset or when the folder cannot be read.
+    std::vector<std::string> modelLabels() const;
     QString adviceText() const;
     void setModelFolder(const QString& folder);
     /// Applies the change the warning suggests (the "Apply the suggested change" button).

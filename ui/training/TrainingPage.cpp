@@ -1,5 +1,7 @@
 #include "training/TrainingPage.h"
 
+#include <algorithm>
+
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
@@ -11,6 +13,7 @@
 
 #include "common/Format.h"
 #include "common/MetricsCharts.h"
+#include "runs/RunStore.h"
 
 namespace bert::ui {
 
@@ -34,6 +37,12 @@ TrainingPage::TrainingPage(QWidget* parent) : QWidget(parent) {
     progress_->setFormat(tr("idle"));
     statusLabel_ = new QLabel(this);
     statusLabel_->setWordWrap(true);
+    planLabel_ = new QLabel(tr("Open a dataset to see what a run will train on."), this);
+    planLabel_->setWordWrap(true);
+    planWarnings_ = new QLabel(this);
+    planWarnings_->setWordWrap(true);
+    planWarnings_->setStyleSheet(QStringLiteral("color: #c0392b; font-weight: bold"));
+    planWarnings_->hide();
     charts_ = new MetricsCharts(this);
     log_ = new QListWidget(this);
     log_->setMinimumHeight(80);
@@ -49,6 +58,8 @@ TrainingPage::TrainingPage(QWidget* parent) : QWidget(parent) {
     splitter->setStretchFactor(0, 4);
     splitter->setStretchFactor(1, 1);
     auto* layout = new QVBoxLayout(this);
+    layout->addWidget(planLabel_);
+    layout->addWidget(planWarnings_);
     layout->addLayout(buttons);
     layout->addWidget(statusLabel_);
     layout->addWidget(splitter, 1);
@@ -60,6 +71,44 @@ void TrainingPage::setRunning(bool running) {
     startButton_->setEnabled(!running);
     cancelButton_->setEnabled(running);
     resumeButton_->setEnabled(!running && resumable_ > 0);
+}
+
+void TrainingPage::prepareRun(qint64 resumedRun) {
+    cancelling_ = false;
+    resumingRun_ = resumedRun;
+    if (resumedRun == 0) {
+        charts_->clear();
+        statusLabel_->clear();
+    }
+    totalSteps_ = 0;
+    progress_->setRange(0, 0);  // busy: the preparation has no step count yet
+    progress_->setFormat(resumedRun > 0
+                             ? tr("resuming run %1: loading the checkpoint…").arg(resumedRun)
+                             : tr("preparing: reading and tokenising the data…"));
+    setRunning(true);
+}
+
+void TrainingPage::markCancelling() {
+    cancelling_ = true;
+}
+
+void TrainingPage::setPlan(const QString& plan, const QString& warnings) {
+    planLabel_->setText(plan);
+    planWarnings_->setText(warnings);
+    planWarnings_->setVisible(!warnings.isEmpty());
+}
+
+QString TrainingPage::planText() const {
+    return planLabel_->text();
+}
+
+QString TrainingPage::planWarnings() const {
+    return planWarnings_->text();
+}
+
+QString TrainingPage::progressText() const {
+    // A busy bar (the preparation) draws no text; its format is what it says.
+    return progress_->maximum() == 0 ? progress_->format() : progress_->text();
 }
 
 void TrainingPage::setResumable(qint64 runId) {
@@ -88,13 +137,28 @@ void TrainingPage::appendLog(const QString& line, bool important) {
 }
 
 void TrainingPage::onRunCreated(qint64 runId) {
+    const bool resumed = runId == resumingRun_;
     currentRun_ = runId;
-    appendLog(tr("run %1 created").arg(runId));
+    appendLog(resumed ? tr("run %1 resumed").arg(runId) : tr("run %1 created").arg(runId));
+    progress_->setFormat(tr("preparing run %1: memory forecast and a trial step…").arg(runId));
 }
 
 void TrainingPage::onStarted(const RunStart& start) {
     charts_->clear();
+    if (start.resumedFromStep > 0 && !database_.empty() && currentRun_ > 0) {
+        // Continue the curves: the earlier steps and evaluations come from the store.
+        try {
+            RunStore store(database_, RunStore::Access::ReadOnly);
+            charts_->loadRun(store, currentRun_);
+        } catch (const std::exception& error) {
+            appendLog(
+                tr("the earlier steps could not be read: %1").arg(QString::fromUtf8(error.what())),
+                true);
+        }
+        appendLog(tr("run %1 resumed at step %2").arg(currentRun_).arg(start.resumedFromStep));
+    }
     charts_->setForecast(start.forecast.total());
+    charts_->setMemoryCap(start.memoryCapBytes);
     totalSteps_ = start.totalSteps;
     firstStep_ = start.resumedFromStep;
     clock_.start();
@@ -164,16 +228,28 @@ void TrainingPage::onFinished(qint64 runId, const RunResult& result) {
             setResumable(0);
             break;
     }
-    progress_->setFormat(result.status == RunStatus::Completed ? tr("done") : tr("stopped"));
+    progress_->setRange(0, std::max(1, static_cast<int>(totalSteps_)));
+    progress_->setFormat(result.status == RunStatus::Completed   ? tr("done")
+                         : result.status == RunStatus::Cancelled ? tr("cancelled")
+                                                                 : tr("failed"));
+    cancelling_ = false;
     statusLabel_->setText(text);
     appendLog(text, result.status == RunStatus::Failed);
 }
 
 void TrainingPage::onFailed(const QString& message) {
     setRunning(false);
-    progress_->setFormat(tr("not started"));
-    statusLabel_->setText(tr("Training could not start: %1").arg(message));
-    appendLog(statusLabel_->text(), true);
+    progress_->setRange(0, 1);
+    if (cancelling_) {
+        progress_->setFormat(tr("cancelled"));
+        statusLabel_->setText(tr("Cancelled before training started; no run was created."));
+        appendLog(statusLabel_->text());
+    } else {
+        progress_->setFormat(tr("not started"));
+        statusLabel_->setText(tr("Training could not start: %1").arg(message));
+        appendLog(statusLabel_->text(), true);
+    }
+    cancelling_ = false;
 }
 
 }  // namespace bert::ui

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <filesystem>
+
 #include <QElapsedTimer>
 #include <QWidget>
 
@@ -16,9 +18,11 @@ namespace bert::ui {
 
 class MetricsCharts;
 
-/// Training tab: start, cancel and resume; a progress bar with ETA; live charts; an event log
-/// (out-of-memory recovered, steps skipped, checkpoints). It only displays: MainWindow connects
-/// the worker's queued signals to its slots. GUI thread only.
+/// Training tab: what Start will train on (one line, with warnings about the columns); start,
+/// cancel and resume; a progress bar that shows the preparation (tokenising, forecast, trial
+/// step) and then the steps with an ETA; live charts, which a resumed run continues from the
+/// steps in the store; an event log (out-of-memory recovered, steps skipped, checkpoints). It
+/// only displays: MainWindow connects the worker's queued signals to its slots. GUI thread only.
 class TrainingPage : public QWidget {
     Q_OBJECT
 
@@ -27,6 +31,19 @@ public:
 
     void setRunning(bool running);
     void setResumable(qint64 runId);
+    /// The run database, from which a resumed run's earlier steps are drawn.
+    void setDatabase(std::filesystem::path database) { database_ = std::move(database); }
+    /// Called when a run is requested: clears the previous run's charts and status (a new run)
+    /// or keeps the log (a resume), and shows the preparation phase.
+    void prepareRun(qint64 resumedRun = 0);
+    /// The user asked to cancel: a run that then ends is reported as cancelled.
+    void markCancelling();
+    /// The line above Start: "Label column ... classes ...; text column ...; N for training, M
+    /// for validation", and the warnings about the chosen columns (empty: none).
+    void setPlan(const QString& plan, const QString& warnings);
+    QString planText() const;
+    QString planWarnings() const;
+    QString progressText() const;
     MetricsCharts* charts() const { return charts_; }
     QStringList log() const;
     QString status() const;
@@ -53,6 +70,11 @@ private:
     QPushButton* resumeButton_;
     QProgressBar* progress_;
     QLabel* statusLabel_;
+    QLabel* planLabel_;
+    QLabel* planWarnings_;
+    std::filesystem::path database_;
+    bool cancelling_ = false;
+    qint64 resumingRun_ = 0;  ///< the run prepareRun was asked to resume (0: a new run)
     MetricsCharts* charts_;
     QListWidget* log_;
     QElapsedTimer clock_;

@@ -1,0 +1,131 @@
+// Issue 12, point 4: judging the model. Class weighting, the best checkpoint by a chosen metric,
+// early stopping with patience, and evaluations several times per epoch.
+
+#include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+#include <gtest/gtest.h>
+
+#include "TinyModel.h"
+#include "TrainerProbes.h"
+#include "support/TestSupport.h"
+#include "train/Metrics.h"
+#include "train/Trainer.h"
+#include "train/TrainingState.h"
+#include "train/TrainingStateFile.h"
+
+namespace bert {
+namespace {
+
+TrainingConfig judgingConfig() {
+    TrainingConfig config;
+    config.batchSize = 8;
+    config.evalBatchSize = 16;
+    config.maxLength = 64;
+    config.learningRate = 1e-3;
+    config.warmupRatio = 0.0;
+    config.saveCheckpoints = false;
+    return config;
+}
+
+// Balanced weights multiply each example's loss by N / (classes x n_label): on a window of one
+// class the weighted loss is the unweighted one times that class's weight, exactly.
+TEST(ClassWeighting, BalancedWeighsEachClassByItsRarity) {
+    auto data = test::makeTinyData(64, 16, 5);
+    // Make "pos" (label 1) rare: keep 8 of its examples.
+    TokenizedSet kept;
+    std::size_t positives = 0;
+    for (std::size_t i = 0; i < data.train.size(); ++i) {
+        if (data.train.labels[i] == 1 && ++positives > 8) {
+            continue;
+        }
+        kept.encodings.push_back(data.train.encodings[i]);
+        kept.labels.push_back(data.train.labels[i]);
+        kept.lengths.push_back(data.train.lengths[i]);
+    }
+    data.train = kept;
+    const double total = static_cast<double>(data.train.size());
+    const double negatives = total - 8.0;
+    std::vector<std::size_t> positiveWindow;
+    std::vector<std::size_t> negativeWindow;
+    for (std::size_t i = 0; i < data.train.size(); ++i) {
+        (data.train.labels[i] == 1 ? positiveWindow : negativeWindow).push_back(i);
+    }
+    negativeWindow.resize(8);
+
+    auto bundle = test::makeModel(2, 32, 4, 0.0, 21);  // no dropout: equal inputs, equal losses
+    test::Recorder recorder;
+    auto plainConfig = judgingConfig();
+    auto weightedConfig = plainConfig;
+    weightedConfig.classWeighting = ClassWeighting::Balanced;
+    Trainer plain(bundle, data, plainConfig, recorder);
+    const double plainPositive = plain.computeGradients(positiveWindow);
+    const double plainNegative = plain.computeGradients(negativeWindow);
+    plain.clearGradients();
+    Trainer weighted(bundle, data, weightedConfig, recorder);
+    const double weightedPositive = weighted.computeGradients(positiveWindow);
+    const double weightedNegative = weighted.computeGradients(negativeWindow);
+    weighted.clearGradients();
+    EXPECT_NEAR(weightedPositive, plainPositive * total / (2.0 * 8.0), 1e-5);
+    EXPECT_NEAR(weightedNegative, plainNegative * total / (2.0 * negatives), 1e-5);
+    EXPECT_GT(weightedPositive / plainPositive, 2.0) << "the rare class must weigh more";
+}
+
+TEST(EarlyStopping, StopsAfterPatienceEvaluationsWithoutImprovement) {
+    const auto data = test::makeTinyData(128, 32, 7);
+    auto bundle = test::makeModel(2, 32, 4, 0.0, 4);
+    test::Recorder recorder;
+    auto config = judgingConfig();
+    config.epochs = 5;
+    config.learningRate = 1e-12;  // nothing learns: no evaluation is better than the first
+    config.bestMetric = BestMetric::Loss;
+    config.earlyStoppingPatience = 2;
+    Trainer trainer(bundle, data, config, recorder);
+    const std::atomic<bool> cancel{false};
+    const auto result = trainer.run(cancel);
+    ASSERT_EQ(result.status, RunStatus::Completed) << result.error;
+    EXPECT_EQ(recorder.count(EventKind::EarlyStopped), 1U);
+    // The first evaluation is the best; two more without a better loss end the run.
+    ASSERT_EQ(recorder.evaluations.size(), 3U);
+    EXPECT_LT(recorder.steps.size(), trainer.totalSteps());
+    EXPECT_EQ(result.bestEval.step, recorder.evaluations.front().step);
+    EXPECT_EQ(result.finalEval.step, recorder.evaluations.back().step);
+}
+
+// The best checkpoint follows the chosen metric, not accuracy: with loss, the best/ folder
+// holds the evaluation of lowest loss.
+TEST(BestMetric, TheBestCheckpointIsChosenByTheRunsMetric) {
+    const auto data = test::makeTinyData(128, 32, 9);
+    auto bundle = test::makeModel(2, 32, 4, 0.1, 6);
+    test::Recorder recorder;
+    test::TempDir dir;
+    auto config = judgingConfig();
+    config.epochs = 2;
+    config.learningRate = 3e-3;
+    config.bestMetric = BestMetric::Loss;
+    config.saveCheckpoints = true;
+    Trainer trainer(bundle, data, config, recorder, dir.path());
+    const std::atomic<bool> cancel{false};
+    const auto result = trainer.run(cancel);
+    ASSERT_EQ(result.status, RunStatus::Completed) << result.error;
+    ASSERT_EQ(recorder.evaluations.size(), 8U) << "4 evaluations per epoch by default";
+    const auto lowest = std::min_element(
+        recorder.evaluations.begin(), recorder.evaluations.end(),
+        [](const EvalMetrics& a, const EvalMetrics& b) { return a.loss < b.loss; });
+    EXPECT_EQ(result.bestEval.step, lowest->step);
+    const auto stateFile =
+        checkpointFolder(dir.path(), CheckpointKind::Best, 0) / "trainer_state.json";
+    std::ifstream in(stateFile);
+    ASSERT_TRUE(in) << stateFile;
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const auto best = parseTrainingState(text, stateFile);
+    EXPECT_EQ(best.position.step, lowest->step);
+    EXPECT_DOUBLE_EQ(best.metric, lowest->loss);
+    ASSERT_TRUE(best.bestScore.has_value());
+    EXPECT_DOUBLE_EQ(*best.bestScore, -lowest->loss);
+}
+
+}  // namespace
+}  // namespace bert

@@ -1,0 +1,40 @@
+#include "common/NiceAxis.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace bert::ui {
+
+NiceAxis niceAxis(double low, double high, int maxTicks, bool wholeNumbers) {
+    if (!std::isfinite(low) || !std::isfinite(high)) {
+        return {};
+    }
+    if (high < low) {
+        std::swap(low, high);
+    }
+    if (high - low < 1e-12) {
+        // One value: a range around it, so that a single point is drawn inside the chart.
+        const double pad = std::max(std::abs(high) * 0.1, wholeNumbers ? 1.0 : 0.1);
+        low -= pad;
+        high += pad;
+    }
+    const double rough = (high - low) / static_cast<double>(std::max(1, maxTicks));
+    const double magnitude = std::pow(10.0, std::floor(std::log10(rough)));
+    double interval = 10.0 * magnitude;
+    for (const double step : {1.0, 2.0, 5.0, 10.0}) {
+        if (step * magnitude >= rough) {
+            interval = step * magnitude;
+            break;
+        }
+    }
+    if (wholeNumbers) {
+        interval = std::max(1.0, std::round(interval));
+    }
+    NiceAxis axis;
+    axis.interval = interval;
+    axis.minimum = std::floor(low / interval + 1e-9) * interval;
+    axis.maximum = std::ceil(high / interval - 1e-9) * interval;
+    return axis;
+}
+
+}  // namespace bert::ui

@@ -1,0 +1,17 @@
+#pragma once
+
+namespace bert::ui {
+
+/// An axis range whose ticks fall on round values: 1, 2 or 5 times a power of ten apart, the
+/// range widened to whole ticks. Pure arithmetic, tested on its own (StudioTest).
+struct NiceAxis {
+    double minimum = 0.0;
+    double maximum = 1.0;
+    double interval = 0.2;  ///< between ticks
+};
+
+/// Round ticks covering [low, high] with at most maxTicks intervals; wholeNumbers: an interval of
+/// at least 1 (step axes, where "%d" labels would otherwise repeat).
+NiceAxis niceAxis(double low, double high, int maxTicks, bool wholeNumbers);
+
+}  // namespace bert::ui

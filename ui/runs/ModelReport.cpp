@@ -1,0 +1,209 @@
+#include "runs/ModelReport.h"
+
+#include <numeric>
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+#include "train/Metrics.h"
+
+namespace bert::ui {
+
+namespace {
+
+QTableWidgetItem* cell(const QString& text, double shade = -1.0) {
+    auto* item = new QTableWidgetItem(text);
+    item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable);
+    if (shade >= 0.0) {
+        // A blue whose strength is the row's share: the diagonal should be the dark cells.
+        QColor background(52, 101, 164);
+        background.setAlphaF(0.08 + 0.6 * shade);
+        item->setBackground(background);
+    }
+    return item;
+}
+
+}  // namespace
+
+ModelReport::ModelReport(std::vector<EvalMetrics> evaluations, std::vector<std::string> labels,
+                         std::size_t bestStep, QWidget* parent)
+    : QWidget(parent), evaluations_(std::move(evaluations)), labels_(std::move(labels)) {
+    chooser_ = new QComboBox(this);
+    int best = -1;
+    for (std::size_t i = 0; i < evaluations_.size(); ++i) {
+        const auto& eval = evaluations_[i];
+        QString text = tr("step %1 (epoch %2): accuracy %3, macro-F1 %4")
+                           .arg(eval.step)
+                           .arg(eval.epoch, 0, 'f', 2)
+                           .arg(eval.accuracy, 0, 'f', 4)
+                           .arg(eval.macroF1, 0, 'f', 4);
+        if (eval.step == bestStep) {
+            text += tr(" — best");
+            best = static_cast<int>(i);
+        }
+        if (i + 1 == evaluations_.size()) {
+            text += tr(" — last");
+        }
+        chooser_->addItem(text);
+    }
+    normalised_ = new QCheckBox(tr("&Shares of each true label"), this);
+    normalised_->setToolTip(
+        tr("Each row divided by its true label's count: the diagonal is "
+           "that class's recall."));
+    confusion_ = new QTableWidget(this);
+    confusion_->setToolTip(tr("Rows: the true label. Columns: the predicted label."));
+    classes_ = new QTableWidget(this);
+    classes_->setColumnCount(4);
+    classes_->setHorizontalHeaderLabels({tr("Precision"), tr("Recall"), tr("F1"), tr("Support")});
+    for (auto* table : {confusion_, classes_}) {
+        table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+        table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    }
+    summary_ = new QLabel(this);
+    warnings_ = new QLabel(this);
+    warnings_->setWordWrap(true);
+    warnings_->setStyleSheet(QStringLiteral("color: #c0392b; font-weight: bold"));
+
+    auto* top = new QHBoxLayout();
+    top->addWidget(new QLabel(tr("&Evaluation:"), this));
+    static_cast<QLabel*>(top->itemAt(0)->widget())->setBuddy(chooser_);
+    top->addWidget(chooser_, 1);
+    top->addWidget(normalised_);
+    auto* tables = new QHBoxLayout();
+    auto* left = new QVBoxLayout();
+    left->addWidget(
+        new QLabel(tr("Confusion matrix (rows: true label, columns: predicted)"), this));
+    left->addWidget(confusion_);
+    auto* right = new QVBoxLayout();
+    right->addWidget(new QLabel(tr("Per class"), this));
+    right->addWidget(classes_);
+    tables->addLayout(left, 1);
+    tables->addLayout(right, 1);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(top);
+    layout->addWidget(summary_);
+    layout->addWidget(warnings_);
+    layout->addLayout(tables, 1);
+
+    connect(chooser_, &QComboBox::currentIndexChanged, this, &ModelReport::showEvaluation);
+    connect(normalised_, &QCheckBox::toggled, this, [this] { refresh(); });
+    if (evaluations_.empty()) {
+        summary_->setText(tr("This run has no evaluation yet."));
+        chooser_->setEnabled(false);
+        normalised_->setEnabled(false);
+        return;
+    }
+    chooser_->setCurrentIndex(best >= 0 ? best : static_cast<int>(evaluations_.size()) - 1);
+    showEvaluation(chooser_->currentIndex());
+}
+
+void ModelReport::showEvaluation(int index) {
+    if (index < 0 || index >= static_cast<int>(evaluations_.size())) {
+        return;
+    }
+    current_ = index;
+    if (chooser_->currentIndex() != index) {
+        chooser_->setCurrentIndex(index);  // comes back here once, with current_ set
+    }
+    refresh();
+}
+
+void ModelReport::setNormalised(bool normalised) {
+    normalised_->setChecked(normalised);
+}
+
+QString ModelReport::warningText() const {
+    return warnings_->text();
+}
+
+void ModelReport::refresh() {
+    if (current_ < 0) {
+        return;
+    }
+    const auto& eval = evaluations_[static_cast<std::size_t>(current_)];
+    const auto& matrix = eval.confusion;
+    const int n = static_cast<int>(matrix.size());
+    QStringList names;
+    for (int c = 0; c < n; ++c) {
+        names << (c < static_cast<int>(labels_.size())
+                      ? QString::fromStdString(labels_[static_cast<std::size_t>(c)])
+                      : QString::number(c));
+    }
+    const bool shares = normalised_->isChecked();
+    confusion_->clear();
+    confusion_->setRowCount(n);
+    confusion_->setColumnCount(n);
+    confusion_->setHorizontalHeaderLabels(names);
+    confusion_->setVerticalHeaderLabels(names);
+    for (int t = 0; t < n; ++t) {
+        std::int64_t rowTotal = 0;
+        for (int p = 0; p < n; ++p) {
+            rowTotal += matrix[static_cast<std::size_t>(t)][static_cast<std::size_t>(p)];
+        }
+        for (int p = 0; p < n; ++p) {
+            const auto count = matrix[static_cast<std::size_t>(t)][static_cast<std::size_t>(p)];
+            const double share =
+                rowTotal > 0 ? static_cast<double>(count) / static_cast<double>(rowTotal) : 0.0;
+            confusion_->setItem(
+                t, p,
+                cell(shares ? QString::number(share, 'f', 3) : QString::number(count), share));
+        }
+    }
+    const auto rows = perClassOf(matrix);
+    classes_->setRowCount(n);
+    classes_->setVerticalHeaderLabels(names);
+    for (int c = 0; c < n; ++c) {
+        const auto& row = rows[static_cast<std::size_t>(c)];
+        classes_->setItem(c, 0, cell(QString::number(row.precision, 'f', 3)));
+        classes_->setItem(c, 1, cell(QString::number(row.recall, 'f', 3)));
+        classes_->setItem(c, 2, cell(QString::number(row.f1, 'f', 3)));
+        classes_->setItem(c, 3, cell(QString::number(row.support)));
+    }
+    summary_->setText(tr("Accuracy %1, macro-F1 %2, validation loss %3 over %4 examples.")
+                          .arg(eval.accuracy, 0, 'f', 4)
+                          .arg(eval.macroF1, 0, 'f', 4)
+                          .arg(eval.loss, 0, 'f', 4)
+                          .arg(std::accumulate(rows.begin(), rows.end(), std::int64_t{0},
+                                               [](std::int64_t sum, const ClassMetrics& r) {
+                                                   return sum + r.support;
+                                               })));
+    QStringList lines;
+    for (const auto& warning : modelWarnings(matrix, labels_)) {
+        const auto classA = QString::fromStdString(warning.classA);
+        const auto classB = QString::fromStdString(warning.classB);
+        switch (warning.kind) {
+            case ModelWarning::Kind::NeverPredicted:
+                lines << tr("“%1” is never predicted: its %2 validation examples are all given "
+                            "other labels. Try class weighting (balanced), more epochs or a "
+                            "higher learning rate.")
+                             .arg(classA)
+                             .arg(warning.support);
+                break;
+            case ModelWarning::Kind::Imbalanced:
+                lines << tr("The labels are imbalanced: “%1” is %2% of the validation set, “%3” "
+                            "%4%. Judge the model by macro-F1 and per-class recall, not accuracy.")
+                             .arg(classA)
+                             .arg(100.0 * warning.shareA, 0, 'f', 0)
+                             .arg(classB)
+                             .arg(100.0 * warning.shareB, 0, 'f', 0);
+                break;
+            case ModelWarning::Kind::AccuracyAboveF1:
+                lines << tr("Accuracy %1 is far above macro-F1 %2: the smaller classes are "
+                            "mostly missed.")
+                             .arg(warning.shareA, 0, 'f', 2)
+                             .arg(warning.shareB, 0, 'f', 2);
+                break;
+        }
+    }
+    warnings_->setText(lines.join(QLatin1Char('\n')));
+    warnings_->setVisible(!lines.isEmpty());
+}
+
+}  // namespace bert::ui

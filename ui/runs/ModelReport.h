@@ -1,0 +1,56 @@
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <QWidget>
+
+#include "train/TrainerEvents.h"
+
+QT_BEGIN_NAMESPACE
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QTableWidget;
+QT_END_NAMESPACE
+
+namespace bert::ui {
+
+/// "Model quality" of a stored run: for a chosen evaluation (the best by the run's metric, the
+/// last, or any step), the confusion matrix (counts, or each true label's row as shares), the
+/// per-class precision, recall, F1 and support, and the warnings a practitioner must see (a
+/// class never predicted, imbalanced labels, accuracy far above macro-F1; train/Metrics.h).
+/// GUI thread only; reads nothing after construction.
+class ModelReport : public QWidget {
+    Q_OBJECT
+
+public:
+    /// evaluations in step order; bestStep: the step of the best evaluation (0: none).
+    ModelReport(std::vector<EvalMetrics> evaluations, std::vector<std::string> labels,
+                std::size_t bestStep, QWidget* parent = nullptr);
+
+    /// Shows evaluation index (into the list given). For tests and the chooser.
+    void showEvaluation(int index);
+    /// The warnings shown now, one per line; empty when none.
+    QString warningText() const;
+    QTableWidget* confusionTable() const { return confusion_; }
+    QTableWidget* classTable() const { return classes_; }
+    /// Row-normalised shares instead of counts.
+    void setNormalised(bool normalised);
+
+private:
+    void refresh();
+
+    std::vector<EvalMetrics> evaluations_;
+    std::vector<std::string> labels_;
+    int current_ = -1;
+    QComboBox* chooser_;
+    QCheckBox* normalised_;
+    QTableWidget* confusion_;
+    QTableWidget* classes_;
+    QLabel* summary_;
+    QLabel* warnings_;
+};
+
+}  // namespace bert::ui

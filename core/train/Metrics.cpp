@@ -138,12 +138,22 @@ std::vector<ModelWarning> modelWarnings(const ConfusionMatrix& confusion,
     return warnings;
 }
 
+const nlohmann::json* trainingSettingsOfRunConfig(const nlohmann::json& runConfig) {
+    // Runs store {"job": {"training": {...}, ...}} (TrainingJob::toJson).
+    if (runConfig.is_object() && runConfig.contains("job") && runConfig["job"].is_object() &&
+        runConfig["job"].contains("training") && runConfig["job"]["training"].is_object()) {
+        return &runConfig["job"]["training"];
+    }
+    return nullptr;
+}
+
 BestMetric bestMetricOfRunConfig(const nlohmann::json& runConfig) {
-    if (!runConfig.is_object() || !runConfig.contains("training")) {
+    const auto* training = trainingSettingsOfRunConfig(runConfig);
+    if (training == nullptr) {
         return BestMetric::Accuracy;
     }
     try {
-        return TrainingConfig::fromJson(runConfig["training"]).bestMetric;
+        return TrainingConfig::fromJson(*training).bestMetric;
     } catch (const std::exception&) {
         return BestMetric::Accuracy;  // a run from another version: judge it by accuracy
     }

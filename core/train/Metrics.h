@@ -56,8 +56,11 @@ struct ModelWarning {
 std::vector<ModelWarning> modelWarnings(const ConfusionMatrix& confusion,
                                         const std::vector<std::string>& labels);
 
-/// The best_metric a stored run was trained with (its config's "training" object); accuracy for
-/// runs recorded before the option existed or whose settings cannot be read.
+/// The training settings of a stored run's config ({"job": {"training": ...}}), or null.
+const nlohmann::json* trainingSettingsOfRunConfig(const nlohmann::json& runConfig);
+
+/// The best_metric a stored run was trained with; accuracy for runs recorded before the option
+/// existed or whose settings cannot be read.
 BestMetric bestMetricOfRunConfig(const nlohmann::json& runConfig);
 
 /// The value of a metric in an evaluation.

@@ -286,6 +286,20 @@ TEST_F(Cli, EstimateSaysWhatWouldMakeItFit) {
     EXPECT_NE(roomy.out.find("trial step peak"), std::string::npos) << roomy.out;
 }
 
+// Issue 12, point 4: `runs show` judges the run by its own best metric: the confusion matrix
+// and per-class report of the best evaluation, and the early stop in the events.
+TEST_F(Cli, RunsShowJudgesTheRunByItsBestMetric) {
+    const auto trained = runCli(trainArgs({"--epochs", "2", "--best-metric", "loss",
+                                           "--class-weighting", "balanced", "--early-stopping", "50"}),
+                                dir_.path());
+    ASSERT_EQ(trained.code, 0) << trained.err;
+    const auto show = runCli({"--db", db_, "runs", "show", "1"}, dir_.path());
+    ASSERT_EQ(show.code, 0) << show.err;
+    EXPECT_NE(show.out.find("Best by loss: step "), std::string::npos) << show.out;
+    EXPECT_NE(show.out.find("precision"), std::string::npos) << show.out;
+    EXPECT_NE(show.out.find("support"), std::string::npos) << show.out;
+}
+
 // Issue 12, point 1: "largest batch that fits" finds the biggest micro-batch a cap allows,
 // confirmed by a trial step, and keeps the effective batch the user chose.
 TEST_F(Cli, EstimateFindsTheLargestBatchThatFitsAndKeepsTheEffectiveBatch) {

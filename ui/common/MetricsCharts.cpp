@@ -21,6 +21,7 @@
 #include "common/Format.h"
 #include "common/NiceAxis.h"
 #include "runs/RunStore.h"
+#include "train/Metrics.h"
 
 namespace bert::ui {
 

@@ -382,6 +382,26 @@
         <source>run %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>dataset</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>best macro-F1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>samples/s</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>bert::ui::DatasetPage</name>
@@ -483,6 +503,10 @@
     </message>
     <message>
         <source>Token lengths (p50 %1, p90 %2, p99 %3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 has no column %2.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -696,6 +720,38 @@
     </message>
     <message>
         <source>Wait until the largest batch is found, then start.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open &amp;job…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open job</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Job files (*.json)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Save job…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Save job</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Train again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run %1&apos;s dataset, model and settings are in the form: change what you want to compare, then Start.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Saved to %1; bert-studio-cli train --config reads it too.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1089,10 +1145,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Export the model into</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Exported run %1 to %2. transformers loads it with from_pretrained.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1106,6 +1158,18 @@
     </message>
     <message>
         <source>Rename run %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Train &amp;again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Load the selected run&apos;s dataset, model and settings into the form, to train again or change one thing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export the model into a new folder</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -381,6 +381,26 @@
         <source>run %1</source>
         <translation>运行 %1</translation>
     </message>
+    <message>
+        <source>dataset</source>
+        <translation>数据集</translation>
+    </message>
+    <message>
+        <source>model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>best macro-F1</source>
+        <translation>最佳宏 F1</translation>
+    </message>
+    <message>
+        <source>samples/s</source>
+        <translation>样本/秒</translation>
+    </message>
 </context>
 <context>
     <name>bert::ui::DatasetPage</name>
@@ -483,6 +503,10 @@
     <message>
         <source>Token lengths (p50 %1, p90 %2, p99 %3)</source>
         <translation>词元长度（p50 %1，p90 %2，p99 %3）</translation>
+    </message>
+    <message>
+        <source>%1 has no column %2.</source>
+        <translation>%1 没有列 %2。</translation>
     </message>
 </context>
 <context>
@@ -694,6 +718,38 @@
     <message>
         <source>Wait until the largest batch is found, then start.</source>
         <translation>请等找到最大批次后再开始。</translation>
+    </message>
+    <message>
+        <source>Open &amp;job…</source>
+        <translation>打开任务(&amp;J)…</translation>
+    </message>
+    <message>
+        <source>Open job</source>
+        <translation>打开任务</translation>
+    </message>
+    <message>
+        <source>Job files (*.json)</source>
+        <translation>任务文件 (*.json)</translation>
+    </message>
+    <message>
+        <source>&amp;Save job…</source>
+        <translation>保存任务(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Save job</source>
+        <translation>保存任务</translation>
+    </message>
+    <message>
+        <source>Train again</source>
+        <translation>再次训练</translation>
+    </message>
+    <message>
+        <source>Run %1's dataset, model and settings are in the form: change what you want to compare, then Start.</source>
+        <translation>运行 %1 的数据集、模型和设置已载入表单：修改想要比较的部分，然后开始。</translation>
+    </message>
+    <message>
+        <source>Saved to %1; bert-studio-cli train --config reads it too.</source>
+        <translation>已保存到 %1；bert-studio-cli train --config 也能读取它。</translation>
     </message>
 </context>
 <context>
@@ -1085,10 +1141,6 @@
         <translation>请选择一个运行。</translation>
     </message>
     <message>
-        <source>Export the model into</source>
-        <translation>将模型导出到</translation>
-    </message>
-    <message>
         <source>Exported run %1 to %2. transformers loads it with from_pretrained.</source>
         <translation>已将运行 %1 导出到 %2。transformers 可用 from_pretrained 加载。</translation>
     </message>
@@ -1103,6 +1155,18 @@
     <message>
         <source>Rename run %1</source>
         <translation>重命名运行 %1</translation>
+    </message>
+    <message>
+        <source>Train &amp;again</source>
+        <translation>再次训练(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Load the selected run's dataset, model and settings into the form, to train again or change one thing</source>
+        <translation>把所选运行的数据集、模型和设置载入表单，以便再次训练或只改一处</translation>
+    </message>
+    <message>
+        <source>Export the model into a new folder</source>
+        <translation>将模型导出到新文件夹</translation>
     </message>
 </context>
 <context>

@@ -147,6 +147,10 @@ SessionResult runTrainingJob(const TrainingJob& job, const std::filesystem::path
     run.techniques = job.training.techniquesSummary();
     store.claimRunsFolder();  // before the run exists: a folder of another database stops it here
     const auto runId = store.createRun(run);
+    if (job.name.empty()) {
+        // Runs of one model and dataset differ by their techniques and their number.
+        store.rename(runId, autoRunName(job, runId));
+    }
     if (onRunCreated) {
         onRunCreated(runId);
     }

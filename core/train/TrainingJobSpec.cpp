@@ -58,4 +58,10 @@ std::string TrainingJob::displayName() const {
     return model + " on " + data.trainFile.filename().string();
 }
 
+std::string autoRunName(const TrainingJob& job, std::int64_t runId) {
+    const auto techniques = job.training.techniquesSummary();
+    return job.displayName() + (techniques.empty() ? "" : ", " + techniques) + " #" +
+           std::to_string(runId);
+}
+
 }  // namespace bert

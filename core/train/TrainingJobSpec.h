@@ -3,10 +3,10 @@
 // A training job as the command line's --config files, the studio and stored runs describe it,
 // without LibTorch (the job-file fuzzer reads it too). TrainingJob.h runs it.
 
-#include <nlohmann/json.hpp>
-
 #include <filesystem>
 #include <string>
+
+#include <nlohmann/json.hpp>
 
 #include "data/TrainingData.h"
 #include "train/TrainingConfig.h"
@@ -28,5 +28,9 @@ struct TrainingJob {
     static TrainingJob fromJson(const nlohmann::json& json);
     std::string displayName() const;
 };
+
+/// The name of a run the user did not name: "<model> on <dataset>, <techniques on> #<id>", so
+/// that runs of one model and dataset can be told apart in tables and charts.
+std::string autoRunName(const TrainingJob& job, std::int64_t runId);
 
 }  // namespace bert

@@ -289,13 +289,25 @@ TEST_F(Cli, EstimateSaysWhatWouldMakeItFit) {
 // Issue 12, point 4: `runs show` judges the run by its own best metric: the confusion matrix
 // and per-class report of the best evaluation, and the early stop in the events.
 TEST_F(Cli, RunsShowJudgesTheRunByItsBestMetric) {
-    const auto trained = runCli(trainArgs({"--epochs", "2", "--best-metric", "loss",
-                                           "--class-weighting", "balanced", "--early-stopping", "50"}),
-                                dir_.path());
+    const auto trained =
+        runCli(trainArgs({"--epochs", "2", "--best-metric", "loss", "--class-weighting", "balanced",
+                          "--early-stopping", "50"}),
+               dir_.path());
     ASSERT_EQ(trained.code, 0) << trained.err;
     const auto show = runCli({"--db", db_, "runs", "show", "1"}, dir_.path());
     ASSERT_EQ(show.code, 0) << show.err;
     EXPECT_NE(show.out.find("Best by loss: step "), std::string::npos) << show.out;
+    // Issue 12, point 9: auto names tell runs apart (model, dataset, techniques, number).
+    const auto again = runCli(trainArgs({"--max-steps", "2", "--padding", "fixed"}), dir_.path());
+    ASSERT_EQ(again.code, 0) << again.err;
+    RunStore store(db_, RunStore::Access::ReadOnly);
+    const auto first = store.run(1)->name;
+    const auto second = store.run(2)->name;
+    EXPECT_NE(first, second);
+    EXPECT_NE(first.find(" on reviews.csv, "), std::string::npos) << first;
+    EXPECT_NE(first.find("#1"), std::string::npos) << first;
+    EXPECT_NE(second.find("fixed padding"), std::string::npos) << second;
+    EXPECT_NE(second.find("#2"), std::string::npos) << second;
     EXPECT_NE(show.out.find("precision"), std::string::npos) << show.out;
     EXPECT_NE(show.out.find("support"), std::string::npos) << show.out;
 }

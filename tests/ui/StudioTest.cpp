@@ -25,6 +25,7 @@
 #include <QValueAxis>
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "../core/TinyModel.h"
 #include "common/MetricsCharts.h"
@@ -35,6 +36,7 @@
 #include "runs/CompareDialog.h"
 #include "runs/ModelReport.h"
 #include "runs/RunDialog.h"
+#include "runs/RunRecorder.h"
 #include "runs/RunStore.h"
 #include "runs/RunsPage.h"
 #include "support/TestSupport.h"
@@ -458,6 +460,127 @@ TEST(ChartsTest, RoundTicksFittedLossSmoothingCapAndASinglePoint) {
     EXPECT_LT(smoothSwing, rawSwing / 4.0);
     charts.setSmoothing(0.0);
     EXPECT_NEAR(charts.smoothedLoss()[5].y(), 2.4 - 0.005 * 6 + 0.02, 1e-12);
+}
+
+// Issue 12, point 9: the compare table names settings as the form does, with units; a run
+// without an evaluation shows "—", not 0.0000, and stays off the accuracy scatter.
+TEST_F(Studio, CompareShowsReadableSettingsAndNoFakeAccuracy) {
+    const auto database = dir_ / "runs.sqlite";
+    QList<qint64> ids;
+    {
+        RunStore store(database);
+        for (const std::int64_t cap : {512LL << 20, 1024LL << 20}) {
+            NewRun run;
+            run.name = "run";
+            run.config = {
+                {"job",
+                 {{"training",
+                   {{"max_length", cap == (512LL << 20) ? 64 : 128}, {"memory_cap_bytes", cap}}}}}};
+            const auto id = store.createRun(run);
+            ids << id;
+            RunResult result;
+            result.status = RunStatus::Completed;
+            if (ids.size() == 1) {
+                RunRecorder recorder(store.file(), id);
+                EvalMetrics eval;
+                eval.step = 1;
+                eval.accuracy = 0.75;
+                eval.macroF1 = 0.7;
+                eval.confusion = {{3, 1}, {0, 0}};
+                recorder.onEvaluation(eval);
+                result.bestEval = eval;
+                result.finalEval = eval;
+                recorder.onFinished(result);
+            } else {
+                store.finishRun(id, result);
+            }
+        }
+    }
+    window_->runsPage()->refresh();
+    auto* dialog = dynamic_cast<ui::CompareDialog*>(window_->runsPage()->compare(ids));
+    ASSERT_NE(dialog, nullptr);
+    const int maxLength = dialog->rowOf(QStringLiteral("Max length"));
+    ASSERT_GE(maxLength, 0) << "settings must be named as the form names them";
+    EXPECT_EQ(dialog->cell(maxLength, 1), QStringLiteral("64"));
+    const int cap = dialog->rowOf(QStringLiteral("Memory cap (MiB)"));
+    ASSERT_GE(cap, 0);
+    EXPECT_EQ(dialog->cell(cap, 2), QStringLiteral("1024 MiB"));
+    const int accuracy = dialog->rowOf(QStringLiteral("best accuracy"));
+    ASSERT_GE(accuracy, 0);
+    EXPECT_EQ(dialog->cell(accuracy, 1), QStringLiteral("0.7500"));
+    EXPECT_EQ(dialog->cell(accuracy, 2), QStringLiteral("—"));
+    const int f1 = dialog->rowOf(QStringLiteral("best macro-F1"));
+    ASSERT_GE(f1, 0);
+    EXPECT_EQ(dialog->cell(f1, 1), QStringLiteral("0.7000"));
+    EXPECT_GE(dialog->rowOf(QStringLiteral("samples/s")), 0);
+    EXPECT_EQ(dialog->scatterPoints(), 1) << "a run without evaluation has no accuracy to plot";
+}
+
+// Issue 12, point 9: reproduce runs. A job saved from the studio is the JSON `train --config`
+// reads and opens back into the form; "Train again" loads a run's dataset, model and settings;
+// the form remembers its last values at the next start.
+TEST_F(Studio, JobFilesTrainAgainAndTheFormRemembers) {
+    ASSERT_TRUE(
+        window_->datasetPage()->openFile(QString::fromStdString((dir_ / "reviews.csv").string())));
+    configure(PaddingMode::Fixed, 1);
+    auto* techniques = window_->techniquesPage();
+    auto config = techniques->config();
+    config.maxLength = 24;
+    config.learningRate = 7e-4;
+    config.bestMetric = BestMetric::MacroF1;
+    techniques->setConfig(config);
+    const auto jobFile = dir_ / "job.json";
+    ASSERT_TRUE(window_->saveJobFile(QString::fromStdString(jobFile.string())));
+    const auto saved = TrainingJob::fromJson(nlohmann::json::parse(std::ifstream(jobFile)));
+    EXPECT_EQ(saved.training.maxLength, 24U);
+    EXPECT_EQ(saved.data.columns.label, "sentiment");
+
+    // Change the form, then open the job: the saved settings come back.
+    config.maxLength = 48;
+    config.bestMetric = BestMetric::Accuracy;
+    techniques->setConfig(config);
+    ASSERT_TRUE(window_->openJobFile(QString::fromStdString(jobFile.string())));
+    EXPECT_EQ(techniques->config().maxLength, 24U);
+    EXPECT_EQ(techniques->config().bestMetric, BestMetric::MacroF1);
+    EXPECT_DOUBLE_EQ(techniques->config().learningRate, 7e-4);
+    // A file that is not a job is refused with its name, and the form is unchanged.
+    test::writeFile(dir_ / "notajob.json", "[1, 2]");
+    EXPECT_FALSE(window_->openJobFile(QString::fromStdString((dir_ / "notajob.json").string())));
+    bool named = false;
+    for (auto* box : window_->findChildren<QMessageBox*>()) {
+        named = named || (box->isVisible() && box->text().contains(QStringLiteral("notajob.json")));
+        box->close();
+    }
+    EXPECT_TRUE(named) << "the message must name the file";
+    EXPECT_EQ(techniques->config().maxLength, 24U);
+
+    // Train a run at 24 tokens, change the form, then "Train again" restores the run's settings.
+    qint64 finished = 0;
+    QObject::connect(window_.get(), &ui::MainWindow::trainingFinished,
+                     [&](qint64 runId) { finished = runId; });
+    ASSERT_TRUE(window_->startTraining());
+    ASSERT_TRUE(waitUntil([&] { return finished != 0; }, 120000));
+    config.maxLength = 40;
+    techniques->setConfig(config);
+    // Issue 12, point 10: Try it follows the newest finished run; export suggests a new folder.
+    EXPECT_TRUE(window_->tryItPage()->currentModelText().startsWith(
+        QStringLiteral("run %1:").arg(finished)))
+        << window_->tryItPage()->currentModelText().toStdString();
+    EXPECT_TRUE(window_->runsPage()->exportFolderName(finished).startsWith(
+        QStringLiteral("run-%1-").arg(finished)))
+        << window_->runsPage()->exportFolderName(finished).toStdString();
+    window_->trainAgain(finished);
+    EXPECT_EQ(techniques->config().maxLength, 24U);
+    EXPECT_EQ(window_->datasetPage()->dataSpec().columns.label, "sentiment");
+
+    // The next start remembers the last values.
+    config = techniques->config();
+    config.maxLength = 56;
+    techniques->setConfig(config);
+    window_.reset();
+    window_ = std::make_unique<ui::MainWindow>(dir_ / "runs.sqlite");
+    EXPECT_EQ(window_->techniquesPage()->config().maxLength, 56U);
+    EXPECT_EQ(window_->techniquesPage()->modelFolder(), dir_ / "model");
 }
 
 // Issue 12, point 4: a model that never predicts one class is called out on its run's page,

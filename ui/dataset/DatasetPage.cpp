@@ -21,6 +21,7 @@
 #include <QMimeData>
 #include <QPushButton>
 #include <QSettings>
+#include <QSignalBlocker>
 #include <QTableWidget>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -374,6 +375,35 @@ void DatasetPage::refreshProfile() {
 
 std::size_t DatasetPage::longestExample() const {
     return lengths_.empty() ? 0 : *std::max_element(lengths_.begin(), lengths_.end());
+}
+
+bool DatasetPage::setDataSpec(const DataSpec& spec, double validationFraction) {
+    validationFraction_->setValue(validationFraction);
+    if (!openFile(QString::fromStdString(spec.trainFile.string()))) {
+        return false;
+    }
+    const int text = textColumn_->findText(QString::fromStdString(spec.columns.text));
+    const int label = labelColumn_->findText(QString::fromStdString(spec.columns.label));
+    const int pair = spec.columns.textPair.empty()
+                         ? 0
+                         : pairColumn_->findText(QString::fromStdString(spec.columns.textPair));
+    if (text < 0 || label < 0 || pair < 0) {
+        showError(tr("%1 has no column %2.")
+                      .arg(file_, QString::fromStdString(text < 0    ? spec.columns.text
+                                                         : label < 0 ? spec.columns.label
+                                                                     : spec.columns.textPair)));
+        return false;
+    }
+    {
+        const QSignalBlocker blockText(textColumn_);
+        const QSignalBlocker blockPair(pairColumn_);
+        const QSignalBlocker blockLabel(labelColumn_);
+        textColumn_->setCurrentIndex(text);
+        pairColumn_->setCurrentIndex(pair);
+        labelColumn_->setCurrentIndex(label);
+    }
+    columnsChanged();
+    return examples_.has_value();
 }
 
 DataSpec DatasetPage::dataSpec() const {

@@ -51,6 +51,9 @@ public:
     /// The examples read with the chosen columns, or null when none are (no file, an error).
     const ExampleSet* examples() const { return examples_ ? &*examples_ : nullptr; }
     DataSpec dataSpec() const;
+    /// Opens spec's training file and chooses its columns (a job file, "Train again"). Returns
+    /// false (and shows why) when the file cannot be read or a column is missing.
+    bool setDataSpec(const DataSpec& spec, double validationFraction);
     double validationFraction() const;
     QString currentFile() const { return file_; }
     QString errorText() const;

@@ -6,6 +6,7 @@
 #include <QChartView>
 #include <QCloseEvent>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPalette>
@@ -15,11 +16,15 @@
 #include <QStyleFactory>
 #include <QTabWidget>
 
+#include "Error.h"
 #include "common/Format.h"
 #include "common/Guard.h"
 #include "common/MetricsCharts.h"
 #include "data/TrainingPlan.h"
 #include "dataset/DatasetPage.h"
+#include "io/AtomicFile.h"
+#include "io/InputFile.h"
+#include "io/Json.h"
 #include "runs/RunStore.h"
 #include "runs/RunsPage.h"
 #include "training/TechniquesPage.h"
@@ -57,13 +62,36 @@ MainWindow::MainWindow(std::filesystem::path database, QWidget* parent)
         techniques_->setLongestExample(dataset_->longestExample());
     };
     connect(techniques_, &TechniquesPage::modelChanged, this, [this, syncDataset] {
+        QSettings settings;
+        settings.setValue(QStringLiteral("model/last"),
+                          QString::fromStdString(techniques_->modelFolder().string()));
+        settings.setValue(QStringLiteral("model/preset"),
+                          QString::fromStdString(techniques_->preset()));
         dataset_->setTokenizer(techniques_->tokenizer());
         syncDataset();
         updatePlan();
     });
+    // The form remembers its last values (and the model) for the next start.
+    {
+        QSettings settings;
+        const auto model = settings.value(QStringLiteral("model/last")).toString();
+        if (!model.isEmpty() && QFileInfo::exists(model)) {
+            techniques_->setModel(model, settings.value(QStringLiteral("model/preset")).toString());
+        }
+        const auto last = settings.value(QStringLiteral("training/last")).toString().toStdString();
+        if (!last.empty()) {
+            try {
+                techniques_->setConfig(TrainingConfig::fromJson(nlohmann::json::parse(last)));
+            } catch (const std::exception&) {
+                // Settings of another version: the defaults stand.
+            }
+        }
+    }
     connect(techniques_, &TechniquesPage::configChanged, this, [this] {
         const auto config = techniques_->config();
         dataset_->setBatching(config.maxLength, config.batchSize);
+        QSettings().setValue(QStringLiteral("training/last"),
+                             QString::fromStdString(config.toJson().dump()));
         updatePlan();
     });
     connect(dataset_, &DatasetPage::datasetChanged, this, [this] {
@@ -141,6 +169,20 @@ void MainWindow::createMenus() {
         }
     });
     open->setShortcut(QKeySequence::Open);
+    file->addAction(tr("Open &job…"), this, [this] {
+        const auto chosen =
+            QFileDialog::getOpenFileName(this, tr("Open job"), QString(), tr("Job files (*.json)"));
+        if (!chosen.isEmpty()) {
+            openJobFile(chosen);
+        }
+    });
+    file->addAction(tr("&Save job…"), this, [this] {
+        const auto chosen =
+            QFileDialog::getSaveFileName(this, tr("Save job"), QString(), tr("Job files (*.json)"));
+        if (!chosen.isEmpty()) {
+            saveJobFile(chosen);
+        }
+    });
     auto* exportModel = file->addAction(tr("&Export a run's model…"), this,
                                         [this] { tabs_->setCurrentWidget(runs_); });
     exportModel->setShortcut(QKeySequence(QStringLiteral("Ctrl+E")));
@@ -295,6 +337,65 @@ void MainWindow::updatePlan() {
     training_->setPlan(line, warnings.join(QLatin1Char('\n')));
 }
 
+bool MainWindow::applyJob(const TrainingJob& job) {
+    techniques_->setModel(QString::fromStdString(job.modelFolder.string()),
+                          QString::fromStdString(job.preset));
+    const bool dataOpened = job.data.trainFile.empty() ||
+                            dataset_->setDataSpec(job.data, job.training.validationFraction);
+    techniques_->setConfig(job.training);
+    tabs_->setCurrentWidget(dataOpened ? static_cast<QWidget*>(techniques_) : dataset_);
+    return dataOpened;
+}
+
+void MainWindow::trainAgain(qint64 runId) {
+    guarded(this, tr("Train again"), [&] {
+        RunStore store(database_, RunStore::Access::ReadOnly);
+        const auto run = store.run(runId);
+        if (!run) {
+            throw InputError(database_, "has no run " + std::to_string(runId));
+        }
+        if (applyJob(jobOfRun(*run))) {
+            statusBar()->showMessage(
+                tr("Run %1's dataset, model and settings are in the form: change what you want "
+                   "to compare, then Start.")
+                    .arg(runId));
+        }
+    });
+}
+
+bool MainWindow::saveJobFile(const QString& file) {
+    return guarded(this, tr("Save job"), [&] {
+        writeFileAtomically(file.toStdString(), currentJob().toJson().dump(2) + "\n");
+        statusBar()->showMessage(
+            tr("Saved to %1; bert-studio-cli train --config reads it too.").arg(file));
+    });
+}
+
+bool MainWindow::openJobFile(const QString& file) {
+    return guarded(this, tr("Open job"), [&] {
+        const std::filesystem::path path = file.toStdString();
+        std::string problem;
+        const auto json = parseJson(readInputFile(path, input_limits::kSmallJson), problem);
+        if (!problem.empty()) {
+            throw InputError(path, problem);
+        }
+        if (!json.is_object() || !json.contains("data") || !json.contains("training")) {
+            throw InputError(path,
+                             "is not a job file (a JSON object with \"data\" and \"training\")");
+        }
+        TrainingJob job;
+        try {
+            job = TrainingJob::fromJson(json);
+        } catch (const InputError& error) {
+            throw InputError(path, error.problem());
+        }
+        if (job.modelFolder.empty()) {
+            job.modelFolder = techniques_->modelFolder();
+        }
+        applyJob(job);
+    });
+}
+
 TrainingJob MainWindow::currentJob() const {
     TrainingJob job;
     job.modelFolder = techniques_->modelFolder();
@@ -417,6 +518,7 @@ void MainWindow::onFinished(qint64 runId) {
     training_active_ = false;
     runs_->refresh();
     tryIt_->refreshRuns();
+    tryIt_->chooseRun(runId);  // Try it follows the newest finished run
     statusBar()->showMessage(tr("Run %1 finished").arg(runId));
     Q_EMIT trainingFinished(runId);
     if (closeAfterRun_) {

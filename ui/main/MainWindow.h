@@ -39,6 +39,15 @@ public:
     TryItPage* tryItPage() const { return tryIt_; }
     QTabWidget* tabs() const { return tabs_; }
     bool isTraining() const { return training_active_; }
+    /// Loads a job into the dataset and techniques pages (a job file, "Train again"). Returns
+    /// false when its dataset cannot be opened (the dataset page then says why).
+    bool applyJob(const TrainingJob& job);
+    /// "Train again with these settings" for a stored run.
+    void trainAgain(qint64 runId);
+    /// File → Save job / Open job: the JSON of `bert-studio-cli train --config`. False, after a
+    /// message naming the file, when it cannot be written or read.
+    bool saveJobFile(const QString& file);
+    bool openJobFile(const QString& file);
     /// The worker on the training thread (for tests: a queued call to it runs before the next job).
     TrainingWorker* worker() const { return worker_; }
 

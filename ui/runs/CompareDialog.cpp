@@ -1,10 +1,13 @@
 #include "runs/CompareDialog.h"
 
+#include <algorithm>
 #include <functional>
+#include <optional>
 
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QDialogButtonBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -18,8 +21,49 @@
 #include "common/Guard.h"
 #include "runs/RunCompare.h"
 #include "runs/RunStore.h"
+#include "train/TrainingOptions.h"
 
 namespace bert::ui {
+
+namespace {
+
+/// "training.max_length" as the form calls it ("Max length"); other job fields in words.
+QString settingName(const std::string& key) {
+    const std::string prefix = "training.";
+    if (key.rfind(prefix, 0) == 0) {
+        const auto option = key.substr(prefix.size());
+        for (const auto& descriptor : trainingOptions()) {
+            if (descriptor.key == option) {
+                return QCoreApplication::translate("TrainingOptions", descriptor.label)
+                    .remove(QLatin1Char('&'));
+            }
+        }
+    }
+    if (key == "data.train_file") {
+        return CompareDialog::tr("dataset");
+    }
+    if (key == "model_folder") {
+        return CompareDialog::tr("model");
+    }
+    if (key == "name") {
+        return CompareDialog::tr("name");
+    }
+    return QString::fromStdString(key);
+}
+
+/// Byte counts in MiB; everything else as stored.
+QString settingValue(const std::string& key, const std::string& value) {
+    if (key.size() > 6 && key.compare(key.size() - 6, 6, "_bytes") == 0) {
+        try {
+            return mib(std::stoll(value));
+        } catch (const std::exception&) {
+            return QString::fromStdString(value);  // "null": no cap
+        }
+    }
+    return QString::fromStdString(value);
+}
+
+}  // namespace
 
 CompareDialog::CompareDialog(const std::filesystem::path& database, const QList<qint64>& runIds,
                              QWidget* parent)
@@ -51,8 +95,25 @@ CompareDialog::CompareDialog(const std::filesystem::path& database, const QList<
         }
     }
     const auto differences = settingDifferences(runs);
+    // What each run achieved: runs without an evaluation have no accuracy (not 0).
+    std::vector<std::optional<double>> bestF1(runs.size());
+    std::vector<double> samplesPerSecond(runs.size(), 0.0);
+    std::vector<bool> evaluated(runs.size(), false);
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        for (const auto& eval : store.evaluations(runs[i].id)) {
+            evaluated[i] = true;
+            bestF1[i] = std::max(bestF1[i].value_or(0.0), eval.macroF1);
+        }
+        const auto steps = store.steps(runs[i].id);
+        double sum = 0.0;
+        for (const auto& step : steps) {
+            sum += step.samplesPerSecond;
+        }
+        samplesPerSecond[i] = steps.empty() ? 0.0 : sum / static_cast<double>(steps.size());
+    }
+    const QString none = QStringLiteral("—");
     differences_->setColumnCount(static_cast<int>(runs.size()) + 1);
-    differences_->setRowCount(static_cast<int>(differences.size()) + 4);
+    differences_->setRowCount(static_cast<int>(differences.size()) + 6);
     QStringList headers{tr("Setting")};
     for (const auto& run : runs) {
         headers << tr("Run %1").arg(run.id);
@@ -67,11 +128,18 @@ CompareDialog::CompareDialog(const std::filesystem::path& database, const QList<
         ++row;
     };
     for (const auto& difference : differences) {
-        setRow(QString::fromStdString(difference.setting),
-               [&](std::size_t i) { return QString::fromStdString(difference.values[i]); });
+        setRow(settingName(difference.setting), [&](std::size_t i) {
+            return settingValue(difference.setting, difference.values[i]);
+        });
     }
-    setRow(tr("best accuracy"),
-           [&](std::size_t i) { return QString::number(runs[i].bestAccuracy, 'f', 4); });
+    setRow(tr("best accuracy"), [&](std::size_t i) {
+        return evaluated[i] ? QString::number(runs[i].bestAccuracy, 'f', 4) : none;
+    });
+    setRow(tr("best macro-F1"),
+           [&](std::size_t i) { return bestF1[i] ? QString::number(*bestF1[i], 'f', 4) : none; });
+    setRow(tr("samples/s"), [&](std::size_t i) {
+        return samplesPerSecond[i] > 0.0 ? QString::number(samplesPerSecond[i], 'f', 1) : none;
+    });
     setRow(tr("peak memory"), [&](std::size_t i) { return mib(runs[i].peakMemoryBytes); });
     setRow(tr("forecast"), [&](std::size_t i) { return mib(runs[i].forecastBytes); });
     setRow(tr("duration"), [&](std::size_t i) { return duration(runs[i].seconds); });
@@ -86,7 +154,11 @@ CompareDialog::CompareDialog(const std::filesystem::path& database, const QList<
     scatterChart->addAxis(memoryAxis, Qt::AlignBottom);
     scatterChart->addAxis(accuracyAxis, Qt::AlignLeft);
     double maxMemory = 1.0;
-    for (const auto& run : runs) {
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        const auto& run = runs[i];
+        if (!evaluated[i]) {
+            continue;  // no accuracy to place it at
+        }
         auto* point = new QScatterSeries();
         point->setName(tr("run %1 (%2)").arg(run.id).arg(duration(run.seconds)));
         point->setMarkerSize(8.0 + std::min(30.0, run.seconds / 10.0));  // larger: longer
@@ -179,6 +251,24 @@ int CompareDialog::curveCount() const {
 }
 int CompareDialog::differenceRows() const {
     return differences_->rowCount();
+}
+
+QString CompareDialog::cell(int row, int column) const {
+    const auto* item = differences_->item(row, column);
+    return item != nullptr ? item->text() : QString();
+}
+
+int CompareDialog::rowOf(const QString& name) const {
+    for (int row = 0; row < differences_->rowCount(); ++row) {
+        if (cell(row, 0) == name) {
+            return row;
+        }
+    }
+    return -1;
+}
+
+int CompareDialog::scatterPoints() const {
+    return static_cast<int>(scatterView_->chart()->series().size());
 }
 
 }  // namespace bert::ui

@@ -24,6 +24,12 @@ public:
                   QWidget* parent = nullptr);
     int curveCount() const;
     int differenceRows() const;
+    /// The table's cell (row, column 0: the setting's name; column i: run i), for tests.
+    QString cell(int row, int column) const;
+    /// The row whose first cell is name, or -1.
+    int rowOf(const QString& name) const;
+    /// Runs placed on the memory-against-accuracy scatter.
+    int scatterPoints() const;
 
 private:
     void drawCurves();

@@ -1,5 +1,6 @@
 #include "runs/RunsPage.h"
 
+#include <QDir>
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -8,8 +9,10 @@
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSortFilterProxyModel>
 #include <QStandardItemModel>
+#include <QStandardPaths>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -101,6 +104,14 @@ RunsPage::RunsPage(std::filesystem::path database, QWidget* parent)
         }
         compare(selectedRuns());
     }));
+    buttons->addWidget(button(tr("Train &again"),
+                              tr("Load the selected run's dataset, model and settings into the "
+                                 "form, to train again or change one thing"),
+                              [this] {
+                                  if (!selectedRuns().isEmpty()) {
+                                      Q_EMIT trainAgainRequested(selectedRuns().front());
+                                  }
+                              }));
     buttons->addWidget(button(tr("&Notes…"), tr("Write notes on the run"), &RunsPage::editNotes));
     buttons->addWidget(button(tr("E&xport model…"),
                               tr("Write the run's model as a transformers folder with a run card"),
@@ -205,6 +216,28 @@ void RunsPage::selectRuns(const QList<qint64>& runIds) {
                 proxy_->index(row, 0), QItemSelectionModel::Select | QItemSelectionModel::Rows);
         }
     }
+}
+
+QString RunsPage::exportFolderName(qint64 runId) const {
+    // "run-3-minilm-on-tickets": letters, digits and dashes, safe on every file system.
+    QString name = QStringLiteral("run-%1").arg(runId);
+    for (int row = 0; row < model_->rowCount(); ++row) {
+        if (model_->item(row, kId)->data(Qt::UserRole).toLongLong() == runId) {
+            QString words = model_->item(row, kName)->text().toLower();
+            words.replace(QRegularExpression(QStringLiteral("[^a-z0-9]+")), QStringLiteral("-"));
+            words = words.left(40);
+            while (words.endsWith(QLatin1Char('-'))) {
+                words.chop(1);
+            }
+            while (words.startsWith(QLatin1Char('-'))) {
+                words.remove(0, 1);
+            }
+            if (!words.isEmpty()) {
+                name += QLatin1Char('-') + words;
+            }
+        }
+    }
+    return name;
 }
 
 QDialog* RunsPage::openRun(qint64 runId) {
@@ -329,7 +362,13 @@ void RunsPage::exportSelected() {
         showNotice(this, tr("Export model"), tr("Select one run."));
         return;
     }
-    const auto folder = QFileDialog::getExistingDirectory(this, tr("Export the model into"));
+    // A new folder in the user's documents, named after the run: export refuses to mix its files
+    // into an existing folder's (without --force), so a fresh name is what works.
+    const auto documents = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    const auto suggested = QDir(documents).filePath(exportFolderName(ids.front()));
+    const auto folder =
+        QFileDialog::getSaveFileName(this, tr("Export the model into a new folder"), suggested,
+                                     QString(), nullptr, QFileDialog::ShowDirsOnly);
     if (!folder.isEmpty()) {
         exportModel(ids.front(), folder);
     }

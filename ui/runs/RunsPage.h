@@ -42,6 +42,8 @@ public:
     /// Opens the chart viewer of a run (non-modal); returns it, or null (and a message) when the
     /// run cannot be read.
     QDialog* openRun(qint64 runId);
+    /// The folder name the export dialog suggests for a run: "run-3-" and its name, in words.
+    QString exportFolderName(qint64 runId) const;
     /// Opens the comparison of runs (non-modal); returns it, or null (and a message).
     QDialog* compare(const QList<qint64>& runIds);
     /// Starts writing a run's model as a transformers folder with its run card, off the GUI
@@ -54,6 +56,8 @@ public:
 
 Q_SIGNALS:
     void runsChanged();
+    /// "Train again with these settings": the main window loads the run's job into the form.
+    void trainAgainRequested(qint64 runId);
     /// An export ended: error is empty when the folder was written.
     void exportFinished(qint64 runId, const QString& folder, const QString& error);
 

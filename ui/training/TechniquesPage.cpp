@@ -15,6 +15,7 @@
 #include <QPushButton>
 #include <QRadioButton>
 #include <QScrollArea>
+#include <QSignalBlocker>
 #include <QVBoxLayout>
 #include <QValueAxis>
 
@@ -132,6 +133,19 @@ TechniquesPage::TechniquesPage(QWidget* parent) : QWidget(parent) {
 void TechniquesPage::setModelFolder(const QString& folder) {
     modelFolder_->setText(folder);
     loadModel();
+}
+
+void TechniquesPage::setModel(const QString& folder, const QString& preset) {
+    {
+        const QSignalBlocker blockScratch(fromScratch_);
+        const QSignalBlocker blockFineTune(fineTune_);
+        const QSignalBlocker blockPreset(presetBox_);
+        (preset.isEmpty() ? fineTune_ : fromScratch_)->setChecked(true);
+        if (!preset.isEmpty()) {
+            presetBox_->setCurrentIndex(std::max(0, presetBox_->findText(preset)));
+        }
+    }
+    setModelFolder(folder);
 }
 
 std::filesystem::path TechniquesPage::modelFolder() const {

@@ -57,6 +57,8 @@ public:
     std::vector<std::string> modelLabels() const;
     QString adviceText() const;
     void setModelFolder(const QString& folder);
+    /// Fine-tune folder (preset empty) or train a preset from scratch over its tokenizer.
+    void setModel(const QString& folder, const QString& preset);
     /// Applies the change the warning suggests (the "Apply the suggested change" button).
     void applyAdvice();
     /// While the studio searches (largestBatchRequested), the button says so and is disabled.

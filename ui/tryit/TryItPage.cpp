@@ -97,6 +97,10 @@ void TryItPage::chooseRun(qint64 runId) {
     }
 }
 
+QString TryItPage::currentModelText() const {
+    return source_->currentText();
+}
+
 QString TryItPage::errorText() const {
     return error_->text();
 }

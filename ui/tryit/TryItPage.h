@@ -45,6 +45,8 @@ public:
     /// The last result shown.
     Probabilities lastResult() const { return lastResult_; }
     void chooseRun(qint64 runId);
+    /// The model chosen now, as the list shows it.
+    QString currentModelText() const;
     QString errorText() const;
 
 Q_SIGNALS:

@@ -1,4 +1,5 @@
 // bert-studio: the desktop application.
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -87,6 +88,9 @@ int runStudio(int argc, char** argv) {
     const QCommandLineOption openRunOption(QStringLiteral("open-run"),
                                            QStringLiteral("Show a stored run's charts"),
                                            QStringLiteral("id"));
+    const QCommandLineOption sizeOption(
+        QStringLiteral("size"), QStringLiteral("Window size for screenshots, e.g. 1280x1100"),
+        QStringLiteral("WxH"));
     const QCommandLineOption qualityOption(
         QStringLiteral("model-quality"),
         QStringLiteral("With --open-run: show the run's confusion matrix and per-class report"));
@@ -95,7 +99,7 @@ int runStudio(int argc, char** argv) {
                                            QStringLiteral("ids"));
     for (const auto* option :
          {&datasetOption, &databaseOption, &languageOption, &darkOption, &tabOption,
-          &screenshotOption, &openRunOption, &qualityOption, &compareOption}) {
+          &screenshotOption, &sizeOption, &openRunOption, &qualityOption, &compareOption}) {
         parser.addOption(*option);
     }
     parser.process(app);
@@ -131,6 +135,9 @@ int runStudio(int argc, char** argv) {
         window.setDarkPalette(true, /*remember=*/false);
     }
     window.resize(1280, 860);
+    if (const auto size = parser.value(sizeOption).split(QLatin1Char('x')); size.size() == 2) {
+        window.resize(std::max(640, size[0].toInt()), std::max(480, size[1].toInt()));
+    }
     window.show();
 
     QString dataset = parser.value(datasetOption);

@@ -169,6 +169,7 @@ TEST_F(Studio, ImportTrainWatchCompareExportAndTry) {
     auto* viewer = dynamic_cast<ui::RunDialog*>(runs->openRun(first));
     ASSERT_NE(viewer, nullptr);
     EXPECT_EQ(viewer->charts()->stepPoints(), 100);
+    EXPECT_FALSE(viewer->charts()->showsMemoryCap()) << "this run had no cap";
     // Issue 12: the run's page judges the model: confusion matrix and per-class report of the
     // best evaluation (four evaluations per epoch by default).
     ASSERT_NE(viewer->report(), nullptr);
@@ -514,6 +515,10 @@ TEST_F(Studio, CompareShowsReadableSettingsAndNoFakeAccuracy) {
     EXPECT_EQ(dialog->cell(f1, 1), QStringLiteral("0.7000"));
     EXPECT_GE(dialog->rowOf(QStringLiteral("samples/s")), 0);
     EXPECT_EQ(dialog->scatterPoints(), 1) << "a run without evaluation has no accuracy to plot";
+    // Issue 12, point 5: a stored run's cap is drawn on its memory chart.
+    auto* viewer = dynamic_cast<ui::RunDialog*>(window_->runsPage()->openRun(ids.front()));
+    ASSERT_NE(viewer, nullptr);
+    EXPECT_TRUE(viewer->charts()->showsMemoryCap());
 }
 
 // Issue 12, point 9: reproduce runs. A job saved from the studio is the JSON `train --config`

@@ -271,11 +271,10 @@ void MetricsCharts::loadRun(RunStore& store, std::int64_t runId) {
     }
     if (const auto run = store.run(runId)) {
         setForecast(run->forecastBytes);
-        const auto& training =
-            run->config.contains("training") ? run->config["training"] : nlohmann::json();
-        if (training.is_object() && training.contains("memory_cap_bytes") &&
-            training["memory_cap_bytes"].is_number_integer()) {
-            setMemoryCap(training["memory_cap_bytes"].get<std::int64_t>());
+        const auto* training = trainingSettingsOfRunConfig(run->config);
+        if (training != nullptr && training->contains("memory_cap_bytes") &&
+            (*training)["memory_cap_bytes"].is_number_integer()) {
+            setMemoryCap((*training)["memory_cap_bytes"].get<std::int64_t>());
         }
     }
     redraw();

@@ -28,6 +28,7 @@
 #include <QValueAxis>
 
 #include "common/Guard.h"
+#include "common/NiceAxis.h"
 #include "tokenizer/WordPieceTokenizer.h"
 
 namespace bert::ui {
@@ -263,6 +264,21 @@ void DatasetPage::setBatching(std::size_t maxLength, std::size_t batchSize) {
     refreshProfile();
 }
 
+namespace {
+
+// Count axes end on round ticks (0, 50, 100, 150), never 37, 75, 112.
+void setRoundCounts(QValueAxis* axis, std::size_t largest) {
+    constexpr int kMaxTicks = 5;
+    const auto nice =
+        niceAxis(0.0, static_cast<double>(std::max<std::size_t>(largest, 1)), kMaxTicks, true);
+    axis->setRange(0.0, nice.maximum);
+    axis->setTickType(QValueAxis::TicksDynamic);
+    axis->setTickAnchor(0.0);
+    axis->setTickInterval(nice.interval);
+}
+
+}  // namespace
+
 void DatasetPage::refreshProfile() {
     auto* labelChart = labelChart_->chart();
     auto* lengthChart = lengthChart_->chart();
@@ -306,6 +322,7 @@ void DatasetPage::refreshProfile() {
     countAxis->setLabelFormat("%d");
     labelChart->addAxis(countAxis, Qt::AlignLeft);
     countSeries->attachAxis(countAxis);
+    setRoundCounts(countAxis, *std::max_element(counts.begin(), counts.end()));
 
     summaryLabel_->setText(
         tr("%1 examples in %2 classes; %3 rows without text or label skipped; %4 invalid "
@@ -352,6 +369,11 @@ void DatasetPage::refreshProfile() {
     lengthAxis->setLabelFormat("%d");
     lengthChart->addAxis(lengthAxis, Qt::AlignLeft);
     lengthSeries->attachAxis(lengthAxis);
+    std::size_t tallest = bins.longer;
+    for (const auto count : bins.counts) {
+        tallest = std::max(tallest, count);
+    }
+    setRoundCounts(lengthAxis, tallest);
     shares_ = estimatePaddingShares(lengths_, maxLength_, batchSize_);
     const auto truncated = std::count_if(lengths_.begin(), lengths_.end(),
                                          [&](std::size_t l) { return l > maxLength_; });

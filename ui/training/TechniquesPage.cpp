@@ -23,6 +23,7 @@
 #include "Error.h"
 #include "common/Format.h"
 #include "common/Guard.h"
+#include "common/NiceAxis.h"
 #include "memory/DeviceTraits.h"
 #include "memory/MemoryMonitor.h"
 #include "tokenizer/WordPieceTokenizer.h"
@@ -269,9 +270,17 @@ void TechniquesPage::updateForecast() {
     chart->addSeries(series);
     auto* axis = new QValueAxis();
     axis->setTitleText(tr("MiB (%1: %2)").arg(budgetName, mib(budget)));
-    axis->setRange(0.0,
-                   std::max(static_cast<double>(budget), static_cast<double>(forecast_.total())) /
-                       kBytesPerMiB);
+    // Round ticks (0, 500, 1000 MiB), never 689.9.
+    const auto nice =
+        niceAxis(0.0,
+                 std::max(static_cast<double>(budget), static_cast<double>(forecast_.total())) /
+                     kBytesPerMiB,
+                 5, false);
+    axis->setRange(0.0, nice.maximum);
+    axis->setTickType(QValueAxis::TicksDynamic);
+    axis->setTickAnchor(0.0);
+    axis->setTickInterval(nice.interval);
+    axis->setLabelFormat(nice.interval >= 1.0 ? QStringLiteral("%.0f") : QStringLiteral("%.1f"));
     chart->addAxis(axis, Qt::AlignBottom);
     series->attachAxis(axis);
     auto* category = new QBarCategoryAxis();

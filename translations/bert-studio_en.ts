@@ -172,10 +172,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Peak learning rate of AdamW (linear warmup, then linear decay).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Weight decay</source>
         <translation type="unfinished"></translation>
     </message>
@@ -297,6 +293,30 @@
     </message>
     <message>
         <source>Stop when this many evaluations in a row bring no better &apos;best model by&apos; metric (0: never stop early).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Peak learning rate of AdamW (reached after the warmup).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Learning-rate schedule</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>After the warmup: linear decay to 0, half a cosine down to 0, or the peak rate to the end (transformers&apos; schedules with warmup).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>linear</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cosine</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>constant</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1281,6 +1301,10 @@
     </message>
     <message>
         <source>Finding the largest batch…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Learning rate over the run</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -163,16 +163,7 @@ void Trainer::emit(EventKind kind, const std::string& message, nlohmann::json da
 }
 
 double Trainer::learningRateAt(std::size_t step) const {
-    // transformers' get_linear_schedule_with_warmup, evaluated at the 0-based step.
-    const auto warmup =
-        static_cast<std::size_t>(std::ceil(config_.warmupRatio * static_cast<double>(totalSteps_)));
-    const double s = static_cast<double>(step);
-    if (step < warmup) {
-        return config_.learningRate * s / static_cast<double>(std::max<std::size_t>(1, warmup));
-    }
-    const double remaining = static_cast<double>(totalSteps_) - s;
-    const double span = static_cast<double>(std::max<std::size_t>(1, totalSteps_ - warmup));
-    return config_.learningRate * std::max(0.0, remaining / span);
+    return scheduledLearningRate(config_, step, totalSteps_);
 }
 
 void Trainer::applyLearningRate(double lr) {

@@ -1,5 +1,9 @@
 #include "train/TrainingConfig.h"
 
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
 #include "Error.h"
 
 namespace bert {
@@ -50,6 +54,29 @@ void TrainingConfig::validate() const {
     if (device != "cpu" && !cuda) {
         fail("device \"" + device + "\" is neither cpu nor cuda:N");
     }
+}
+
+double scheduledLearningRate(const TrainingConfig& config, std::size_t step,
+                             std::size_t totalSteps) {
+    const auto warmup =
+        static_cast<std::size_t>(std::ceil(config.warmupRatio * static_cast<double>(totalSteps)));
+    const double s = static_cast<double>(step);
+    if (step < warmup) {
+        return config.learningRate * s / static_cast<double>(std::max<std::size_t>(1, warmup));
+    }
+    const double span =
+        static_cast<double>(std::max<std::size_t>(1, totalSteps - std::min(totalSteps, warmup)));
+    const double progress = (s - static_cast<double>(warmup)) / span;
+    switch (config.lrSchedule) {
+        case LrSchedule::Constant:
+            return config.learningRate;
+        case LrSchedule::Cosine:
+            return config.learningRate *
+                   std::max(0.0, 0.5 * (1.0 + std::cos(std::numbers::pi * progress)));
+        case LrSchedule::Linear:
+            break;
+    }
+    return config.learningRate * std::max(0.0, (static_cast<double>(totalSteps) - s) / span);
 }
 
 }  // namespace bert

@@ -30,6 +30,13 @@ enum class ClassWeighting {
     Balanced,  ///< class c weighs N / (classes x n_c), as scikit-learn's "balanced"
 };
 
+/// The learning-rate schedule after the warmup (transformers' get_*_schedule_with_warmup).
+enum class LrSchedule {
+    Linear,    ///< linear decay to 0 at the last step
+    Cosine,    ///< half a cosine down to 0 at the last step
+    Constant,  ///< the peak rate to the end
+};
+
 /// The validation metric that picks the best checkpoint and drives early stopping.
 enum class BestMetric {
     Accuracy,
@@ -58,7 +65,8 @@ struct TrainingConfig {
     double learningRate = 5e-5;
     double weightDecay = 0.01;  ///< not applied to biases and LayerNorm
     double warmupRatio = 0.06;  ///< share of steps with linear warmup
-    double maxGradNorm = 1.0;   ///< 0 disables clipping
+    LrSchedule lrSchedule = LrSchedule::Linear;
+    double maxGradNorm = 1.0;  ///< 0 disables clipping
     std::uint64_t seed = 42;
     std::size_t evalEverySteps = 0;  ///< evaluate every N steps (0: evalsPerEpoch decides)
     /// Evaluations per epoch, evenly spaced, the epoch end included, when evalEverySteps is 0;
@@ -101,6 +109,13 @@ std::string toString(Precision precision);
 std::string toString(PaddingMode padding);
 std::string toString(CacheRelease release);
 std::string toString(ClassWeighting weighting);
+std::string toString(LrSchedule schedule);
+
+/// The learning rate of 0-based optimizer step `step` of totalSteps under config's schedule:
+/// linear warmup from 0 over ceil(warmupRatio x totalSteps) steps, then lrSchedule; equal to
+/// transformers' get_{linear,cosine,constant}_schedule_with_warmup.
+double scheduledLearningRate(const TrainingConfig& config, std::size_t step,
+                             std::size_t totalSteps);
 std::string toString(BestMetric metric);
 
 }  // namespace bert

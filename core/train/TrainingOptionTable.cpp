@@ -321,14 +321,32 @@ std::vector<OptionDescriptor> buildTrainingOptionTable() {
          .flag = "--lr",
          .alias = "",
          .label = QT_TRANSLATE_NOOP("TrainingOptions", "Learning rate"),
-         .help = QT_TRANSLATE_NOOP(
-             "TrainingOptions", "Peak learning rate of AdamW (linear warmup, then linear decay)."),
+         .help = QT_TRANSLATE_NOOP("TrainingOptions",
+                                   "Peak learning rate of AdamW (reached after the warmup)."),
          .group = G::Optimisation,
          .kind = K::Real,
          .minimum = 1e-12,
          .maximum = 10.0,
          .decimals = 0},
         &TrainingConfig::learningRate));
+    add(bindField(
+        {.key = "lr_schedule",
+         .flag = "--lr-schedule",
+         .alias = "",
+         .label = QT_TRANSLATE_NOOP("TrainingOptions", "Learning-rate schedule"),
+         .help = QT_TRANSLATE_NOOP(
+             "TrainingOptions",
+             "After the warmup: linear decay to 0, half a cosine down to 0, or the peak rate to "
+             "the end (transformers' schedules with warmup)."),
+         .group = G::Optimisation,
+         .kind = K::Choice,
+         .choices = {{static_cast<int>(LrSchedule::Linear), "linear",
+                      QT_TRANSLATE_NOOP("TrainingOptions", "linear")},
+                     {static_cast<int>(LrSchedule::Cosine), "cosine",
+                      QT_TRANSLATE_NOOP("TrainingOptions", "cosine")},
+                     {static_cast<int>(LrSchedule::Constant), "constant",
+                      QT_TRANSLATE_NOOP("TrainingOptions", "constant")}}},
+        &TrainingConfig::lrSchedule));
     add(bindField(
         {.key = "weight_decay",
          .flag = "--weight-decay",

@@ -274,6 +274,9 @@ std::string toString(PaddingMode padding) {
 std::string toString(CacheRelease release) {
     return choiceName("cache_release", static_cast<int>(release));
 }
+std::string toString(LrSchedule schedule) {
+    return choiceName("lr_schedule", static_cast<int>(schedule));
+}
 std::string toString(ClassWeighting weighting) {
     return choiceName("class_weighting", static_cast<int>(weighting));
 }

@@ -1,5 +1,7 @@
 // The option table is the one declaration of every training option: JSON, command-line text and
 // (in the UI tests) the form all go through it.
+#include <cmath>
+#include <numbers>
 #include <set>
 
 #include <gtest/gtest.h>
@@ -31,6 +33,7 @@ TrainingConfig everyOptionChanged() {
     c.evalEverySteps = 9;
     c.evalsPerEpoch = 2;
     c.classWeighting = ClassWeighting::Balanced;
+    c.lrSchedule = LrSchedule::Cosine;
     c.bestMetric = BestMetric::MacroF1;
     c.earlyStoppingPatience = 3;
     c.maxNonFiniteSteps = 2;
@@ -151,6 +154,35 @@ TEST(TrainingOptions, TheTechniquesSummaryComesFromTheTable) {
               "fixed padding, accumulation x2, bf16, checkpointing, cap 300 MiB");
     EXPECT_EQ(toString(Precision::Bf16), "bf16");
     EXPECT_EQ(toString(CacheRelease::AfterEval), "after-eval");
+}
+
+}  // namespace
+}  // namespace bert
+
+namespace bert {
+namespace {
+
+// Issue 12, point 10: the schedules equal transformers' get_*_schedule_with_warmup
+// (values computed with transformers 5.23 for lr 1e-3, 100 steps, warmup 0.1).
+TEST(LearningRate, SchedulesEqualTransformers) {
+    TrainingConfig c;
+    c.learningRate = 1e-3;
+    c.warmupRatio = 0.1;
+    for (const auto schedule : {LrSchedule::Linear, LrSchedule::Cosine, LrSchedule::Constant}) {
+        c.lrSchedule = schedule;
+        EXPECT_DOUBLE_EQ(scheduledLearningRate(c, 0, 100), 0.0);
+        EXPECT_DOUBLE_EQ(scheduledLearningRate(c, 5, 100), 5e-4);
+        EXPECT_DOUBLE_EQ(scheduledLearningRate(c, 10, 100), 1e-3);
+    }
+    c.lrSchedule = LrSchedule::Linear;
+    EXPECT_NEAR(scheduledLearningRate(c, 55, 100), 1e-3 * 45.0 / 90.0, 1e-15);
+    EXPECT_NEAR(scheduledLearningRate(c, 99, 100), 1e-3 / 90.0, 1e-15);
+    c.lrSchedule = LrSchedule::Cosine;
+    EXPECT_NEAR(scheduledLearningRate(c, 55, 100), 5e-4, 1e-15);  // half-way: cos(pi/2)
+    EXPECT_NEAR(scheduledLearningRate(c, 99, 100),
+                1e-3 * 0.5 * (1.0 + std::cos(std::numbers::pi * 89.0 / 90.0)), 1e-15);
+    c.lrSchedule = LrSchedule::Constant;
+    EXPECT_DOUBLE_EQ(scheduledLearningRate(c, 99, 100), 1e-3);
 }
 
 }  // namespace

@@ -619,6 +619,27 @@ TEST(ModelReportTest, ShowsTheMatrixPerClassFiguresAndWarnsOfANeverPredictedClas
     EXPECT_FALSE(report.warningText().contains(QStringLiteral("never predicted")));
 }
 
+// Issue 12, point 10: a learning-rate schedule choice with a small preview.
+TEST_F(Studio, TheLearningRateScheduleIsPreviewed) {
+    configure(PaddingMode::Dynamic, 1);
+    auto* techniques = window_->techniquesPage();
+    auto config = techniques->config();
+    config.learningRate = 1e-3;
+    config.warmupRatio = 0.1;
+    config.lrSchedule = LrSchedule::Cosine;
+    techniques->setConfig(config);
+    auto points = techniques->learningRatePreview();
+    ASSERT_EQ(points.size(), 101);
+    EXPECT_NEAR(points[10].y(), 1e-3, 1e-12) << "the peak after 10% warmup";
+    EXPECT_NEAR(points[55].y(), 5e-4, 1e-12) << "cosine: half-way down at the middle";
+    auto* schedule = qobject_cast<QComboBox*>(techniques->options()->editor("lr_schedule"));
+    ASSERT_NE(schedule, nullptr);
+    schedule->setCurrentIndex(schedule->findData(QStringLiteral("constant")));
+    EXPECT_EQ(techniques->config().lrSchedule, LrSchedule::Constant);
+    points = techniques->learningRatePreview();
+    EXPECT_NEAR(points[90].y(), 1e-3, 1e-12);
+}
+
 // Issue 11: TechniquesPage::setConfig blocked the page's own signals, so applying the suggested
 // change never refreshed the dataset page's padding estimate, while each row rebuilt the
 // forecast chart about 25 times.

@@ -12,6 +12,7 @@
 #include <QHorizontalStackedBarSeries>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLineSeries>
 #include <QPushButton>
 #include <QRadioButton>
 #include <QScrollArea>
@@ -107,6 +108,29 @@ TechniquesPage::TechniquesPage(QWidget* parent) : QWidget(parent) {
     switches->addWidget(options_->groupBox(OptionGroup::Memory));
     auto* lastColumn = new QVBoxLayout();
     lastColumn->addWidget(options_->groupBox(OptionGroup::Optimisation));
+    // A small preview of the learning-rate schedule, over the run's share of steps.
+    auto* lrChart = new QChart();
+    lrChart->setTitle(tr("Learning rate over the run"));
+    lrChart->legend()->hide();
+    lrChart->setMargins(QMargins(2, 2, 2, 2));
+    lrSeries_ = new QLineSeries();
+    lrChart->addSeries(lrSeries_);
+    auto* shareAxis = new QValueAxis();
+    shareAxis->setRange(0.0, 100.0);
+    shareAxis->setLabelFormat(QStringLiteral("%d%%"));
+    shareAxis->setTickCount(3);
+    auto* rateAxis = new QValueAxis();
+    rateAxis->setLabelFormat(QStringLiteral("%.0e"));
+    rateAxis->setTickCount(2);
+    lrChart->addAxis(shareAxis, Qt::AlignBottom);
+    lrChart->addAxis(rateAxis, Qt::AlignLeft);
+    lrSeries_->attachAxis(shareAxis);
+    lrSeries_->attachAxis(rateAxis);
+    lrRateAxis_ = rateAxis;
+    lrPreview_ = new QChartView(lrChart, this);
+    lrPreview_->setRenderHint(QPainter::Antialiasing);
+    lrPreview_->setFixedHeight(130);
+    lastColumn->addWidget(lrPreview_);
     lastColumn->addWidget(options_->groupBox(OptionGroup::Run));
     lastColumn->addStretch();
     switches->addLayout(lastColumn);
@@ -230,12 +254,29 @@ void TechniquesPage::setConfig(const TrainingConfig& config) {
     options_->write(config);
 }
 
+void TechniquesPage::updateLearningRatePreview() {
+    constexpr std::size_t kPreviewSteps = 100;  // percent of the run's steps
+    const auto c = config();
+    QList<QPointF> points;
+    for (std::size_t step = 0; step <= kPreviewSteps; ++step) {
+        points.append({static_cast<double>(step),
+                       scheduledLearningRate(c, std::min(step, kPreviewSteps - 1), kPreviewSteps)});
+    }
+    lrSeries_->replace(points);
+    lrRateAxis_->setRange(0.0, c.learningRate * 1.05);
+}
+
+QList<QPointF> TechniquesPage::learningRatePreview() const {
+    return lrSeries_->points();
+}
+
 void TechniquesPage::updateForecast() {
     if (!constructed_) {
         return;
     }
     ++forecastUpdates_;
     Q_EMIT configChanged();
+    updateLearningRatePreview();
     auto* chart = forecastChart_->chart();
     chart->removeAllSeries();
     for (auto* axis : chart->axes()) {

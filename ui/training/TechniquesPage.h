@@ -3,6 +3,8 @@
 #include <memory>
 #include <optional>
 
+#include <QList>
+#include <QPointF>
 #include <QWidget>
 
 #include "memory/MemoryForecast.h"
@@ -11,6 +13,8 @@
 
 QT_BEGIN_NAMESPACE
 class QChartView;
+class QLineSeries;
+class QValueAxis;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -63,6 +67,8 @@ public:
     void applyAdvice();
     /// While the studio searches (largestBatchRequested), the button says so and is disabled.
     void setLargestBatchSearching(bool searching);
+    /// The learning-rate preview's points: (percent of the run, rate).
+    QList<QPointF> learningRatePreview() const;
     /// How many times the forecast chart was rebuilt (for tests: once per change).
     int forecastUpdates() const { return forecastUpdates_; }
     OptionForm* options() const { return options_; }
@@ -76,6 +82,7 @@ Q_SIGNALS:
 private:
     void loadModel();
     void updateForecast();
+    void updateLearningRatePreview();
 
     std::optional<BertConfig> modelConfig_;
     std::shared_ptr<const WordPieceTokenizer> tokenizer_;
@@ -102,6 +109,9 @@ private:
     QLabel* warningLabel_;
     QPushButton* applyAdvice_;
     QPushButton* largestBatch_;
+    QChartView* lrPreview_;
+    QLineSeries* lrSeries_;
+    QValueAxis* lrRateAxis_;
 };
 
 }  // namespace bert::ui

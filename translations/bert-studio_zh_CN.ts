@@ -1,6 +1,49 @@
 <?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="zh_CN" sourcelanguage="en">
 <context>
+    <name>Names</name>
+    <message>
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>completed</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>interrupted</source>
+        <translation>已中断</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>tiny</source>
+        <translation>微型</translation>
+    </message>
+    <message>
+        <source>mini</source>
+        <translation>迷你</translation>
+    </message>
+    <message>
+        <source>small</source>
+        <translation>小型</translation>
+    </message>
+    <message>
+        <source>base</source>
+        <translation>基础</translation>
+    </message>
+</context>
+<context>
     <name>TrainingOptions</name>
     <message>
         <source>Validation share</source>
@@ -420,6 +463,10 @@
     <message>
         <source>samples/s</source>
         <translation>样本/秒</translation>
+    </message>
+    <message>
+        <source>&amp;Close</source>
+        <translation>关闭(&amp;C)</translation>
     </message>
 </context>
 <context>
@@ -1030,6 +1077,10 @@
     <message>
         <source>&amp;Model quality</source>
         <translation>模型质量(&amp;M)</translation>
+    </message>
+    <message>
+        <source>&amp;Close</source>
+        <translation>关闭(&amp;C)</translation>
     </message>
 </context>
 <context>

@@ -10,8 +10,10 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QElapsedTimer>
+#include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardItemModel>
@@ -22,6 +24,7 @@
 #include <QTableWidget>
 #include <QThread>
 #include <QTimer>
+#include <QTranslator>
 #include <QValueAxis>
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <gtest/gtest.h>
@@ -638,6 +641,90 @@ TEST_F(Studio, TheLearningRateScheduleIsPreviewed) {
     EXPECT_EQ(techniques->config().lrSchedule, LrSchedule::Constant);
     points = techniques->learningRatePreview();
     EXPECT_NEAR(points[90].y(), 1e-3, 1e-12);
+}
+
+// Issue 12, point 10: every visible string in zh_CN, checked against what is on screen: run
+// statuses, technique names, the dialogs' Close, preset names were English in the Chinese UI.
+TEST_F(Studio, ChineseShowsNoEnglishWordsOnScreen) {
+    QTranslator translator;
+    ASSERT_TRUE(translator.load(QStringLiteral(":/i18n/bert-studio_zh_CN.qm")));
+    QCoreApplication::installTranslator(&translator);
+    struct Uninstall {
+        QTranslator* t;
+        ~Uninstall() { QCoreApplication::removeTranslator(t); }
+    } uninstall{&translator};
+    const auto database = dir_ / "zh.sqlite";
+    std::int64_t id = 0;
+    {
+        RunStore store(database);
+        NewRun run;
+        run.name = "运行";
+        run.config = {{"job",
+                       {{"training",
+                         {{"padding", "fixed"},
+                          {"gradient_checkpointing", true},
+                          {"precision", "bf16"},
+                          {"memory_cap_bytes", 600LL << 20}}}}}};
+        run.techniques = "fixed padding, gradient checkpointing, bf16, cap 600 MiB";
+        id = store.createRun(run);
+        RunResult result;
+        result.status = RunStatus::Completed;
+        store.finishRun(id, result);
+    }
+    ui::MainWindow window(database);
+    // Words of English in a text: anything of three or more Latin letters that is not a name
+    // kept in every language (units, file types, product and format names).
+    const QRegularExpression word(QStringLiteral("[A-Za-z]{3,}"));
+    const QStringList kept = {
+        QStringLiteral("MiB"),    QStringLiteral("GiB"),    QStringLiteral("BERT"),
+        QStringLiteral("Studio"), QStringLiteral("CSV"),    QStringLiteral("PNG"),
+        QStringLiteral("cpu"),    QStringLiteral("bf16"),   QStringLiteral("fp16"),
+        QStringLiteral("fp32"),   QStringLiteral("sqlite"), QStringLiteral("tmp"),
+        QStringLiteral("test"),   QStringLiteral("studio"), QStringLiteral("runs")};
+    auto english = [&](const QString& text) {
+        QStringList found;
+        auto matches = word.globalMatch(text);
+        while (matches.hasNext()) {
+            const auto match = matches.next().captured();
+            if (!kept.contains(match) && !text.contains(QStringLiteral("/"))) {
+                found << match;
+            }
+        }
+        return found;
+    };
+    auto* runs = window.runsPage();
+    runs->refresh();
+    auto* table = runs->findChild<QTableView*>();
+    ASSERT_NE(table, nullptr);
+    ASSERT_EQ(table->model()->rowCount(), 1);
+    for (int column = 0; column < table->model()->columnCount(); ++column) {
+        const auto text = table->model()->index(0, column).data().toString();
+        if (text.contains(QStringLiteral("T")) && text.contains(QStringLiteral(":"))) {
+            continue;  // the creation time
+        }
+        EXPECT_TRUE(english(text).isEmpty()) << "column " << column << ": " << text.toStdString();
+    }
+    auto* dialog = runs->openRun(id);
+    ASSERT_NE(dialog, nullptr);
+    for (auto* button : dialog->findChildren<QPushButton*>()) {
+        EXPECT_TRUE(english(button->text()).isEmpty()) << button->text().toStdString();
+    }
+    auto* preset = window.techniquesPage()->findChildren<QComboBox*>().front();
+    for (auto* combo : window.techniquesPage()->findChildren<QComboBox*>()) {
+        if (combo->toolTip().contains(QStringLiteral("随机初始化"))) {
+            preset = combo;
+        }
+    }
+    for (int i = 0; i < preset->count(); ++i) {
+        EXPECT_TRUE(english(preset->itemText(i)).isEmpty()) << preset->itemText(i).toStdString();
+    }
+    for (auto* label : window.findChildren<QLabel*>()) {
+        if (label->isVisibleTo(&window)) {
+            EXPECT_TRUE(english(label->text().remove(QRegularExpression(QStringLiteral("<[^>]*>"))))
+                            .isEmpty())
+                << label->text().toStdString();
+        }
+    }
 }
 
 // Issue 11: TechniquesPage::setConfig blocked the page's own signals, so applying the suggested

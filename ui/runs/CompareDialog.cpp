@@ -12,6 +12,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineSeries>
+#include <QPushButton>
 #include <QScatterSeries>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -179,6 +180,8 @@ CompareDialog::CompareDialog(const std::filesystem::path& database, const QList<
     lower->addWidget(differences_, 1);
     lower->addWidget(scatterView_, 1);
     auto* close = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    // Ours, not Qt's: Qt's own translations are not always installed.
+    close->button(QDialogButtonBox::Close)->setText(tr("&Close"));
     connect(close, &QDialogButtonBox::rejected, this, &QDialog::reject);
     auto* layout = new QVBoxLayout(this);
     auto* top = new QHBoxLayout();

@@ -62,6 +62,8 @@ RunDialog::RunDialog(const std::filesystem::path& database, qint64 runId, QWidge
         });
     });
     auto* close = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    // Ours, not Qt's: Qt's own translations are not always installed.
+    close->button(QDialogButtonBox::Close)->setText(tr("&Close"));
     connect(close, &QDialogButtonBox::rejected, this, &QDialog::reject);
     auto* buttons = new QHBoxLayout();
     buttons->addWidget(savePng);

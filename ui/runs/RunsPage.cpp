@@ -19,6 +19,7 @@
 #include "common/AsyncTask.h"
 #include "common/Format.h"
 #include "common/Guard.h"
+#include "common/Names.h"
 #include "runs/CompareDialog.h"
 #include "runs/RunDialog.h"
 #include "runs/RunExport.h"
@@ -162,8 +163,8 @@ void RunsPage::refresh() {
             created->setData(QString::fromStdString(run.createdAt), Qt::UserRole);
             created->setEditable(false);
             row << created;
-            auto* status = new QStandardItem(QString::fromStdString(toString(run.status)));
-            status->setData(QString::fromStdString(toString(run.status)), Qt::UserRole);
+            auto* status = new QStandardItem(Names::status(run.status));
+            status->setData(Names::status(run.status), Qt::UserRole);
             status->setToolTip(QString::fromStdString(run.error));
             status->setEditable(false);
             row << status;
@@ -173,11 +174,18 @@ void RunsPage::refresh() {
             modelItem->setToolTip(QString::fromStdString(run.baseModel));
             modelItem->setEditable(false);
             row << modelItem;
-            auto* techniques = new QStandardItem(QString::fromStdString(run.techniques));
-            techniques->setData(QString::fromStdString(run.techniques), Qt::UserRole);
+            const auto techniquesText = Names::techniques(run.config, run.techniques);
+            auto* techniques = new QStandardItem(techniquesText);
+            techniques->setData(techniquesText, Qt::UserRole);
             techniques->setEditable(false);
             row << techniques;
-            row << numberItem(run.bestAccuracy, QString::number(run.bestAccuracy, 'f', 4));
+            // A run that never evaluated has no accuracy: "—", sorted below every real one.
+            const auto& final = run.finalMetrics.value("final", nlohmann::json::object());
+            const bool evaluated = final.is_object() && final.contains("confusion") &&
+                                   final["confusion"].is_array() && !final["confusion"].empty();
+            row << (evaluated
+                        ? numberItem(run.bestAccuracy, QString::number(run.bestAccuracy, 'f', 4))
+                        : numberItem(-1.0, QStringLiteral("—")));
             row << numberItem(static_cast<double>(run.peakMemoryBytes), mib(run.peakMemoryBytes));
             row << numberItem(run.seconds, duration(run.seconds));
             model_->appendRow(row);

@@ -24,6 +24,7 @@
 #include "Error.h"
 #include "common/Format.h"
 #include "common/Guard.h"
+#include "common/Names.h"
 #include "common/NiceAxis.h"
 #include "memory/DeviceTraits.h"
 #include "memory/MemoryMonitor.h"
@@ -50,7 +51,7 @@ TechniquesPage::TechniquesPage(QWidget* parent) : QWidget(parent) {
     });
     presetBox_ = new QComboBox(this);
     for (const auto& name : BertConfig::presetNames()) {
-        presetBox_->addItem(QString::fromStdString(name));
+        presetBox_->addItem(Names::preset(name), QString::fromStdString(name));
     }
     presetBox_->setToolTip(
         tr("Randomly initialised BERT of this size, using the folder's tokenizer"));
@@ -167,7 +168,7 @@ void TechniquesPage::setModel(const QString& folder, const QString& preset) {
         const QSignalBlocker blockPreset(presetBox_);
         (preset.isEmpty() ? fineTune_ : fromScratch_)->setChecked(true);
         if (!preset.isEmpty()) {
-            presetBox_->setCurrentIndex(std::max(0, presetBox_->findText(preset)));
+            presetBox_->setCurrentIndex(std::max(0, presetBox_->findData(preset)));
         }
     }
     setModelFolder(folder);
@@ -178,7 +179,8 @@ std::filesystem::path TechniquesPage::modelFolder() const {
 }
 
 std::string TechniquesPage::preset() const {
-    return fromScratch_->isChecked() ? presetBox_->currentText().toStdString() : std::string();
+    return fromScratch_->isChecked() ? presetBox_->currentData().toString().toStdString()
+                                     : std::string();
 }
 
 std::vector<std::string> TechniquesPage::modelLabels() const {
@@ -205,7 +207,7 @@ void TechniquesPage::loadModel() {
             std::make_shared<WordPieceTokenizer>(WordPieceTokenizer::fromModelFolder(folder));
         if (fromScratch_->isChecked()) {
             modelConfig_ =
-                BertConfig::preset(presetBox_->currentText().toStdString(),
+                BertConfig::preset(presetBox_->currentData().toString().toStdString(),
                                    static_cast<std::int64_t>(tokenizer_->vocabularySize()));
         } else {
             modelConfig_ = BertConfig::fromFile(folder / "config.json");

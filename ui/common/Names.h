@@ -1,0 +1,29 @@
+#pragma once
+
+#include <string>
+
+#include <QCoreApplication>
+#include <QString>
+#include <nlohmann/json.hpp>
+
+#include "train/TrainerEvents.h"
+
+namespace bert::ui {
+
+/// The words the studio shows for engine values that core keeps in English (stored names):
+/// run statuses, a run's techniques, model presets. Translated in the context "Names".
+class Names {
+    Q_DECLARE_TR_FUNCTIONS(Names)
+
+public:
+    /// "completed" in the interface's language.
+    static QString status(RunStatus status);
+    /// A stored run's techniques, rebuilt from its settings with the form's translated labels
+    /// ("Padding: dynamic, Memory cap (MiB): 600 MiB"); the stored English text when the
+    /// settings cannot be read.
+    static QString techniques(const nlohmann::json& runConfig, const std::string& stored);
+    /// A from-scratch size ("tiny") as shown.
+    static QString preset(const std::string& name);
+};
+
+}  // namespace bert::ui

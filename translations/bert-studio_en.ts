@@ -1477,6 +1477,18 @@
         <source>Cancelled before training started; no run was created.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Enlarge &amp;log</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Give the whole page to the event log (the charts come back when it is pressed again); the bar above the log also drags.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show the &amp;charts</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>bert::ui::TrainingWorker</name>

@@ -1,4 +1,5 @@
-<?xml version='1.0' encoding='utf-8'?>
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
 <TS version="2.1" language="zh_CN" sourcelanguage="en">
 <context>
     <name>Names</name>
@@ -122,7 +123,7 @@
         <translation>冻结嵌入层</translation>
     </message>
     <message>
-        <source>No gradients or optimizer state for the embeddings (a quarter to half of a small BERT's weights); usually costs little accuracy.</source>
+        <source>No gradients or optimizer state for the embeddings (a quarter to half of a small BERT&apos;s weights); usually costs little accuracy.</source>
         <translation>嵌入层不计算梯度、不保存优化器状态（占小型 BERT 权重的四分之一到一半）；通常准确率损失很小。</translation>
     </message>
     <message>
@@ -146,7 +147,7 @@
         <translation>梯度检查点</translation>
     </message>
     <message>
-        <source>Keep only each layer's input and recompute the layer in backward: activation memory falls to about one layer; about 20-30% slower.</source>
+        <source>Keep only each layer&apos;s input and recompute the layer in backward: activation memory falls to about one layer; about 20-30% slower.</source>
         <translation>只保存每层的输入，在反向传播时重新计算该层：激活内存降到约一层；速度慢约 20-30%。</translation>
     </message>
     <message>
@@ -154,7 +155,7 @@
         <translation>缓存释放</translation>
     </message>
     <message>
-        <source>Return the CUDA allocator's cached memory to the device: helps other processes and fragmentation; every step costs speed.</source>
+        <source>Return the CUDA allocator&apos;s cached memory to the device: helps other processes and fragmentation; every step costs speed.</source>
         <translation>把 CUDA 分配器缓存的内存归还给设备：有助于其他进程和减少碎片；每步都释放会降低速度。</translation>
     </message>
     <message>
@@ -262,7 +263,7 @@
         <translation>CPU 线程数</translation>
     </message>
     <message>
-        <source>Threads for LibTorch's CPU kernels (0: LibTorch's default, one per core).</source>
+        <source>Threads for LibTorch&apos;s CPU kernels (0: LibTorch&apos;s default, one per core).</source>
         <translation>LibTorch CPU 内核使用的线程数（0：LibTorch 默认值，每个核心一个）。</translation>
     </message>
     <message>
@@ -290,7 +291,7 @@
         <translation>每轮评估次数</translation>
     </message>
     <message>
-        <source>Evaluate this many times per epoch, evenly spaced, the epoch end included, when 'evaluate every N steps' is 0; 1: epoch ends only.</source>
+        <source>Evaluate this many times per epoch, evenly spaced, the epoch end included, when &apos;evaluate every N steps&apos; is 0; 1: epoch ends only.</source>
         <translation>当“每 N 步评估”为 0 时，每轮均匀评估这么多次（含每轮结束）；1：仅在每轮结束时评估。</translation>
     </message>
     <message>
@@ -298,7 +299,7 @@
         <translation>类别加权</translation>
     </message>
     <message>
-        <source>balanced: each class's examples weigh N / (classes x its count) in the loss, so a rare class is not ignored; off: every example weighs the same.</source>
+        <source>balanced: each class&apos;s examples weigh N / (classes x its count) in the loss, so a rare class is not ignored; off: every example weighs the same.</source>
         <translation>balanced：每个类别的样本在损失中的权重为 N /（类别数 × 该类样本数），稀有类别不会被忽略；off：所有样本权重相同。</translation>
     </message>
     <message>
@@ -334,7 +335,7 @@
         <translation>提前停止耐心值</translation>
     </message>
     <message>
-        <source>Stop when this many evaluations in a row bring no better 'best model by' metric (0: never stop early).</source>
+        <source>Stop when this many evaluations in a row bring no better &apos;best model by&apos; metric (0: never stop early).</source>
         <translation>连续这么多次评估“最佳模型依据”指标都没有提升时停止（0：从不提前停止）。</translation>
     </message>
     <message>
@@ -346,7 +347,7 @@
         <translation>学习率调度</translation>
     </message>
     <message>
-        <source>After the warmup: linear decay to 0, half a cosine down to 0, or the peak rate to the end (transformers' schedules with warmup).</source>
+        <source>After the warmup: linear decay to 0, half a cosine down to 0, or the peak rate to the end (transformers&apos; schedules with warmup).</source>
         <translation>预热之后：线性衰减到 0、半个余弦衰减到 0，或保持峰值到结束（即 transformers 的带预热调度）。</translation>
     </message>
     <message>
@@ -627,7 +628,7 @@
         <translation>数据集 (*.csv *.tsv *.tab *.jsonl *.ndjson)</translation>
     </message>
     <message>
-        <source>&amp;Export a run's model…</source>
+        <source>&amp;Export a run&apos;s model…</source>
         <translation>导出运行的模型(&amp;E)…</translation>
     </message>
     <message>
@@ -767,7 +768,7 @@
         <translation>标签列在 %2 行中有 %1 个不同的值：它是 ID 列还是文本列？请选择包含类别的列。</translation>
     </message>
     <message>
-        <source>The model's head was trained for %1 labels (%2); this column has %3 values, so the head will be made anew. Is this the right label column?</source>
+        <source>The model&apos;s head was trained for %1 labels (%2); this column has %3 values, so the head will be made anew. Is this the right label column?</source>
         <translation>模型的分类头是为 %1 个标签（%2）训练的；此列有 %3 个值，因此分类头将重新创建。这是正确的标签列吗？</translation>
     </message>
     <message>
@@ -811,7 +812,7 @@
         <translation>再次训练</translation>
     </message>
     <message>
-        <source>Run %1's dataset, model and settings are in the form: change what you want to compare, then Start.</source>
+        <source>Run %1&apos;s dataset, model and settings are in the form: change what you want to compare, then Start.</source>
         <translation>运行 %1 的数据集、模型和设置已载入表单：修改想要比较的部分，然后开始。</translation>
     </message>
     <message>
@@ -937,7 +938,7 @@
         <translation>按真实标签的比例(&amp;S)</translation>
     </message>
     <message>
-        <source>Each row divided by its true label's count: the diagonal is that class's recall.</source>
+        <source>Each row divided by its true label&apos;s count: the diagonal is that class&apos;s recall.</source>
         <translation>每行除以该真实标签的样本数：对角线即该类别的召回率。</translation>
     </message>
     <message>
@@ -1016,7 +1017,7 @@
         <translation>设备与输出</translation>
     </message>
     <message>
-        <source>Not offered on a CPU: it has no fast fp16 arithmetic, and fp16 needs loss scaling. bf16 keeps fp32's range.</source>
+        <source>Not offered on a CPU: it has no fast fp16 arithmetic, and fp16 needs loss scaling. bf16 keeps fp32&apos;s range.</source>
         <translation>CPU 上不提供：CPU 没有快速的 fp16 运算，且 fp16 需要损失缩放。bf16 保持 fp32 的数值范围。</translation>
     </message>
     <message>
@@ -1130,7 +1131,7 @@
         <translation>打开(&amp;O)</translation>
     </message>
     <message>
-        <source>Show the run's charts</source>
+        <source>Show the run&apos;s charts</source>
         <translation>显示该运行的图表</translation>
     </message>
     <message>
@@ -1162,7 +1163,7 @@
         <translation>导出模型(&amp;X)…</translation>
     </message>
     <message>
-        <source>Write the run's model as a transformers folder with a run card</source>
+        <source>Write the run&apos;s model as a transformers folder with a run card</source>
         <translation>将该运行的模型导出为 transformers 文件夹并附运行卡片</translation>
     </message>
     <message>
@@ -1232,7 +1233,7 @@
         <translation>再次训练(&amp;A)</translation>
     </message>
     <message>
-        <source>Load the selected run's dataset, model and settings into the form, to train again or change one thing</source>
+        <source>Load the selected run&apos;s dataset, model and settings into the form, to train again or change one thing</source>
         <translation>把所选运行的数据集、模型和设置载入表单，以便再次训练或只改一处</translation>
     </message>
     <message>
@@ -1263,7 +1264,7 @@
         <translation>模型文件夹</translation>
     </message>
     <message>
-        <source>Randomly initialised BERT of this size, using the folder's tokenizer</source>
+        <source>Randomly initialised BERT of this size, using the folder&apos;s tokenizer</source>
         <translation>该规模的随机初始化 BERT，使用文件夹中的分词器</translation>
     </message>
     <message>
@@ -1472,6 +1473,18 @@
     <message>
         <source>Cancelled before training started; no run was created.</source>
         <translation>在训练开始前已取消；未创建运行。</translation>
+    </message>
+    <message>
+        <source>Enlarge &amp;log</source>
+        <translation>放大日志(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Give the whole page to the event log (the charts come back when it is pressed again); the bar above the log also drags.</source>
+        <translation>让事件日志占据整页（再按一次恢复图表）；也可拖动日志上方的分隔条。</translation>
+    </message>
+    <message>
+        <source>Show the &amp;charts</source>
+        <translation>显示图表(&amp;C)</translation>
     </message>
 </context>
 <context>

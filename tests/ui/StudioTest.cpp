@@ -314,6 +314,12 @@ TEST_F(Studio, TheTrainingTabTellsTheTruth) {
     window_->cancelTraining();
     ASSERT_TRUE(waitUntil([&] { return finished != 0; }, 60000));
 
+    // Issue 12, point 10: an event log the user can enlarge.
+    training->setLogEnlarged(true);
+    EXPECT_FALSE(training->charts()->isVisibleTo(training));
+    training->setLogEnlarged(false);
+    EXPECT_TRUE(training->charts()->isVisibleTo(training));
+
     // A new run starts with empty charts.
     configure(PaddingMode::Dynamic, 1);
     ASSERT_TRUE(window_->startTraining());

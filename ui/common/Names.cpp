@@ -1,5 +1,6 @@
 #include "common/Names.h"
 
+#include <QRegularExpression>
 #include <QStringList>
 
 #include "common/Format.h"
@@ -68,8 +69,10 @@ QString Names::techniques(const nlohmann::json& runConfig, const std::string& st
                 shown = QString::fromStdString(value.dump());
                 break;
         }
-        parts << (shown.isEmpty() ? optionText(option.label)
-                                  : tr("%1: %2").arg(optionText(option.label), shown));
+        // "Memory cap (MiB)" shows its unit with the value: "Memory cap: 600 MiB".
+        const auto label = optionText(option.label)
+                               .remove(QRegularExpression(QStringLiteral("\\s*[(（][^)）]*[)）]")));
+        parts << (shown.isEmpty() ? label : tr("%1: %2").arg(label, shown));
     }
     return parts.join(QStringLiteral(", "));
 }

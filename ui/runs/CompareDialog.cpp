@@ -20,6 +20,7 @@
 
 #include "common/Format.h"
 #include "common/Guard.h"
+#include "common/NiceAxis.h"
 #include "runs/RunCompare.h"
 #include "runs/RunStore.h"
 #include "train/TrainingOptions.h"
@@ -62,6 +63,18 @@ QString settingValue(const std::string& key, const std::string& value) {
         }
     }
     return QString::fromStdString(value);
+}
+
+void setRoundRange(QValueAxis* axis, double low, double high, bool wholeNumbers) {
+    constexpr int kMaxTicks = 5;
+    const auto nice = niceAxis(low, high, kMaxTicks, wholeNumbers);
+    axis->setRange(nice.minimum, nice.maximum);
+    axis->setTickType(QValueAxis::TicksDynamic);
+    axis->setTickAnchor(0.0);
+    axis->setTickInterval(nice.interval);
+    axis->setLabelFormat(nice.interval >= 1.0   ? QStringLiteral("%.0f")
+                         : nice.interval >= 0.1 ? QStringLiteral("%.1f")
+                                                : QStringLiteral("%.2f"));
 }
 
 }  // namespace
@@ -170,8 +183,8 @@ CompareDialog::CompareDialog(const std::filesystem::path& database, const QList<
         point->attachAxis(memoryAxis);
         point->attachAxis(accuracyAxis);
     }
-    memoryAxis->setRange(0.0, maxMemory * 1.15);
-    accuracyAxis->setRange(0.0, 1.0);
+    setRoundRange(memoryAxis, 0.0, maxMemory * 1.1, false);
+    setRoundRange(accuracyAxis, 0.0, 1.0, false);
 
     auto* charts = new QHBoxLayout();
     charts->addWidget(lossView_);
@@ -243,10 +256,12 @@ void CompareDialog::drawCurves() {
         accuracy->attachAxis(accX);
         accuracy->attachAxis(accY);
     }
-    lossX->setRange(0.0, maxX);
-    accX->setRange(0.0, maxX);
-    lossY->setRange(0.0, maxLoss * 1.05);
-    accY->setRange(0.0, 1.0);
+    // Round ticks: whole steps (epochs may be fractional), 0.2 on scores.
+    for (auto* x : {lossX, accX}) {
+        setRoundRange(x, 0.0, maxX, !byEpoch);
+    }
+    setRoundRange(lossY, 0.0, maxLoss, false);
+    setRoundRange(accY, 0.0, 1.0, false);
 }
 
 int CompareDialog::curveCount() const {

@@ -1,5 +1,7 @@
 #include "runs/RunsPage.h"
 
+#include <algorithm>
+
 #include <QDir>
 #include <QFileDialog>
 #include <QHBoxLayout>
@@ -157,7 +159,9 @@ void RunsPage::refresh() {
             row << numberItem(static_cast<double>(run.id), QString::number(run.id));
             auto* name = new QStandardItem(QString::fromStdString(run.name));
             name->setData(QString::fromStdString(run.name), Qt::UserRole);
-            name->setToolTip(QString::fromStdString(run.notes));
+            name->setToolTip(run.notes.empty()
+                                 ? QString::fromStdString(run.name)
+                                 : QString::fromStdString(run.name + "\n\n" + run.notes));
             row << name;
             auto* created = new QStandardItem(QString::fromStdString(run.createdAt));
             created->setData(QString::fromStdString(run.createdAt), Qt::UserRole);
@@ -198,6 +202,10 @@ void RunsPage::refresh() {
     error_->setVisible(!error_->text().isEmpty());
     loading_ = false;
     table_->resizeColumnsToContents();
+    // Auto names are long ("MiniLM on tickets.csv, dynamic padding, ... #12"): the full name is
+    // in the tooltip, and the techniques column keeps room to be read.
+    constexpr int kNameWidth = 300;
+    table_->setColumnWidth(kName, std::min(table_->columnWidth(kName), kNameWidth));
 }
 
 int RunsPage::rowCount() const {

@@ -46,12 +46,22 @@ TrainingPage::TrainingPage(QWidget* parent) : QWidget(parent) {
     charts_ = new MetricsCharts(this);
     log_ = new QListWidget(this);
     log_->setMinimumHeight(80);
+    enlargeLog_ = new QPushButton(tr("Enlarge &log"), this);
+    enlargeLog_->setCheckable(true);
+    enlargeLog_->setToolTip(
+        tr("Give the whole page to the event log (the charts come back when "
+           "it is pressed again); the bar above the log also drags."));
+    connect(enlargeLog_, &QPushButton::toggled, this, [this](bool large) {
+        charts_->setVisible(!large);
+        enlargeLog_->setText(large ? tr("Show the &charts") : tr("Enlarge &log"));
+    });
 
     auto* buttons = new QHBoxLayout();
     buttons->addWidget(startButton_);
     buttons->addWidget(cancelButton_);
     buttons->addWidget(resumeButton_);
     buttons->addWidget(progress_, 1);
+    buttons->addWidget(enlargeLog_);
     auto* splitter = new QSplitter(Qt::Vertical, this);
     splitter->addWidget(charts_);
     splitter->addWidget(log_);
@@ -104,6 +114,14 @@ QString TrainingPage::planText() const {
 
 QString TrainingPage::planWarnings() const {
     return planWarnings_->text();
+}
+
+bool TrainingPage::logEnlarged() const {
+    return enlargeLog_->isChecked();
+}
+
+void TrainingPage::setLogEnlarged(bool enlarged) {
+    enlargeLog_->setChecked(enlarged);
 }
 
 QString TrainingPage::progressText() const {

@@ -44,6 +44,9 @@ public:
     QString planText() const;
     QString planWarnings() const;
     QString progressText() const;
+    /// Whether the event log has the page to itself ("Enlarge log").
+    bool logEnlarged() const;
+    void setLogEnlarged(bool enlarged);
     MetricsCharts* charts() const { return charts_; }
     QStringList log() const;
     QString status() const;
@@ -77,6 +80,7 @@ private:
     qint64 resumingRun_ = 0;  ///< the run prepareRun was asked to resume (0: a new run)
     MetricsCharts* charts_;
     QListWidget* log_;
+    QPushButton* enlargeLog_;
     QElapsedTimer clock_;
     std::size_t totalSteps_ = 0;
     std::size_t firstStep_ = 0;

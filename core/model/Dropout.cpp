@@ -7,6 +7,7 @@
 #include <ATen/CPUGeneratorImpl.h>
 #include <ATen/Dispatch.h>
 #include <ATen/Parallel.h>
+#include <ATen/TensorOperators.h>
 #include <ATen/ops/_safe_softmax.h>
 #include <ATen/ops/dropout.h>
 #include <ATen/ops/empty.h>

@@ -19,17 +19,6 @@
 namespace bert {
 namespace {
 
-TrainingConfig judgingConfig() {
-    TrainingConfig config;
-    config.batchSize = 8;
-    config.evalBatchSize = 16;
-    config.maxLength = 64;
-    config.learningRate = 1e-3;
-    config.warmupRatio = 0.0;
-    config.saveCheckpoints = false;
-    return config;
-}
-
 // Balanced weights multiply each example's loss by N / (classes x n_label): on a window of one
 // class the weighted loss is the unweighted one times that class's weight, exactly.
 TEST(ClassWeighting, BalancedWeighsEachClassByItsRarity) {
@@ -57,7 +46,7 @@ TEST(ClassWeighting, BalancedWeighsEachClassByItsRarity) {
 
     auto bundle = test::makeModel(2, 32, 4, 0.0, 21);  // no dropout: equal inputs, equal losses
     test::Recorder recorder;
-    auto plainConfig = judgingConfig();
+    auto plainConfig = test::smallConfig();
     auto weightedConfig = plainConfig;
     weightedConfig.classWeighting = ClassWeighting::Balanced;
     Trainer plain(bundle, data, plainConfig, recorder);
@@ -77,7 +66,7 @@ TEST(EarlyStopping, StopsAfterPatienceEvaluationsWithoutImprovement) {
     const auto data = test::makeTinyData(128, 32, 7);
     auto bundle = test::makeModel(2, 32, 4, 0.0, 4);
     test::Recorder recorder;
-    auto config = judgingConfig();
+    auto config = test::smallConfig();
     config.epochs = 5;
     config.learningRate = 1e-12;  // nothing learns: no evaluation is better than the first
     config.bestMetric = BestMetric::Loss;
@@ -101,7 +90,7 @@ TEST(BestMetric, TheBestCheckpointIsChosenByTheRunsMetric) {
     auto bundle = test::makeModel(2, 32, 4, 0.1, 6);
     test::Recorder recorder;
     test::TempDir dir;
-    auto config = judgingConfig();
+    auto config = test::smallConfig();
     config.epochs = 2;
     config.learningRate = 3e-3;
     config.bestMetric = BestMetric::Loss;

@@ -13,8 +13,22 @@
 
 #include "hf/ModelFolder.h"
 #include "train/TrainerEvents.h"
+#include "train/TrainingConfig.h"
 
 namespace bert::test {
+
+// The tiny task's settings: micro-batch 8, 64 tokens, no warmup, no checkpoints, on the CPU
+// (a CUDA test sets device).
+inline TrainingConfig smallConfig() {
+    TrainingConfig config;
+    config.batchSize = 8;
+    config.evalBatchSize = 16;
+    config.maxLength = 64;
+    config.learningRate = 1e-3;
+    config.warmupRatio = 0.0;
+    config.saveCheckpoints = false;
+    return config;
+}
 
 // Collects what the trainer reports.
 struct Recorder : TrainerObserver {

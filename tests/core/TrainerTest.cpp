@@ -24,16 +24,7 @@ using test::gradients;
 using test::maxGradientDifference;
 using test::Recorder;
 
-TrainingConfig smallConfig() {
-    TrainingConfig config;
-    config.batchSize = 8;
-    config.evalBatchSize = 16;
-    config.maxLength = 64;
-    config.learningRate = 1e-3;
-    config.warmupRatio = 0.0;
-    config.saveCheckpoints = false;
-    return config;
-}
+using test::smallConfig;
 
 TEST(Trainer, AccumulatedGradientsEqualFullBatchGradients) {
     // 7 examples: one batch of 7 against micro-batches 2+2+2+1 (a short last micro-batch).

@@ -36,14 +36,8 @@ constexpr float kLogitTolerance = 1e-4F;
 const c10::Device kGpu(c10::kCUDA, 0);
 
 TrainingConfig gpuConfig() {
-    TrainingConfig config;
+    auto config = test::smallConfig();
     config.device = "cuda:0";
-    config.batchSize = 8;
-    config.evalBatchSize = 16;
-    config.maxLength = 64;
-    config.learningRate = 1e-3;
-    config.warmupRatio = 0.0;
-    config.saveCheckpoints = false;
     return config;
 }
 

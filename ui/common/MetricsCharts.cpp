@@ -168,21 +168,8 @@ void MetricsCharts::fit(Chart& chart, std::initializer_list<const QList<QPointF>
             any = true;
         }
     }
-    const auto x = niceAxis(0.0, maxX, kMaxTicks, true);
-    chart.x->setRange(x.minimum, x.maximum);
-    chart.x->setTickType(QValueAxis::TicksDynamic);
-    chart.x->setTickAnchor(0.0);
-    chart.x->setTickInterval(x.interval);
-    const auto y =
-        any ? niceAxis(minY, maxY, kMaxTicks, false) : niceAxis(0.0, 1.0, kMaxTicks, false);
-    chart.y->setRange(fromZero ? std::max(0.0, y.minimum) : y.minimum, y.maximum);
-    chart.y->setTickType(QValueAxis::TicksDynamic);
-    chart.y->setTickAnchor(0.0);
-    chart.y->setTickInterval(y.interval);
-    chart.y->setLabelFormat(y.interval >= 1.0    ? QStringLiteral("%.0f")
-                            : y.interval >= 0.1  ? QStringLiteral("%.1f")
-                            : y.interval >= 0.01 ? QStringLiteral("%.2f")
-                                                 : QStringLiteral("%.3g"));
+    setNiceRange(chart.x, 0.0, maxX, kMaxTicks, true);
+    setNiceRange(chart.y, any ? minY : 0.0, any ? maxY : 1.0, kMaxTicks, false);
 }
 
 void MetricsCharts::clear() {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include <QValueAxis>
+
 namespace bert::ui {
 
 NiceAxis niceAxis(double low, double high, int maxTicks, bool wholeNumbers) {
@@ -35,6 +37,18 @@ NiceAxis niceAxis(double low, double high, int maxTicks, bool wholeNumbers) {
     axis.minimum = std::floor(low / interval + 1e-9) * interval;
     axis.maximum = std::ceil(high / interval - 1e-9) * interval;
     return axis;
+}
+
+void setNiceRange(QValueAxis* axis, double low, double high, int maxTicks, bool wholeNumbers) {
+    const auto nice = niceAxis(low, high, maxTicks, wholeNumbers);
+    axis->setRange(nice.minimum, nice.maximum);
+    axis->setTickType(QValueAxis::TicksDynamic);
+    axis->setTickAnchor(0.0);
+    axis->setTickInterval(nice.interval);
+    axis->setLabelFormat(nice.interval >= 1.0    ? QStringLiteral("%.0f")
+                         : nice.interval >= 0.1  ? QStringLiteral("%.1f")
+                         : nice.interval >= 0.01 ? QStringLiteral("%.2f")
+                                                 : QStringLiteral("%.3g"));
 }
 
 }  // namespace bert::ui

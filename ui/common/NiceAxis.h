@@ -1,5 +1,11 @@
 #pragma once
 
+#include <QtGlobal>
+
+QT_BEGIN_NAMESPACE
+class QValueAxis;
+QT_END_NAMESPACE
+
 namespace bert::ui {
 
 /// An axis range whose ticks fall on round values: 1, 2 or 5 times a power of ten apart, the
@@ -13,5 +19,9 @@ struct NiceAxis {
 /// Round ticks covering [low, high] with at most maxTicks intervals; wholeNumbers: an interval of
 /// at least 1 (step axes, where "%d" labels would otherwise repeat).
 NiceAxis niceAxis(double low, double high, int maxTicks, bool wholeNumbers);
+
+/// Gives a chart axis niceAxis's range, its ticks (anchored at 0) and labels with as many
+/// decimals as the interval needs. Every value axis of the studio goes through here.
+void setNiceRange(QValueAxis* axis, double low, double high, int maxTicks, bool wholeNumbers);
 
 }  // namespace bert::ui

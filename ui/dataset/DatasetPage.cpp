@@ -269,12 +269,8 @@ namespace {
 // Count axes end on round ticks (0, 50, 100, 150), never 37, 75, 112.
 void setRoundCounts(QValueAxis* axis, std::size_t largest) {
     constexpr int kMaxTicks = 5;
-    const auto nice =
-        niceAxis(0.0, static_cast<double>(std::max<std::size_t>(largest, 1)), kMaxTicks, true);
-    axis->setRange(0.0, nice.maximum);
-    axis->setTickType(QValueAxis::TicksDynamic);
-    axis->setTickAnchor(0.0);
-    axis->setTickInterval(nice.interval);
+    setNiceRange(axis, 0.0, static_cast<double>(std::max<std::size_t>(largest, 1)), kMaxTicks,
+                 true);
 }
 
 }  // namespace

@@ -29,6 +29,9 @@ namespace bert::ui {
 
 namespace {
 
+// Ticks per axis at most.
+constexpr int kMaxTicks = 5;
+
 /// "training.max_length" as the form calls it ("Max length"); other job fields in words.
 QString settingName(const std::string& key) {
     const std::string prefix = "training.";
@@ -63,18 +66,6 @@ QString settingValue(const std::string& key, const std::string& value) {
         }
     }
     return QString::fromStdString(value);
-}
-
-void setRoundRange(QValueAxis* axis, double low, double high, bool wholeNumbers) {
-    constexpr int kMaxTicks = 5;
-    const auto nice = niceAxis(low, high, kMaxTicks, wholeNumbers);
-    axis->setRange(nice.minimum, nice.maximum);
-    axis->setTickType(QValueAxis::TicksDynamic);
-    axis->setTickAnchor(0.0);
-    axis->setTickInterval(nice.interval);
-    axis->setLabelFormat(nice.interval >= 1.0   ? QStringLiteral("%.0f")
-                         : nice.interval >= 0.1 ? QStringLiteral("%.1f")
-                                                : QStringLiteral("%.2f"));
 }
 
 }  // namespace
@@ -183,8 +174,8 @@ CompareDialog::CompareDialog(const std::filesystem::path& database, const QList<
         point->attachAxis(memoryAxis);
         point->attachAxis(accuracyAxis);
     }
-    setRoundRange(memoryAxis, 0.0, maxMemory * 1.1, false);
-    setRoundRange(accuracyAxis, 0.0, 1.0, false);
+    setNiceRange(memoryAxis, 0.0, maxMemory * 1.1, kMaxTicks, false);
+    setNiceRange(accuracyAxis, 0.0, 1.0, kMaxTicks, false);
 
     auto* charts = new QHBoxLayout();
     charts->addWidget(lossView_);
@@ -258,10 +249,10 @@ void CompareDialog::drawCurves() {
     }
     // Round ticks: whole steps (epochs may be fractional), 0.2 on scores.
     for (auto* x : {lossX, accX}) {
-        setRoundRange(x, 0.0, maxX, !byEpoch);
+        setNiceRange(x, 0.0, maxX, kMaxTicks, !byEpoch);
     }
-    setRoundRange(lossY, 0.0, maxLoss, false);
-    setRoundRange(accY, 0.0, 1.0, false);
+    setNiceRange(lossY, 0.0, maxLoss, kMaxTicks, false);
+    setNiceRange(accY, 0.0, 1.0, kMaxTicks, false);
 }
 
 int CompareDialog::curveCount() const {

@@ -314,16 +314,10 @@ void TechniquesPage::updateForecast() {
     auto* axis = new QValueAxis();
     axis->setTitleText(tr("MiB (%1: %2)").arg(budgetName, mib(budget)));
     // Round ticks (0, 500, 1000 MiB), never 689.9.
-    const auto nice =
-        niceAxis(0.0,
+    setNiceRange(axis, 0.0,
                  std::max(static_cast<double>(budget), static_cast<double>(forecast_.total())) /
                      kBytesPerMiB,
                  5, false);
-    axis->setRange(0.0, nice.maximum);
-    axis->setTickType(QValueAxis::TicksDynamic);
-    axis->setTickAnchor(0.0);
-    axis->setTickInterval(nice.interval);
-    axis->setLabelFormat(nice.interval >= 1.0 ? QStringLiteral("%.0f") : QStringLiteral("%.1f"));
     chart->addAxis(axis, Qt::AlignBottom);
     series->attachAxis(axis);
     auto* category = new QBarCategoryAxis();

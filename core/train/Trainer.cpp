@@ -434,8 +434,13 @@ void Trainer::trainLoop(const std::atomic<bool>& cancel, RunResult& result, std:
              "stopped early at step " + std::to_string(position_.step) + ": no better " +
                  toString(config_.bestMetric) + " for " +
                  std::to_string(evaluationsWithoutImprovement_) + " evaluations (best " +
-                 std::to_string(metricOf(result.bestEval, config_.bestMetric)) + " at step " +
-                 std::to_string(result.bestEval.step) + ")",
+                 // The best score survives a resume; the best evaluation's step is known when
+                 // it was reached in this process.
+                 std::to_string(config_.bestMetric == BestMetric::Loss ? -*bestScore_
+                                                                       : *bestScore_) +
+                 (result.bestEval.step > 0 ? " at step " + std::to_string(result.bestEval.step)
+                                           : "") +
+                 ")",
              {{"step", position_.step},
               {"best_step", result.bestEval.step},
               {"metric", toString(config_.bestMetric)}});

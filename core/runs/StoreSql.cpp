@@ -220,6 +220,12 @@ void chooseRunsFolder(SQLite::Database& db, const std::filesystem::path& file,
     if (!metaValue(db, "store_id").empty()) {
         return;
     }
+    // Under the write lock, and only if no other process chose first.
+    SQLite::Transaction transaction(db, SQLite::TransactionBehavior::IMMEDIATE);
+    if (!metaValue(db, "store_id").empty()) {
+        transaction.commit();
+        return;
+    }
     std::random_device entropy;
     char id[40];
     std::snprintf(id, sizeof id, "%08x%08x%08x%08x", entropy(), entropy(), entropy(), entropy());
@@ -233,7 +239,6 @@ void chooseRunsFolder(SQLite::Database& db, const std::filesystem::path& file,
     if (!ownerOf(base / folder).empty()) {
         folder = stem + "-" + std::string(id).substr(0, 8) + "-runs";  // taken by another database
     }
-    SQLite::Transaction transaction(db);
     for (const auto& [key, value] :
          {std::pair<std::string, std::string>{"store_id", id}, {"runs_folder", folder}}) {
         SQLite::Statement insert(db,
@@ -321,10 +326,19 @@ void checkAndMigrate(SQLite::Database& db, const std::filesystem::path& file, bo
         // Only now, once the file is known to be ours, may anything be written to it.
         db.exec("PRAGMA journal_mode = WAL");
         db.exec("PRAGMA synchronous = NORMAL");  // WAL: durable at checkpoints, never corrupt
-        for (int v = version; v < kSchemaVersion; ++v) {
-            SQLite::Transaction transaction(db);
-            db.exec(kMigrations[v]);
-            db.exec("PRAGMA user_version = " + std::to_string(v + 1));
+        // Another process may open the same new file at this moment (the studio and the command
+        // line, or a test watching a run): each migration takes the write lock first (IMMEDIATE)
+        // and reads the version again under it, so it runs exactly once. Without this, the
+        // second process failed with "table store_meta already exists".
+        for (;;) {
+            SQLite::Transaction transaction(db, SQLite::TransactionBehavior::IMMEDIATE);
+            const int current = db.execAndGet("PRAGMA user_version").getInt();
+            if (current >= kSchemaVersion) {
+                transaction.commit();
+                break;
+            }
+            db.exec(kMigrations[current]);
+            db.exec("PRAGMA user_version = " + std::to_string(current + 1));
             transaction.commit();
         }
         chooseRunsFolder(db, file, version);

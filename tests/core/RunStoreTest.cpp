@@ -70,6 +70,40 @@ TEST(RunStore, RecordsARunThroughTheRecorder) {
     EXPECT_EQ(store.events(id)[0].data["to_micro_batch"], 4);
 }
 
+// Found under ASan, where timing differs: a process opening a new database while another
+// created it failed with "table store_meta already exists" (both ran the migration), and the
+// command line died before its first step. Every opener must succeed, and the schema and the
+// runs folder be chosen once.
+TEST(RunStore, ProcessesOpeningANewDatabaseTogetherAllSucceed) {
+    for (int round = 0; round < 20; ++round) {
+        test::TempDir dir;
+        const auto file = dir / "runs.sqlite";
+        std::vector<pid_t> children;
+        for (int i = 0; i < 8; ++i) {
+            const pid_t pid = fork();
+            if (pid == 0) {
+                try {
+                    RunStore store(file);
+                    (void)store.runs();
+                    _exit(store.runFolder(1).parent_path().filename() == "runs" ? 0 : 3);
+                } catch (...) {
+                    _exit(2);
+                }
+            }
+            children.push_back(pid);
+        }
+        for (const auto pid : children) {
+            int status = 0;
+            waitpid(pid, &status, 0);
+            ASSERT_TRUE(WIFEXITED(status)) << "round " << round;
+            EXPECT_EQ(WEXITSTATUS(status), 0) << "round " << round << ": an opener failed";
+        }
+        SQLite::Database db(file.string());
+        EXPECT_EQ(db.execAndGet("SELECT count(*) FROM store_meta WHERE key = 'store_id'").getInt(),
+                  1);
+    }
+}
+
 TEST(RunStore, RenameNotesAndDeleteWithItsFolder) {
     test::TempDir dir;
     RunStore store(dir / "runs.sqlite");

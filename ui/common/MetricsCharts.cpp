@@ -283,7 +283,10 @@ void MetricsCharts::redraw() {
     }
     const auto smoothed = smoothedLoss();
     lossSeries_->replace(loss_);
-    lossSeries_->setVisible(smoothing_ > 0.0);
+    // Only real changes: each of these relays the chart and its legend out.
+    if (lossSeries_->isVisible() != (smoothing_ > 0.0)) {
+        lossSeries_->setVisible(smoothing_ > 0.0);
+    }
     smoothedLossSeries_->replace(smoothing_ > 0.0 ? smoothed : loss_);
     validationLossSeries_->replace(validationLoss_);
     accuracySeries_->replace(accuracy_);
@@ -295,7 +298,9 @@ void MetricsCharts::redraw() {
     // A line of one point draws nothing: show the point.
     for (auto* series : {smoothedLossSeries_, memoryCurrentSeries_, memoryPeakSeries_,
                          memoryReservedSeries_, speedSeries_}) {
-        series->setPointsVisible(series->count() == 1);
+        if (series->pointsVisible() != (series->count() == 1)) {
+            series->setPointsVisible(series->count() == 1);
+        }
     }
     const double lastStep = std::max(1.0, loss_.isEmpty() ? 1.0 : loss_.back().x());
     QList<QPointF> forecast;
@@ -309,11 +314,9 @@ void MetricsCharts::redraw() {
     }
     capSeries_->replace(cap);
     fit(lossChart_, {&loss_, &validationLoss_}, false);  // the loss axis fits the data
-    fit(qualityChart_, {&accuracy_, &f1_}, true);
-    if (!qualityChart_.chart->isZoomed()) {
-        qualityChart_.y->setRange(0.0, 1.0);
-        qualityChart_.y->setTickInterval(0.2);
-    }
+    // Scores always span 0 to 1: two points that fix the y range, at x 0.
+    static const QList<QPointF> kUnitRange{{0.0, 0.0}, {0.0, 1.0}};
+    fit(qualityChart_, {&accuracy_, &f1_, &kUnitRange}, true);
     fit(memoryChart_, {&current_, &peak_, &reserved_, &forecast, &cap}, true);
     fit(speedChart_, {&speed_}, true);
 }

@@ -41,14 +41,23 @@ NiceAxis niceAxis(double low, double high, int maxTicks, bool wholeNumbers) {
 
 void setNiceRange(QValueAxis* axis, double low, double high, int maxTicks, bool wholeNumbers) {
     const auto nice = niceAxis(low, high, maxTicks, wholeNumbers);
+    if (axis->tickType() == QValueAxis::TicksDynamic && axis->min() == nice.minimum &&
+        axis->max() == nice.maximum && axis->tickInterval() == nice.interval) {
+        return;  // unchanged: no layout
+    }
+    // Dynamic ticks are laid out at once on every change: a new range under the old interval
+    // (a 0..400 MiB range at the 0.2 of an empty chart) made thousands of tick items and
+    // blocked the GUI thread for seconds. Change range and interval under fixed ticks, then
+    // lay out once.
+    axis->setTickType(QValueAxis::TicksFixed);
     axis->setRange(nice.minimum, nice.maximum);
-    axis->setTickType(QValueAxis::TicksDynamic);
     axis->setTickAnchor(0.0);
     axis->setTickInterval(nice.interval);
     axis->setLabelFormat(nice.interval >= 1.0    ? QStringLiteral("%.0f")
                          : nice.interval >= 0.1  ? QStringLiteral("%.1f")
                          : nice.interval >= 0.01 ? QStringLiteral("%.2f")
                                                  : QStringLiteral("%.3g"));
+    axis->setTickType(QValueAxis::TicksDynamic);
 }
 
 }  // namespace bert::ui

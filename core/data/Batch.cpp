@@ -1,9 +1,9 @@
 #include "data/Batch.h"
 
-#include <ATen/ATen.h>
-
 #include <algorithm>
 #include <stdexcept>
+
+#include <ATen/ATen.h>
 
 namespace bert {
 

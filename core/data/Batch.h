@@ -1,10 +1,10 @@
 #pragma once
 
-#include <ATen/core/Tensor.h>
-#include <c10/core/Device.h>
-
 #include <cstddef>
 #include <vector>
+
+#include <ATen/core/Tensor.h>
+#include <c10/core/Device.h>
 
 #include "model/Bert.h"
 #include "tokenizer/WordPieceTokenizer.h"

@@ -68,8 +68,8 @@ ExampleSet loadExamples(const std::filesystem::path& file, const ColumnSpec& col
     set.fingerprint = fileFingerprint(file, columns);
     for (std::size_t r = 0; r < table.rows.size(); ++r) {
         const auto& row = table.rows[r];
-        Example example{row[textIndex], pairIndex ? row[*pairIndex] : std::string(), row[labelIndex],
-                        table.lines[r]};
+        Example example{row[textIndex], pairIndex ? row[*pairIndex] : std::string(),
+                        row[labelIndex], table.lines[r]};
         if (isBlank(example.text) || isBlank(example.label)) {
             ++set.skippedEmpty;
             continue;
@@ -114,9 +114,18 @@ void checkValidationLabels(const LabelMap& labels, const ExampleSet& validation)
         for (const auto& label : unseen) {
             list += (list.empty() ? "\"" : ", \"") + label + "\"";
         }
-        throw InputError(validation.file, "has label(s) " + list +
-                                              " that the training data never shows");
+        throw InputError(validation.file,
+                         "has label(s) " + list + " that the training data never shows");
     }
+}
+
+std::size_t stratifiedValidationCount(std::size_t classSize, double validationFraction) {
+    if (classSize < 2) {
+        return 0;  // a class of one example stays in training
+    }
+    const auto take =
+        static_cast<std::size_t>(static_cast<double>(classSize) * validationFraction + 0.5);
+    return std::clamp<std::size_t>(take, 1, classSize - 1);
 }
 
 Split stratifiedSplit(const ExampleSet& all, double validationFraction, std::uint64_t seed) {
@@ -131,12 +140,7 @@ Split stratifiedSplit(const ExampleSet& all, double validationFraction, std::uin
     std::vector<bool> inValidation(all.examples.size(), false);
     for (auto& [label, indices] : byLabel) {
         std::shuffle(indices.begin(), indices.end(), random);
-        auto take = static_cast<std::size_t>(static_cast<double>(indices.size()) * validationFraction + 0.5);
-        if (indices.size() >= 2) {
-            take = std::clamp<std::size_t>(take, 1, indices.size() - 1);
-        } else {
-            take = 0;
-        }
+        const auto take = stratifiedValidationCount(indices.size(), validationFraction);
         for (std::size_t k = 0; k < take; ++k) {
             inValidation[indices[k]] = true;
         }

@@ -59,6 +59,9 @@ struct Split {
     ExampleSet validation;
 };
 Split stratifiedSplit(const ExampleSet& all, double validationFraction, std::uint64_t seed);
+/// How many of a class's examples stratifiedSplit holds out: the rounded share, at least one
+/// and never all (none of a class of one).
+std::size_t stratifiedValidationCount(std::size_t classSize, double validationFraction);
 
 /// Examples tokenized once (truncated to maxLength), with label ids and token counts kept.
 struct TokenizedSet {

@@ -16,7 +16,8 @@ std::vector<std::size_t> shuffled(std::size_t n, std::uint64_t seed, std::size_t
     std::vector<std::size_t> order(n);
     std::iota(order.begin(), order.end(), std::size_t{0});
     // A distinct stream per epoch, reproducible from (seed, epoch) alone.
-    std::seed_seq sequence{seed, static_cast<std::uint64_t>(epoch), std::uint64_t{0x9e3779b97f4a7c15ULL}};
+    std::seed_seq sequence{seed, static_cast<std::uint64_t>(epoch),
+                           std::uint64_t{0x9e3779b97f4a7c15ULL}};
     std::mt19937_64 random(sequence);
     std::shuffle(order.begin(), order.end(), random);
     return order;
@@ -53,9 +54,11 @@ std::vector<std::vector<std::size_t>> planEpoch(const std::vector<std::size_t>& 
         std::vector<std::size_t> megaStarts;
         for (std::size_t start = 0; start < n; start += megaBatch) {
             const auto begin = indices.begin() + static_cast<std::ptrdiff_t>(start);
-            const auto end = indices.begin() + static_cast<std::ptrdiff_t>(std::min(n, start + megaBatch));
+            const auto end =
+                indices.begin() + static_cast<std::ptrdiff_t>(std::min(n, start + megaBatch));
             // Python's sorted is stable: equal lengths keep their shuffled order.
-            std::stable_sort(begin, end, [&](std::size_t a, std::size_t b) { return lengths[a] > lengths[b]; });
+            std::stable_sort(begin, end,
+                             [&](std::size_t a, std::size_t b) { return lengths[a] > lengths[b]; });
             megaStarts.push_back(start);
         }
         std::size_t longest = 0;

@@ -39,7 +39,8 @@ Table readTable(const std::filesystem::path& file, std::optional<TableFormat> fo
                 std::size_t maxRows = std::numeric_limits<std::size_t>::max());
 
 /// Parses table text already in memory (what readTable does after reading the file).
-Table parseTable(const std::string& content, TableFormat format, const std::filesystem::path& source,
+Table parseTable(const std::string& content, TableFormat format,
+                 const std::filesystem::path& source,
                  std::size_t maxRows = std::numeric_limits<std::size_t>::max());
 
 }  // namespace bert

@@ -23,8 +23,7 @@ bool arePlaceholderLabels(const std::vector<std::string>& labels) {
 }
 
 TrainingPlan planTraining(const ExampleSet& examples, const ColumnSpec& columns,
-                          double validationFraction, std::uint64_t seed,
-                          const std::vector<std::string>& modelLabels) {
+                          double validationFraction, const std::vector<std::string>& modelLabels) {
     TrainingPlan plan;
     plan.labelColumn = columns.label;
     plan.textColumns.push_back(columns.text);
@@ -59,9 +58,12 @@ TrainingPlan planTraining(const ExampleSet& examples, const ColumnSpec& columns,
         plan.warnings.push_back(
             {PlanWarning::Kind::HeadHasOtherLabels, counts.size(), rows, modelLabels});
     }
-    const auto split = stratifiedSplit(examples, validationFraction, seed);
-    plan.trainExamples = split.train.examples.size();
-    plan.validationExamples = split.validation.examples.size();
+    // The split's sizes follow from the class counts alone: nothing is copied on each edit of
+    // the form.
+    for (const auto& entry : plan.classes) {
+        plan.validationExamples += stratifiedValidationCount(entry.second, validationFraction);
+    }
+    plan.trainExamples = rows - plan.validationExamples;
     return plan;
 }
 

@@ -35,12 +35,11 @@ struct TrainingPlan {
     std::vector<PlanWarning> warnings;
 };
 
-/// The plan for examples read with columns, split with validationFraction and seed as a run
-/// splits them. modelLabels: the labels of the model's head (from its config.json), empty when
-/// it has none or only transformers' defaults (LABEL_0, LABEL_1, ...).
+/// The plan for examples read with columns, split with validationFraction as a run splits
+/// them (the sizes do not depend on the seed). modelLabels: the labels of the model's head (from
+/// its config.json), empty when it has none or only transformers' defaults (LABEL_0, LABEL_1, ...).
 TrainingPlan planTraining(const ExampleSet& examples, const ColumnSpec& columns,
-                          double validationFraction, std::uint64_t seed,
-                          const std::vector<std::string>& modelLabels);
+                          double validationFraction, const std::vector<std::string>& modelLabels);
 
 /// Whether labels are transformers' placeholders (LABEL_0, LABEL_1, ...): a head not trained for
 /// any named task.

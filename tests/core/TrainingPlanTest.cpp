@@ -26,7 +26,7 @@ TEST(TrainingPlan, SaysColumnsClassesAndTheSplit) {
         labels.push_back("spam");
     }
     ColumnSpec columns{"subject", "body", "category"};
-    const auto plan = planTraining(examplesWithLabels(labels), columns, 0.2, 42, {});
+    const auto plan = planTraining(examplesWithLabels(labels), columns, 0.2, {});
     EXPECT_EQ(plan.labelColumn, "category");
     EXPECT_EQ(plan.textColumns, (std::vector<std::string>{"subject", "body"}));
     ASSERT_EQ(plan.classes.size(), 2U);
@@ -42,7 +42,7 @@ TEST(TrainingPlan, WarnsOfALabelColumnWithOneValuePerRow) {
     for (int i = 0; i < 40; ++i) {
         ids.push_back("id-" + std::to_string(i));
     }
-    const auto plan = planTraining(examplesWithLabels(ids), {}, 0.2, 1, {});
+    const auto plan = planTraining(examplesWithLabels(ids), {}, 0.2, {});
     ASSERT_EQ(plan.warnings.size(), 1U);
     EXPECT_EQ(plan.warnings[0].kind, PlanWarning::Kind::LabelLooksUnique);
     EXPECT_EQ(plan.warnings[0].count, 40U);
@@ -50,25 +50,25 @@ TEST(TrainingPlan, WarnsOfALabelColumnWithOneValuePerRow) {
 
 TEST(TrainingPlan, WarnsWhenTheLabelColumnIsATextColumn) {
     const auto plan =
-        planTraining(examplesWithLabels({"a", "b", "a", "b"}), {"text", "", "text"}, 0.5, 1, {});
+        planTraining(examplesWithLabels({"a", "b", "a", "b"}), {"text", "", "text"}, 0.5, {});
     ASSERT_EQ(plan.warnings.size(), 1U);
     EXPECT_EQ(plan.warnings[0].kind, PlanWarning::Kind::LabelIsText);
 }
 
 TEST(TrainingPlan, WarnsOfASingleValue) {
-    const auto plan = planTraining(examplesWithLabels({"x", "x", "x"}), {}, 0.2, 1, {});
+    const auto plan = planTraining(examplesWithLabels({"x", "x", "x"}), {}, 0.2, {});
     ASSERT_EQ(plan.warnings.size(), 1U);
     EXPECT_EQ(plan.warnings[0].kind, PlanWarning::Kind::OneClass);
 }
 
 TEST(TrainingPlan, WarnsWhenTheModelsHeadHasOtherLabels) {
     const auto set = examplesWithLabels({"a", "b", "c", "a", "b", "c", "a", "b", "c", "a"});
-    const auto plan = planTraining(set, {}, 0.3, 1, {"negative", "positive"});
+    const auto plan = planTraining(set, {}, 0.3, {"negative", "positive"});
     ASSERT_EQ(plan.warnings.size(), 1U);
     EXPECT_EQ(plan.warnings[0].kind, PlanWarning::Kind::HeadHasOtherLabels);
     EXPECT_EQ(plan.warnings[0].count, 3U);
     // transformers' placeholders are no trained head: no warning.
-    EXPECT_TRUE(planTraining(set, {}, 0.3, 1, {"LABEL_0", "LABEL_1"}).warnings.empty());
+    EXPECT_TRUE(planTraining(set, {}, 0.3, {"LABEL_0", "LABEL_1"}).warnings.empty());
     EXPECT_TRUE(arePlaceholderLabels({"LABEL_0", "LABEL_1"}));
     EXPECT_FALSE(arePlaceholderLabels({"LABEL_1", "LABEL_0"}));
 }

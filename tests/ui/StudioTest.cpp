@@ -122,6 +122,20 @@ protected:
         techniques->setConfig(config);
     }
 
+    bool openReviews() {
+        return window_->datasetPage()->openFile(
+            QString::fromStdString((dir_ / "reviews.csv").string()));
+    }
+
+    // The page's settings at 512 tokens x 64 examples under a 40 MiB cap: far too big.
+    TrainingConfig tooBigForTheCap() const {
+        auto config = window_->techniquesPage()->config();
+        config.maxLength = 512;
+        config.batchSize = 64;
+        config.memoryCapBytes = 40LL * 1024 * 1024;
+        return config;
+    }
+
     qint64 train() {
         qint64 finished = 0;
         const auto connection = QObject::connect(window_.get(), &ui::MainWindow::trainingFinished,
@@ -138,7 +152,7 @@ protected:
 
 TEST_F(Studio, ImportTrainWatchCompareExportAndTry) {
     auto* dataset = window_->datasetPage();
-    ASSERT_TRUE(dataset->openFile(QString::fromStdString((dir_ / "reviews.csv").string())));
+    ASSERT_TRUE(openReviews());
     // The columns were guessed from their names.
     EXPECT_EQ(dataset->dataSpec().columns.text, "review");
     EXPECT_EQ(dataset->dataSpec().columns.label, "sentiment");
@@ -216,8 +230,7 @@ TEST_F(Studio, ImportTrainWatchCompareExportAndTry) {
 }
 
 TEST_F(Studio, ClosingDuringARunAsksThenCancelsAndTheRunKeepsItsData) {
-    ASSERT_TRUE(
-        window_->datasetPage()->openFile(QString::fromStdString((dir_ / "reviews.csv").string())));
+    ASSERT_TRUE(openReviews());
     configure(PaddingMode::Dynamic, 400);
     qint64 finished = 0;
     QObject::connect(window_.get(), &ui::MainWindow::trainingFinished,
@@ -253,7 +266,7 @@ TEST_F(Studio, ClosingDuringARunAsksThenCancelsAndTheRunKeepsItsData) {
 // charts continue from the steps in the store, and the log says "run N resumed".
 TEST_F(Studio, TheTrainingTabTellsTheTruth) {
     auto* dataset = window_->datasetPage();
-    ASSERT_TRUE(dataset->openFile(QString::fromStdString((dir_ / "reviews.csv").string())));
+    ASSERT_TRUE(openReviews());
     configure(PaddingMode::Dynamic, 400);
     auto* training = window_->trainingPage();
     EXPECT_TRUE(
@@ -345,10 +358,7 @@ TEST_F(Studio, ABadFileShowsAnErrorNamingTheFileAndLine) {
 TEST_F(Studio, TheForecastWarnsAndSuggestsAChangeThatFits) {
     configure(PaddingMode::Fixed, 1);
     auto* techniques = window_->techniquesPage();
-    auto config = techniques->config();
-    config.maxLength = 512;
-    config.batchSize = 64;
-    config.memoryCapBytes = 40LL * 1024 * 1024;
+    auto config = tooBigForTheCap();
     techniques->setConfig(config);
     EXPECT_FALSE(techniques->fits());
     EXPECT_TRUE(techniques->adviceText().contains(QStringLiteral("To fit")))
@@ -359,14 +369,10 @@ TEST_F(Studio, TheForecastWarnsAndSuggestsAChangeThatFits) {
 // sets the biggest micro-batch the cap allows, found on the worker with a trial step, keeping
 // the effective batch.
 TEST_F(Studio, AdviceSaysItsCostAndTheLargestBatchKeepsTheEffectiveBatch) {
-    ASSERT_TRUE(
-        window_->datasetPage()->openFile(QString::fromStdString((dir_ / "reviews.csv").string())));
+    ASSERT_TRUE(openReviews());
     configure(PaddingMode::Fixed, 1);
     auto* techniques = window_->techniquesPage();
-    auto config = techniques->config();
-    config.maxLength = 512;
-    config.batchSize = 64;
-    config.memoryCapBytes = 40LL * 1024 * 1024;
+    auto config = tooBigForTheCap();
     techniques->setConfig(config);
     ASSERT_FALSE(techniques->fits());
     const auto advice = techniques->adviceText();
@@ -538,8 +544,7 @@ TEST_F(Studio, CompareShowsReadableSettingsAndNoFakeAccuracy) {
 // reads and opens back into the form; "Train again" loads a run's dataset, model and settings;
 // the form remembers its last values at the next start.
 TEST_F(Studio, JobFilesTrainAgainAndTheFormRemembers) {
-    ASSERT_TRUE(
-        window_->datasetPage()->openFile(QString::fromStdString((dir_ / "reviews.csv").string())));
+    ASSERT_TRUE(openReviews());
     configure(PaddingMode::Fixed, 1);
     auto* techniques = window_->techniquesPage();
     auto config = techniques->config();
@@ -741,14 +746,10 @@ TEST_F(Studio, ChineseShowsNoEnglishWordsOnScreen) {
 // change never refreshed the dataset page's padding estimate, while each row rebuilt the
 // forecast chart about 25 times.
 TEST_F(Studio, ApplyingTheSuggestedChangeUpdatesBothPagesOnce) {
-    ASSERT_TRUE(
-        window_->datasetPage()->openFile(QString::fromStdString((dir_ / "reviews.csv").string())));
+    ASSERT_TRUE(openReviews());
     configure(PaddingMode::Fixed, 1);
     auto* techniques = window_->techniquesPage();
-    auto config = techniques->config();
-    config.maxLength = 512;
-    config.batchSize = 64;
-    config.memoryCapBytes = 40LL * 1024 * 1024;
+    auto config = tooBigForTheCap();
     QSignalSpy changed(techniques, &ui::TechniquesPage::configChanged);
     int updates = techniques->forecastUpdates();
     techniques->setConfig(config);
@@ -891,8 +892,7 @@ TEST_F(Studio, AFailingDatabaseShowsAMessageAndTheStudioKeepsRunning) {
 // Issue 11: TrainingWorker::start reset the cancel flag, so a cancel issued between the queued
 // start and the worker picking it up was lost and the run trained to its end.
 TEST_F(Studio, ACancelBeforeTheWorkerStartsIsNotLost) {
-    ASSERT_TRUE(
-        window_->datasetPage()->openFile(QString::fromStdString((dir_ / "reviews.csv").string())));
+    ASSERT_TRUE(openReviews());
     configure(PaddingMode::Dynamic, 200);
     std::atomic<bool> release{false};
     // Keep the training thread busy so that the start below waits in its queue.
@@ -918,8 +918,7 @@ TEST_F(Studio, ACancelBeforeTheWorkerStartsIsNotLost) {
 // Issue 11: Try it loaded models and classified on the GUI thread, counted against a running
 // trainer's CPU memory cap: the run could halve its micro-batch for it, or the slot threw.
 TEST_F(Studio, TryItRunsOffTheGuiThreadAndOutsideARunsMemoryCap) {
-    ASSERT_TRUE(
-        window_->datasetPage()->openFile(QString::fromStdString((dir_ / "reviews.csv").string())));
+    ASSERT_TRUE(openReviews());
     configure(PaddingMode::Dynamic, 2);
     const auto run = train();
     auto* tryIt = window_->tryItPage();

@@ -277,7 +277,7 @@ void MainWindow::updatePlan() {
     }
     const auto job = currentJob();
     const auto plan = planTraining(*examples, job.data.columns, job.training.validationFraction,
-                                   job.training.seed, techniques_->modelLabels());
+                                   techniques_->modelLabels());
     QStringList classes;
     for (const auto& [name, count] : plan.classes) {
         classes << tr("%1 (%2)").arg(QString::fromStdString(name)).arg(count);

@@ -455,12 +455,7 @@ void showRun(const std::filesystem::path& database, std::int64_t runId, std::ost
     }
     // The best evaluation by the run's own metric: its confusion matrix and per-class report.
     const auto metric = bestMetricOfRunConfig(run->config);
-    const EvalMetrics* best = nullptr;
-    for (const auto& eval : evaluations) {
-        if (best == nullptr || scoreOf(eval, metric) > scoreOf(*best, metric)) {
-            best = &eval;
-        }
-    }
+    const EvalMetrics* best = bestEvaluation(evaluations, metric);
     if (best != nullptr && !best->confusion.empty()) {
         auto label = [&](std::size_t c) {
             return c < run->labels.size() ? run->labels[c] : std::to_string(c);

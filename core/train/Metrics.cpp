@@ -159,6 +159,16 @@ BestMetric bestMetricOfRunConfig(const nlohmann::json& runConfig) {
     }
 }
 
+const EvalMetrics* bestEvaluation(const std::vector<EvalMetrics>& evaluations, BestMetric metric) {
+    const EvalMetrics* best = nullptr;
+    for (const auto& eval : evaluations) {
+        if (best == nullptr || scoreOf(eval, metric) > scoreOf(*best, metric)) {
+            best = &eval;
+        }
+    }
+    return best;
+}
+
 double metricOf(const EvalMetrics& eval, BestMetric metric) {
     switch (metric) {
         case BestMetric::MacroF1:

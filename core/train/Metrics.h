@@ -63,6 +63,10 @@ const nlohmann::json* trainingSettingsOfRunConfig(const nlohmann::json& runConfi
 /// existed or whose settings cannot be read.
 BestMetric bestMetricOfRunConfig(const nlohmann::json& runConfig);
 
+/// The best of a run's evaluations by metric (the first of equals, as the trainer keeps its best
+/// checkpoint), or null when there are none.
+const EvalMetrics* bestEvaluation(const std::vector<EvalMetrics>& evaluations, BestMetric metric);
+
 /// The value of a metric in an evaluation.
 double metricOf(const EvalMetrics& eval, BestMetric metric);
 /// The same, oriented so that higher is better (the loss negated).

@@ -28,14 +28,8 @@ RunDialog::RunDialog(const std::filesystem::path& database, qint64 runId, QWidge
     // The best evaluation by the run's own best_metric, as the trainer chose its best checkpoint.
     const auto evaluations = store.evaluations(runId);
     const BestMetric metric = run ? bestMetricOfRunConfig(run->config) : BestMetric::Accuracy;
-    std::size_t bestStep = 0;
-    double bestScore = 0.0;
-    for (const auto& eval : evaluations) {
-        if (bestStep == 0 || scoreOf(eval, metric) > bestScore) {
-            bestScore = scoreOf(eval, metric);
-            bestStep = eval.step;
-        }
-    }
+    const auto* best = bestEvaluation(evaluations, metric);
+    const std::size_t bestStep = best != nullptr ? best->step : 0;
     report_ = new ModelReport(evaluations, run ? run->labels : std::vector<std::string>{}, bestStep,
                               this);
     tabs_ = new QTabWidget(this);

@@ -25,6 +25,7 @@ debian_packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   xvfb xauth fonts-wqy-microhei dpkg-dev fakeroot
   clang libclang-rt-14-dev
+  libonnx-dev libprotobuf-dev
 )
 
 missing=()

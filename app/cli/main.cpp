@@ -190,10 +190,17 @@ int main(int argc, char** argv) {
     std::string exportTarget;
     bool exportLast = false;
     auto* exporter = app.add_subcommand(
-        "export", "Write a run's model as a transformers folder with a run card");
+        "export", "Write a run's model as a transformers folder, or as ONNX, with a run card");
     exporter->add_option("run", exportRunId, "Run id")->required();
     exporter->add_option("folder", exportTarget, "Target folder")->required();
     exporter->add_flag("--last", exportLast, "Export the last checkpoint instead of the best");
+    std::string exportFormat = "transformers";
+    exporter
+        ->add_option("--format", exportFormat,
+                     "transformers (model.safetensors) or onnx (model.onnx for ONNX Runtime); "
+                     "both with the tokenizer files and config.json's label map")
+        ->check(CLI::IsMember({"transformers", "onnx"}))
+        ->capture_default_str();
     bool exportForce = false;
     exporter->add_flag(
         "--force", exportForce,
@@ -257,7 +264,8 @@ int main(int argc, char** argv) {
         } else if (exporter->parsed()) {
             bert::RunStore store(database, Access::ReadOnly);
             const auto folder =
-                bert::exportRun(store, exportRunId, exportTarget, !exportLast, exportForce);
+                bert::exportRun(store, exportRunId, exportTarget, !exportLast, exportForce,
+                                *bert::parseExportFormat(exportFormat));
             std::cout << "exported run " << exportRunId << " to " << folder.string() << "\n";
         } else if (runsList->parsed()) {
             bert::cli::listRuns(database, listJson, std::cout);

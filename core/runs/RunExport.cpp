@@ -4,6 +4,8 @@
 #include <random>
 
 #include "Error.h"
+#include "export/OnnxExport.h"
+#include "hf/ModelFolder.h"
 #include "io/AtomicFile.h"
 
 namespace bert {
@@ -21,6 +23,16 @@ std::filesystem::path modelCheckpointOfRun(RunStore& store, std::int64_t runId, 
         return best;
     }
     return last.empty() ? best : last;
+}
+
+std::optional<ExportFormat> parseExportFormat(const std::string& name) {
+    if (name == "transformers") {
+        return ExportFormat::Transformers;
+    }
+    if (name == "onnx") {
+        return ExportFormat::Onnx;
+    }
+    return std::nullopt;
 }
 
 namespace {
@@ -52,7 +64,7 @@ std::filesystem::path siblingOf(const std::filesystem::path& target, const char*
 
 std::filesystem::path exportRun(RunStore& store, std::int64_t runId,
                                 const std::filesystem::path& targetFolder, bool preferBest,
-                                bool force) {
+                                bool force, ExportFormat format) {
     const auto run = store.run(runId);
     if (!run) {
         throw InputError(store.file(), "has no run " + std::to_string(runId));
@@ -101,8 +113,16 @@ std::filesystem::path exportRun(RunStore& store, std::int64_t runId,
     if (error) {
         throw StoreError(staging, "cannot be created: " + error.message());
     }
+    const bool onnx = format == ExportFormat::Onnx;
+    if (onnx) {
+        const auto bundle = loadModelFolder(source);
+        writeOnnxModel(staging / "model.onnx", *bundle.model);
+    }
     for (const char* name : {"config.json", "model.safetensors", "vocab.txt",
                              "tokenizer_config.json", "special_tokens_map.json"}) {
+        if (onnx && std::string(name) == "model.safetensors") {
+            continue;
+        }
         std::filesystem::copy_file(source / name, staging / name, error);
         if (error) {
             throw StoreError(source / name,
@@ -128,6 +148,7 @@ std::filesystem::path exportRun(RunStore& store, std::int64_t runId,
           {"forecast_bytes", run->forecastBytes},
           {"trial_peak_bytes", run->trialPeakBytes}}},
         {"exported_from", source.string()},
+        {"format", onnx ? "onnx" : "transformers"},
     };
     writeFileAtomically(staging / "run_card.json", card.dump(2) + "\n");
     char accuracy[32];
@@ -141,13 +162,36 @@ std::filesystem::path exportRun(RunStore& store, std::int64_t runId,
               "\n- Techniques: " + run->techniques +
               "\n- Peak memory: " + std::to_string(run->peakMemoryBytes >> 20) + " MiB on " +
               run->device + " (forecast " + std::to_string(run->forecastBytes >> 20) +
-              " MiB)\n- Evaluations: " + std::to_string(evaluations.size()) +
-              "\n\nLoad it with transformers:\n\n```python\nfrom transformers import "
-              "AutoModelForSequenceClassification, "
-              "AutoTokenizer\nmodel = AutoModelForSequenceClassification.from_pretrained(\"" +
-              cleanTarget.string() + "\")\ntokenizer = AutoTokenizer.from_pretrained(\"" +
-              cleanTarget.string() +
-              "\")\n```\n\nThe full configuration and metrics are in run_card.json.\n";
+              " MiB)\n- Evaluations: " + std::to_string(evaluations.size()) + "\n\n";
+    const auto folder = cleanTarget.string();
+    if (onnx) {
+        readme +=
+            "Run it with ONNX Runtime (inputs input_ids, attention_mask, token_type_ids; "
+            "output logits; labels in config.json's id2label):\n\n```python\n"
+            "import json, numpy as np, onnxruntime as ort\n"
+            "from transformers import AutoTokenizer\n"
+            "tokenizer = AutoTokenizer.from_pretrained(\"" +
+            folder +
+            "\")\n"
+            "session = ort.InferenceSession(\"" +
+            folder +
+            "/model.onnx\")\n"
+            "batch = tokenizer([\"some text\"], padding=True, truncation=True, "
+            "return_tensors=\"np\")\n"
+            "logits = session.run([\"logits\"], {k: batch[k].astype(np.int64) for k in "
+            "(\"input_ids\", \"attention_mask\", \"token_type_ids\")})[0]\n"
+            "labels = json.load(open(\"" +
+            folder +
+            "/config.json\"))[\"id2label\"]\n"
+            "print([labels[str(i)] for i in logits.argmax(-1)])\n```\n";
+    } else {
+        readme +=
+            "Load it with transformers:\n\n```python\nfrom transformers import "
+            "AutoModelForSequenceClassification, AutoTokenizer\n"
+            "model = AutoModelForSequenceClassification.from_pretrained(\"" +
+            folder + "\")\ntokenizer = AutoTokenizer.from_pretrained(\"" + folder + "\")\n```\n";
+    }
+    readme += "\nThe full configuration and metrics are in run_card.json.\n";
     writeFileAtomically(staging / "README.md", readme);
 
     // Into place: an existing (forced) target moves aside first and goes only once the new one

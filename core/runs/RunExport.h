@@ -2,6 +2,8 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
+#include <string>
 
 #include "runs/RunStore.h"
 
@@ -12,8 +14,18 @@ namespace bert {
 std::filesystem::path modelCheckpointOfRun(RunStore& store, std::int64_t runId,
                                            bool preferBest = true);
 
-/// Writes a run's model (best checkpoint, else last) as a transformers folder plus a run card
-/// (README.md and run_card.json: configuration, labels, metrics, memory). Returns the folder.
+/// What an export writes beside the tokenizer files, config.json and the run card.
+enum class ExportFormat {
+    Transformers,  ///< model.safetensors: transformers' Auto classes load the folder
+    Onnx,          ///< model.onnx (export/OnnxExport.h): ONNX Runtime runs it
+};
+
+/// "transformers" or "onnx"; nullopt for anything else.
+std::optional<ExportFormat> parseExportFormat(const std::string& name);
+
+/// Writes a run's model (best checkpoint, else last) as a transformers folder, or as model.onnx
+/// with the same tokenizer files and config.json (its id2label is the label map), plus a run
+/// card (README.md and run_card.json: configuration, labels, metrics, memory). Returns the folder.
 ///
 /// Never destroys: the folder is written beside the target and renamed into place, so a failure
 /// part-way leaves the target as it was; an existing non-empty target is refused unless force,
@@ -22,6 +34,7 @@ std::filesystem::path modelCheckpointOfRun(RunStore& store, std::int64_t runId,
 /// target, StoreError when the target cannot be written.
 std::filesystem::path exportRun(RunStore& store, std::int64_t runId,
                                 const std::filesystem::path& target, bool preferBest = true,
-                                bool force = false);
+                                bool force = false,
+                                ExportFormat format = ExportFormat::Transformers);
 
 }  // namespace bert

@@ -12,9 +12,14 @@
 
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <gtest/gtest.h>
+#include <torch/csrc/autograd/grad_mode.h>
 
 #include "../core/TinyModel.h"
+#include "data/Batch.h"
+#include "export/OnnxExport.h"
 #include "memory/MemoryMonitor.h"
+#include "onnx/OnnxRuntime.h"
+#include "runs/RunExport.h"
 #include "runs/RunStore.h"
 #include "support/TestSupport.h"
 
@@ -187,6 +192,54 @@ TEST_F(Cli, TrainListCompareExportAndPredict) {
     const auto fromFolder =
         runCli({"predict", "-m", exported.string(), "the film was very bad , awful"}, dir_.path());
     EXPECT_EQ(fromFolder.out.rfind("neg", 0), 0U) << fromFolder.out;
+}
+
+// Issue 15: a trained model leaves as ONNX that ONNX Runtime runs with the run's own logits.
+TEST_F(Cli, ExportAsOnnxGivesWhatOnnxRuntimeRunsWithTheRunsLogits) {
+    if (!onnxExportAvailable()) {
+        GTEST_SKIP() << "this build has no ONNX export (libonnx-dev was not found)";
+    }
+    const auto trained = runCli(trainArgs({"--epochs", "2"}), dir_.path());
+    ASSERT_EQ(trained.code, 0) << trained.err;
+    const auto wrong = runCli(
+        {"--db", db_, "export", "1", (dir_ / "x").string(), "--format", "tflite"}, dir_.path());
+    EXPECT_EQ(wrong.code, 2);
+    EXPECT_NE(wrong.err.find("tflite"), std::string::npos) << wrong.err;
+    EXPECT_FALSE(std::filesystem::exists(dir_ / "x"));
+
+    const auto exported = dir_ / "onnx";
+    const auto outcome =
+        runCli({"--db", db_, "export", "1", exported.string(), "--format", "onnx"}, dir_.path());
+    ASSERT_EQ(outcome.code, 0) << outcome.err;
+    for (const char* file : {"model.onnx", "config.json", "vocab.txt", "tokenizer_config.json",
+                             "special_tokens_map.json", "run_card.json", "README.md"}) {
+        EXPECT_TRUE(std::filesystem::exists(exported / file)) << file;
+    }
+    EXPECT_FALSE(std::filesystem::exists(exported / "model.safetensors"))
+        << "an ONNX export carries its weights in model.onnx";
+    EXPECT_EQ(nlohmann::json::parse(test::readFile(exported / "run_card.json"))["format"], "onnx");
+    EXPECT_NE(test::readFile(exported / "README.md").find("onnxruntime"), std::string::npos);
+    // The label map: config.json's id2label, as transformers writes it.
+    EXPECT_EQ(nlohmann::json::parse(test::readFile(exported / "config.json"))["id2label"]["1"],
+              "pos");
+
+    if (const auto reason = test::referenceUnavailable(); !reason.empty()) {
+        GTEST_SKIP() << reason;
+    }
+    std::filesystem::path checkpoint;
+    {
+        RunStore store(db_, RunStore::Access::ReadOnly);
+        checkpoint = modelCheckpointOfRun(store, 1);
+    }
+    auto bundle = loadModelFolder(checkpoint);
+    const auto first = bundle.tokenizer.encode("i loved it , a great film !", 32);
+    const auto second = bundle.tokenizer.encode("bad", 32);
+    const auto inputs = collate({&first, &second}, bundle.tokenizer.padId(), {}, c10::kCPU);
+    const auto theirs = test::onnxRuntimeLogits(exported / "model.onnx", inputs, dir_.path());
+    ASSERT_TRUE(theirs.defined());
+    bundle.model->eval();
+    const torch::NoGradGuard noGrad;
+    EXPECT_LE((theirs - bundle.model->forward(inputs)).abs().max().item<float>(), 1e-4F);
 }
 
 TEST_F(Cli, MetricsSurviveKillDashNineAndTheRunResumes) {

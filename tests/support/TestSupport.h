@@ -23,12 +23,17 @@ private:
 /// The venv's Python configured at build time, or empty.
 std::string referencePython();
 
-/// Why the reference (venv Python and the bundled MiniLM) is unavailable, or empty when it is there.
+/// Why the reference (venv Python and the bundled MiniLM) is unavailable, or empty when it is
+/// there.
 std::string referenceUnavailable();
 
 /// Runs tests/parity/reference.py with args under the venv's Python, offline. Returns its exit
 /// code; its output goes to log (shown by the caller on failure).
 int runReference(const std::vector<std::string>& args, const std::filesystem::path& log);
+/// Runs another script of the source tree (a path relative to it) with the reference Python,
+/// the same way; returns its exit code.
+int runPythonScript(const std::string& script, const std::vector<std::string>& args,
+                    const std::filesystem::path& log);
 
 /// A file of ../shared/data, or empty when the shared data is absent.
 std::filesystem::path sharedDataFile(const std::string& name);

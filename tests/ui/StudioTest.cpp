@@ -10,6 +10,7 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QElapsedTimer>
+#include <QFileDialog>
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
@@ -34,6 +35,7 @@
 #include "common/MetricsCharts.h"
 #include "common/NiceAxis.h"
 #include "dataset/DatasetPage.h"
+#include "export/OnnxExport.h"
 #include "main/MainWindow.h"
 #include "memory/MemoryMonitor.h"
 #include "runs/CompareDialog.h"
@@ -217,6 +219,28 @@ TEST_F(Studio, ImportTrainWatchCompareExportAndTry) {
     EXPECT_EQ(exportedSpy.front().at(2).toString(), QString()) << "export failed";
     EXPECT_TRUE(std::filesystem::exists(exported / "model.safetensors"));
     EXPECT_TRUE(std::filesystem::exists(exported / "run_card.json"));
+
+    // Issue 15: the Export button's dialog offers ONNX as a file type; choosing it writes
+    // model.onnx in place of model.safetensors.
+    if (onnxExportAvailable()) {
+        runs->selectRuns({first});
+        auto* dialog = runs->exportSelected();
+        ASSERT_NE(dialog, nullptr);
+        const auto filters = dialog->nameFilters();
+        const auto onnx = std::find_if(filters.begin(), filters.end(),
+                                       [](const QString& f) { return f.contains("ONNX"); });
+        ASSERT_NE(onnx, filters.end()) << filters.join(", ").toStdString();
+        dialog->selectNameFilter(*onnx);
+        const auto onnxFolder = dir_ / "exported-onnx";
+        dialog->selectFile(QString::fromStdString(onnxFolder.string()));
+        exportedSpy.clear();
+        QMetaObject::invokeMethod(dialog, "accept");  // the Save button
+        ASSERT_TRUE(waitUntil([&] { return exportedSpy.count() > 0; }, 60000))
+            << "the ONNX export did not finish";
+        EXPECT_EQ(exportedSpy.front().at(2).toString(), QString()) << "ONNX export failed";
+        EXPECT_TRUE(std::filesystem::exists(onnxFolder / "model.onnx"));
+        EXPECT_FALSE(std::filesystem::exists(onnxFolder / "model.safetensors"));
+    }
 
     auto* tryIt = window_->tryItPage();
     tryIt->refreshRuns();

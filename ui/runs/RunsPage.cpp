@@ -22,6 +22,7 @@
 #include "common/Format.h"
 #include "common/Guard.h"
 #include "common/Names.h"
+#include "export/OnnxExport.h"
 #include "runs/CompareDialog.h"
 #include "runs/RunDialog.h"
 #include "runs/RunExport.h"
@@ -117,8 +118,9 @@ RunsPage::RunsPage(std::filesystem::path database, QWidget* parent)
                               }));
     buttons->addWidget(button(tr("&Notes…"), tr("Write notes on the run"), &RunsPage::editNotes));
     buttons->addWidget(button(tr("E&xport model…"),
-                              tr("Write the run's model as a transformers folder with a run card"),
-                              &RunsPage::exportSelected));
+                              tr("Write the run's model as a transformers folder or as ONNX, "
+                                 "with a run card"),
+                              [this] { exportSelected(); }));
     buttons->addWidget(button(tr("&Delete…"), tr("Delete the selected runs and their checkpoints"),
                               &RunsPage::deleteSelected));
     buttons->addWidget(button(tr("Re&fresh"), tr("Reload the runs (F5)"), &RunsPage::refresh));
@@ -133,11 +135,10 @@ RunsPage::RunsPage(std::filesystem::path database, QWidget* parent)
     connect(this, &RunsPage::exportFinished, this,
             [this](qint64 runId, const QString& folder, const QString& error) {
                 if (error.isEmpty()) {
-                    showNotice(
-                        this, tr("Export model"),
-                        tr("Exported run %1 to %2. transformers loads it with from_pretrained.")
-                            .arg(runId)
-                            .arg(folder));
+                    showNotice(this, tr("Export model"),
+                               tr("Exported run %1 to %2. Its README.md says how to load it.")
+                                   .arg(runId)
+                                   .arg(folder));
                 } else {
                     showNotice(this, tr("Export model"), error, /*warning=*/true);
                 }
@@ -356,14 +357,14 @@ void RunsPage::editNotes() {
     }
 }
 
-void RunsPage::exportModel(qint64 runId, const QString& folder) {
+void RunsPage::exportModel(qint64 runId, const QString& folder, ExportFormat format) {
     const auto database = database_;
     const auto target = folder.toStdString();
     runAsync<QString>(
         this,
-        [database, runId, target] {
+        [database, runId, target, format] {
             RunStore store(database, RunStore::Access::ReadOnly);
-            exportRun(store, runId, target);
+            exportRun(store, runId, target, /*preferBest=*/true, /*force=*/false, format);
             return QString();
         },
         [this, runId, folder](const QString&) { Q_EMIT exportFinished(runId, folder, QString()); },
@@ -372,22 +373,35 @@ void RunsPage::exportModel(qint64 runId, const QString& folder) {
         });
 }
 
-void RunsPage::exportSelected() {
+QFileDialog* RunsPage::exportSelected() {
     const auto ids = selectedRuns();
     if (ids.size() != 1) {
         showNotice(this, tr("Export model"), tr("Select one run."));
-        return;
+        return nullptr;
     }
+    const qint64 runId = ids.front();
     // A new folder in the user's documents, named after the run: export refuses to mix its files
     // into an existing folder's (without --force), so a fresh name is what works.
     const auto documents = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
-    const auto suggested = QDir(documents).filePath(exportFolderName(ids.front()));
-    const auto folder =
-        QFileDialog::getSaveFileName(this, tr("Export the model into a new folder"), suggested,
-                                     QString(), nullptr, QFileDialog::ShowDirsOnly);
-    if (!folder.isEmpty()) {
-        exportModel(ids.front(), folder);
-    }
+    auto* dialog = new QFileDialog(this, tr("Export the model into a new folder"),
+                                   QDir(documents).filePath(exportFolderName(runId)));
+    dialog->setObjectName(QStringLiteral("exportDialog"));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setAcceptMode(QFileDialog::AcceptSave);
+    dialog->setFileMode(QFileDialog::AnyFile);
+    // The format is the dialog's file type; both write a folder of that name.
+    const auto transformers = tr("transformers folder (model.safetensors)");
+    const auto onnx = onnxExportAvailable() ? tr("ONNX for ONNX Runtime (model.onnx)") : QString();
+    dialog->setNameFilters(onnx.isEmpty() ? QStringList{transformers}
+                                          : QStringList{transformers, onnx});
+    connect(dialog, &QFileDialog::fileSelected, this,
+            [this, runId, dialog, onnx](const QString& folder) {
+                const bool asOnnx = !onnx.isEmpty() && dialog->selectedNameFilter() == onnx;
+                exportModel(runId, folder,
+                            asOnnx ? ExportFormat::Onnx : ExportFormat::Transformers);
+            });
+    dialog->open();
+    return dialog;
 }
 
 }  // namespace bert::ui

@@ -4,8 +4,11 @@
 
 #include <QWidget>
 
+#include "runs/RunExport.h"
+
 QT_BEGIN_NAMESPACE
 class QDialog;
+class QFileDialog;
 class QLabel;
 class QLineEdit;
 class QSortFilterProxyModel;
@@ -46,9 +49,14 @@ public:
     QString exportFolderName(qint64 runId) const;
     /// Opens the comparison of runs (non-modal); returns it, or null (and a message).
     QDialog* compare(const QList<qint64>& runIds);
-    /// Starts writing a run's model as a transformers folder with its run card, off the GUI
-    /// thread; exportFinished() follows.
-    void exportModel(qint64 runId, const QString& folder);
+    /// Starts writing a run's model as a transformers folder or as ONNX, with its run card, off
+    /// the GUI thread; exportFinished() follows.
+    void exportModel(qint64 runId, const QString& folder,
+                     ExportFormat format = ExportFormat::Transformers);
+    /// The Export button: asks for a new folder and a format (transformers or ONNX) in a file
+    /// dialog, opened window-modal and returned (null and a notice unless one run is selected);
+    /// accepting it starts exportModel().
+    QFileDialog* exportSelected();
     /// Deletes runs with their checkpoints (no question asked; the Delete button asks first).
     void deleteRuns(const QList<qint64>& runIds);
     /// Renames a run (as editing its name in the table does).
@@ -64,7 +72,6 @@ Q_SIGNALS:
 private:
     void deleteSelected();
     void editNotes();
-    void exportSelected();
     /// Shows a run's stored name again (after a rename that failed).
     void restoreName(qint64 runId);
 

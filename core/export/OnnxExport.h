@@ -1,0 +1,43 @@
+#pragma once
+
+// ONNX export of a sequence classifier, built with the ONNX protobuf library (libonnx-dev) and
+// validated by its checker, so that ONNX Runtime and other ONNX consumers run what we trained.
+//
+// The graph (opset 17, fp32, inference: dropout is the identity):
+//   inputs  input_ids, attention_mask, token_type_ids  int64 [batch, sequence]
+//   output  logits                                     float [batch, num_labels]
+// Embeddings (word + position + token type) -> LayerNormalization -> per layer: Q/K/V MatMul,
+// scaled scores plus the additive mask, Softmax, context, dense + residual LayerNormalization,
+// feed-forward with the configuration's activation, dense + residual LayerNormalization ->
+// pooler (first token, dense, tanh) -> classifier. Batch and sequence are dynamic axes.
+
+#include <cstdint>
+#include <filesystem>
+
+#include "model/Bert.h"
+
+namespace bert {
+
+/// The opset of the default domain we write: the first with LayerNormalization.
+inline constexpr std::int64_t kOnnxOpset = 17;
+/// Weights above this total go to an external data file: one protobuf message cannot exceed
+/// 2 GiB, so ONNX requires external data for larger models. Kept below the limit for the graph.
+inline constexpr std::int64_t kOnnxExternalDataThreshold = (std::int64_t{2} << 30) - (64 << 20);
+
+struct OnnxExportOptions {
+    /// Total initializer bytes above which every weight goes to "<file name>.data".
+    std::int64_t externalDataThresholdBytes = kOnnxExternalDataThreshold;
+};
+
+/// Whether this build can write ONNX (it was built with libonnx-dev).
+bool onnxExportAvailable();
+
+/// Writes model's graph and weights (fp32) to file, plus file + ".data" when the weights exceed
+/// the threshold, and checks the written model with onnx::checker. The model is not changed.
+/// Throws InputError when this build has no ONNX support, StoreError when the file cannot be
+/// written, EngineError when the checker rejects the graph (a bug of ours, never the user's).
+void writeOnnxModel(const std::filesystem::path& file,
+                    const BertForSequenceClassificationImpl& model,
+                    const OnnxExportOptions& options = {});
+
+}  // namespace bert

@@ -55,8 +55,9 @@ else()
 endif()
 message(STATUS "LibTorch ${Torch_VERSION} (CUDA support: ${BERT_STUDIO_WITH_CUDA}) flags: ${TORCH_CXX_FLAGS}")
 
-# Installed programs find LibTorch (and its wheel's CUDA libraries) where the build found them.
-set(BERT_STUDIO_TORCH_RUNPATH "${TORCH_INSTALL_PREFIX}/lib")
-foreach(dir IN LISTS torch_wheel_nvidia_libs)
-    list(APPEND BERT_STUDIO_TORCH_RUNPATH "${dir}")
-endforeach()
+# Installed programs find LibTorch, and the CUDA libraries it needs, in the bert-studio-runtime
+# package (packaging/runtime_package.py) beside them: never in the build machine's venv. The
+# build tree keeps CMake's build RUNPATH into the venv.
+set(BERT_STUDIO_TORCH_RUNPATH "$ORIGIN/../lib/bert-studio")
+# What packaging needs to know about the LibTorch it packs and links against.
+set(BERT_STUDIO_TORCH_LIBRARY_DIRS "${TORCH_INSTALL_PREFIX}/lib" ${torch_wheel_nvidia_libs})

@@ -26,6 +26,7 @@ debian_packages=(
   xvfb xauth fonts-wqy-microhei dpkg-dev fakeroot
   clang libclang-rt-14-dev
   libonnx-dev libprotobuf-dev
+  patchelf zstd desktop-file-utils appstream
 )
 
 missing=()

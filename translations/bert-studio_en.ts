@@ -1165,10 +1165,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Write the run&apos;s model as a transformers folder with a run card</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>&amp;Delete…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1216,10 +1212,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Exported run %1 to %2. transformers loads it with from_pretrained.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>The runs cannot be listed: %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1241,6 +1233,22 @@
     </message>
     <message>
         <source>Export the model into a new folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Write the run&apos;s model as a transformers folder or as ONNX, with a run card</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Exported run %1 to %2. Its README.md says how to load it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>transformers folder (model.safetensors)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ONNX for ONNX Runtime (model.onnx)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

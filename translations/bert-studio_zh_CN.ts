@@ -1163,10 +1163,6 @@
         <translation>导出模型(&amp;X)…</translation>
     </message>
     <message>
-        <source>Write the run&apos;s model as a transformers folder with a run card</source>
-        <translation>将该运行的模型导出为 transformers 文件夹并附运行卡片</translation>
-    </message>
-    <message>
         <source>&amp;Delete…</source>
         <translation>删除(&amp;D)…</translation>
     </message>
@@ -1213,10 +1209,6 @@
         <translation>请选择一个运行。</translation>
     </message>
     <message>
-        <source>Exported run %1 to %2. transformers loads it with from_pretrained.</source>
-        <translation>已将运行 %1 导出到 %2。transformers 可用 from_pretrained 加载。</translation>
-    </message>
-    <message>
         <source>The runs cannot be listed: %1</source>
         <translation>无法列出运行：%1</translation>
     </message>
@@ -1239,6 +1231,22 @@
     <message>
         <source>Export the model into a new folder</source>
         <translation>将模型导出到新文件夹</translation>
+    </message>
+    <message>
+        <source>Write the run&apos;s model as a transformers folder or as ONNX, with a run card</source>
+        <translation>将该运行的模型写为 transformers 文件夹或 ONNX，并附运行卡片</translation>
+    </message>
+    <message>
+        <source>Exported run %1 to %2. Its README.md says how to load it.</source>
+        <translation>已将运行 %1 导出到 %2。其中的 README.md 说明了如何加载。</translation>
+    </message>
+    <message>
+        <source>transformers folder (model.safetensors)</source>
+        <translation>transformers 文件夹 (model.safetensors)</translation>
+    </message>
+    <message>
+        <source>ONNX for ONNX Runtime (model.onnx)</source>
+        <translation>用于 ONNX Runtime 的 ONNX (model.onnx)</translation>
     </message>
 </context>
 <context>

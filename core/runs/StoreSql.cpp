@@ -10,6 +10,7 @@
 #include <random>
 #include <signal.h>
 #include <sqlite3.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "io/AtomicFile.h"
@@ -277,6 +278,35 @@ void claimRunsFolder(const RunsFolder& runs, const std::filesystem::path& databa
                         runs.storeId + "\n" + databaseFile.string() + "\n");
 }
 
+namespace {
+
+/// file as an SQLite URI ("file:/a%20b.sqlite?immutable=1"): the characters URIs give meaning to
+/// are percent-encoded, so any path works.
+std::string immutableUri(const std::filesystem::path& file) {
+    std::string uri = "file:";
+    for (const unsigned char c : std::filesystem::absolute(file).string()) {
+        if (c == '%' || c == '?' || c == '#' || c == ' ' || c < 0x20) {
+            char escaped[4];
+            std::snprintf(escaped, sizeof escaped, "%%%02X", c);
+            uri += escaped;
+        } else {
+            uri.push_back(static_cast<char>(c));
+        }
+    }
+    return uri + "?immutable=1";
+}
+
+/// Whether the file (or, before it exists, its folder) lives on a file system mounted read-only.
+bool isOnReadOnlyFileSystem(const std::filesystem::path& file) {
+    struct statvfs info {};
+    const auto probe = std::filesystem::exists(file) ? file
+                       : file.has_parent_path()      ? file.parent_path()
+                                                     : std::filesystem::path(".");
+    return ::statvfs(probe.c_str(), &info) == 0 && (info.f_flag & ST_RDONLY) != 0;
+}
+
+}  // namespace
+
 std::unique_ptr<SQLite::Database> openDatabase(const std::filesystem::path& file, bool readOnly) {
     // SQLite opens "" as a private temporary database: runs would vanish with the process.
     if (file.empty()) {
@@ -289,6 +319,11 @@ std::unique_ptr<SQLite::Database> openDatabase(const std::filesystem::path& file
         std::error_code ignored;
         std::filesystem::create_directories(file.parent_path(), ignored);
     }
+    if (!readOnly && isOnReadOnlyFileSystem(file)) {
+        throw StoreError(file,
+                         "is on a read-only file system: its runs can be listed, shown, "
+                         "compared, predicted with and exported, not changed");
+    }
     try {
         auto db = std::make_unique<SQLite::Database>(
             file.string(),
@@ -296,6 +331,22 @@ std::unique_ptr<SQLite::Database> openDatabase(const std::filesystem::path& file
         db->setBusyTimeout(
             busyTimeoutMs());  // another process (studio, command line) may be writing
         db->exec("PRAGMA foreign_keys = ON");
+        if (readOnly) {
+            try {
+                db->execAndGet("SELECT count(*) FROM sqlite_master");
+            } catch (const SQLite::Exception& error) {
+                if ((error.getErrorCode() & 0xff) != SQLITE_CANTOPEN) {
+                    throw;
+                }
+                // A WAL database on a read-only mount (an archive, a CD, a read-only share):
+                // SQLite cannot create the -shm file it reads WAL databases through. Nobody can
+                // write there either, so the file is opened as immutable, without any locking
+                // or shared memory. Issue 10: such a database could not even be listed.
+                db = std::make_unique<SQLite::Database>(immutableUri(file),
+                                                        SQLite::OPEN_READONLY | SQLite::OPEN_URI);
+                db->execAndGet("SELECT count(*) FROM sqlite_master");
+            }
+        }
         return db;
     } catch (const SQLite::Exception& error) {
         throwOpenFailure(file, error, "cannot be opened as a run database: ");

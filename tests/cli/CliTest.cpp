@@ -242,6 +242,61 @@ TEST_F(Cli, ExportAsOnnxGivesWhatOnnxRuntimeRunsWithTheRunsLogits) {
     EXPECT_LE((theirs - bundle.model->forward(inputs)).abs().max().item<float>(), 1e-4F);
 }
 
+// Issue 10: a run database on a read-only mount (an archive, a read-only share) could not even
+// be listed: SQLite cannot create the -shm file it reads a WAL database through. Needs a private
+// mount namespace (root, or CAP_SYS_ADMIN) to mount a folder read-only; skips without one.
+TEST_F(Cli, ARunDatabaseOnAReadOnlyMountIsListedUsedAndExportedButNotChanged) {
+    ASSERT_EQ(runCli(trainArgs({"--epochs", "1"}), dir_.path()).code, 0);
+    const auto mounted = dir_ / "mounted";
+    const auto results = dir_ / "results";
+    std::filesystem::create_directories(mounted);
+    std::filesystem::create_directories(results);
+    const auto bytesBefore = test::readFile(db_);
+    // Each command's exit code and output land in results/, outside the read-only mount.
+    std::string script = "set -u; mount --bind '" + dir_.path().string() + "' '" +
+                         mounted.string() + "' && mount -o remount,ro,bind '" + mounted.string() +
+                         "' || exit 97\n";
+    const std::string cli = BERT_STUDIO_CLI;
+    const std::string db = (mounted / "runs.sqlite").string();
+    const std::vector<std::pair<std::string, std::string>> commands = {
+        {"list", "runs list"},
+        {"show", "runs show 1"},
+        {"compare", "runs compare 1 1"},
+        {"predict", "predict --run 1 'i loved it , a great film !'"},
+        {"export", "export 1 '" + (results / "exported").string() + "'"},
+        {"delete", "runs delete 1 --yes"},
+    };
+    for (const auto& [name, command] : commands) {
+        const auto out = (results / name).string();
+        script += "'" + cli + "' --db '" + db + "' " + command + " >'" + out + ".out' 2>'" + out +
+                  ".err'; echo $? >'" + out + ".code'\n";
+    }
+    test::writeFile(dir_ / "readonly.sh", script);
+    const int status = std::system(
+        ("unshare -m sh '" + (dir_ / "readonly.sh").string() + "' 2>/dev/null").c_str());
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        GTEST_SKIP() << "cannot mount a folder read-only here (needs a private mount namespace: "
+                        "root or CAP_SYS_ADMIN)";
+    }
+    auto outcome = [&](const std::string& name) {
+        return std::make_pair(
+            std::stoi(test::readFile(results / (name + ".code"))),
+            test::readFile(results / (name + ".out")) + test::readFile(results / (name + ".err")));
+    };
+    for (const char* name : {"list", "show", "compare", "predict", "export"}) {
+        const auto [code, output] = outcome(name);
+        EXPECT_EQ(code, 0) << name << ": " << output;
+    }
+    EXPECT_NE(outcome("list").second.find("completed"), std::string::npos);
+    EXPECT_EQ(outcome("predict").second.rfind("pos", 0), 0U) << outcome("predict").second;
+    EXPECT_TRUE(std::filesystem::exists(results / "exported" / "model.safetensors"));
+    const auto [deleteCode, deleteOutput] = outcome("delete");
+    EXPECT_EQ(deleteCode, 4);
+    EXPECT_NE(deleteOutput.find("read-only file system"), std::string::npos) << deleteOutput;
+    EXPECT_EQ(test::readFile(db_), bytesBefore) << "the database changed";
+    EXPECT_FALSE(std::filesystem::exists(db_ + "-wal"));
+}
+
 TEST_F(Cli, MetricsSurviveKillDashNineAndTheRunResumes) {
     const pid_t pid = start(trainArgs({"--epochs", "60"}), dir_.path());
     const auto seen = waitForSteps(20);

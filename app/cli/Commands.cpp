@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "Error.h"
+#include "distributed/Collective.h"
 #include "hf/ModelFolder.h"
 #include "io/AtomicFile.h"
 #include "io/InputFile.h"
@@ -294,6 +295,32 @@ int train(const TrainArguments& args, const std::filesystem::path& database,
         writeFileAtomically(args.reportFile, report.toJson(session).dump(1) + "\n");
     }
     return reportResult(session, out, err);
+}
+
+int trainAsRank(const TrainArguments& args, const std::filesystem::path& database,
+                const std::atomic<bool>& cancel, std::ostream& out, std::ostream& err) {
+    const auto world = WorldInfo::fromEnvironment();
+    auto job = args.resolve();
+    if (c10::Device(job.training.device).is_cuda()) {
+        job.training.device = "cuda:" + std::to_string(world.localRank);  // one GPU per rank
+    }
+    const auto collective = Collective::connect(world);
+    if (world.rank == 0) {
+        ProgressPrinter progress(err);
+        const auto session = runTrainingJob(job, database, &progress, cancel, {}, collective.get());
+        err << "\n";
+        return reportResult(session, out, err);
+    }
+    const auto result = trainAsDataParallelWorker(job, *collective, cancel);
+    switch (result.status) {
+        case RunStatus::Completed:
+            return exit_code::kDone;
+        case RunStatus::Cancelled:
+            return exit_code::kCancelled;
+        default:
+            err << "error: rank " << world.rank << ": " << result.error << "\n";
+            return exit_code::kRunFailed;
+    }
 }
 
 int resume(std::int64_t runId, const std::filesystem::path& database,

@@ -42,6 +42,7 @@ struct TrainArguments {
     TrainingJob job;
     std::string configFile;
     std::string reportFile;  ///< train --report: per-step timings and memory as JSON
+    int processes = 1;       ///< train --nproc: local data-parallel workers to start
     /// The job, checked as a whole; throws InputError for an impossible combination.
     TrainingJob resolve() const;
 };
@@ -53,6 +54,19 @@ void loadConfigFile(const std::filesystem::path& file, TrainArguments& args);
 /// `train`: returns the exit code (0 completed, 3 failed, 130 cancelled).
 int train(const TrainArguments& args, const std::filesystem::path& database,
           const std::atomic<bool>& cancel, std::ostream& out, std::ostream& err);
+/// `train` as one rank of a data-parallel run that torchrun, Slurm or launchWorkers started
+/// (world from WorldInfo::fromEnvironment): rank 0 records the run and prints as `train` does;
+/// the others print only errors. Returns the exit code as `train`.
+int trainAsRank(const TrainArguments& args, const std::filesystem::path& database,
+                const std::atomic<bool>& cancel, std::ostream& out, std::ostream& err);
+/// `train --nproc N`: starts N copies of this program as ranks 0..N-1 on this machine (rank 0
+/// hosts the rendezvous on a free loopback port), passes Ctrl-C on, and waits. When a rank
+/// fails, the others get 30 s to stop on their own (their collectives fail and rank 0 records
+/// the run as failed) before they are terminated. Returns rank 0's exit code when all succeed,
+/// else the failing rank's: 2 for bad input, 130 cancelled, 3 otherwise, with a message that
+/// names the rank.
+int launchWorkers(int processes, int argc, char** argv, const std::atomic<bool>& cancel,
+                  std::ostream& err);
 int resume(std::int64_t runId, const std::filesystem::path& database,
            const std::atomic<bool>& cancel, std::ostream& out, std::ostream& err);
 void estimate(const TrainArguments& args, bool trial, bool largestBatch, std::ostream& out);

@@ -9,6 +9,7 @@
 #include "Commands.h"
 #include "DefaultModel.h"
 #include "Error.h"
+#include "distributed/Collective.h"
 #include "runs/RunExport.h"
 #include "runs/RunStore.h"
 #include "train/TrainingOptions.h"
@@ -168,6 +169,13 @@ int main(int argc, char** argv) {
     addTrainingFlags(*train, trainArgs);
     train->add_option("--report", trainArgs.reportFile,
                       "Also write per-step timings and process memory to this JSON file");
+    train
+        ->add_option("--nproc", trainArgs.processes,
+                     "Data parallel: start this many worker processes on this machine (Gloo "
+                     "over loopback); each takes --batch-size x --accumulation examples of "
+                     "every step. torchrun and Slurm launches are recognised by their "
+                     "environment instead")
+        ->check(CLI::Range(1, 256));
 
     bert::cli::TrainArguments estimateArgs;
     estimateArgs.job.modelFolder = defaultModel;
@@ -256,6 +264,14 @@ int main(int argc, char** argv) {
         } else if (predict->parsed()) {
             return bert::cli::predict(predictArgs, database, std::cin, std::cout, std::cerr);
         } else if (train->parsed()) {
+            if (bert::WorldInfo::fromEnvironment().distributed()) {
+                return bert::cli::trainAsRank(trainArgs, database, cancelRequested, std::cout,
+                                              std::cerr);
+            }
+            if (trainArgs.processes > 1) {
+                return bert::cli::launchWorkers(trainArgs.processes, argc, argv, cancelRequested,
+                                                std::cerr);
+            }
             return bert::cli::train(trainArgs, database, cancelRequested, std::cout, std::cerr);
         } else if (estimate->parsed()) {
             bert::cli::estimate(estimateArgs, estimateTrial, estimateLargest, std::cout);

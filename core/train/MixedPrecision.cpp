@@ -1,9 +1,9 @@
 #include "train/MixedPrecision.h"
 
+#include <map>
+
 #include <ATen/ATen.h>
 #include <ATen/autocast_mode.h>
-
-#include <map>
 
 namespace bert {
 
@@ -65,9 +65,13 @@ void DynamicLossScaler::update() {
                            growthInterval_);
 }
 
-double DynamicLossScaler::scaleValue() const { return scale_.item<double>(); }
+double DynamicLossScaler::scaleValue() const {
+    return scale_.item<double>();
+}
 
-std::int64_t DynamicLossScaler::growthTracker() const { return growthTracker_.item<std::int64_t>(); }
+std::int64_t DynamicLossScaler::growthTracker() const {
+    return growthTracker_.item<std::int64_t>();
+}
 
 void DynamicLossScaler::restore(double scale, std::int64_t growthTracker) {
     scale_.fill_(scale);

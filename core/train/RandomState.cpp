@@ -1,9 +1,9 @@
 #include "train/RandomState.h"
 
+#include <mutex>
+
 #include <ATen/CPUGeneratorImpl.h>
 #include <ATen/core/Generator.h>
-
-#include <mutex>
 
 #ifdef BERT_STUDIO_WITH_CUDA
 #include <ATen/cuda/CUDAGeneratorImpl.h>

@@ -13,6 +13,7 @@
 #include "Error.h"
 #include "data/Batch.h"
 #include "data/Sampler.h"
+#include "distributed/Collective.h"
 #include "memory/MemoryForecast.h"
 #include "train/FusedAdamW.h"
 #include "train/Metrics.h"
@@ -178,14 +179,14 @@ void Trainer::clearGradients() {
     }
 }
 
-double Trainer::forwardBackward(const std::vector<std::size_t>& window, double& realTokens,
-                                double& paddedTokens) {
+double Trainer::forwardBackward(const std::vector<std::size_t>& window, double stepExamples,
+                                double& realTokens, double& paddedTokens) {
     PaddingOptions padding;
     padding.fixedLength = config_.padding == PaddingMode::Fixed ? config_.maxLength : 0;
     padding.multipleOf = config_.padToMultipleOf;
     // The exact loss of the step: the sum over all its examples divided by their number, so N
-    // micro-batches equal one batch of N x b (not a mean of per-micro-batch means).
-    const double examples = static_cast<double>(window.size());
+    // micro-batches (on any number of ranks) equal one batch of N x b, not a mean of means.
+    const double examples = stepExamples;
     double lossSum = 0.0;
     for (const auto& micro : splitWindow(window, microBatch_)) {
         std::vector<const Encoding*> batch;
@@ -213,13 +214,96 @@ double Trainer::forwardBackward(const std::vector<std::size_t>& window, double& 
         (scaler_ ? scaler_->scale(scaled) : scaled).backward();
         lossSum += loss.item<double>();  // a plain number: the graph is not kept alive
     }
-    return lossSum / examples;
+    return lossSum;
 }
 
 double Trainer::computeGradients(const std::vector<std::size_t>& window) {
     double realTokens = 0.0;
     double paddedTokens = 0.0;
-    return forwardBackward(window, realTokens, paddedTokens);
+    const auto examples = static_cast<double>(std::max<std::size_t>(1, window.size()));
+    return forwardBackward(window, examples, realTokens, paddedTokens) / examples;
+}
+
+// ---- data parallel ---------------------------------------------------------------------------
+
+void Trainer::joinDataParallel(Collective& collective) {
+    // Same settings and data everywhere, or the ranks would train different models together.
+    const auto hashOf = [](const std::string& text) {
+        return static_cast<std::int64_t>(std::hash<std::string>{}(text) >> 1);
+    };
+    std::string lengths;
+    for (const auto length : data_.train.lengths) {
+        lengths += std::to_string(length) + ",";
+    }
+    for (const auto label : data_.train.labels) {
+        lengths += std::to_string(label) + ";";
+    }
+    const std::vector<std::int64_t> fingerprint = {
+        hashOf(config_.toJson().dump()), hashOf(lengths),
+        static_cast<std::int64_t>(data_.train.size()),
+        static_cast<std::int64_t>(data_.validation.size())};
+    const auto all = collective.allGather(fingerprint);
+    for (std::size_t r = 1; r < all.size(); ++r) {
+        if (all[r] != all.front()) {
+            throw InputError("rank " + std::to_string(r) +
+                             " was started with other settings or data than rank 0 (" +
+                             std::string(all[r][0] != all[0][0] ? "settings" : "data") +
+                             " differ); start every rank with the same command");
+        }
+    }
+    std::vector<at::Tensor> weights;
+    for (auto& parameter : bundle_.model->parameters()) {
+        weights.push_back(parameter.detach());
+    }
+    {
+        const torch::NoGradGuard noGrad;
+        collective.broadcastFromRoot(weights);
+    }
+    collective_ = &collective;
+    totalSteps_ = totalWindowsInEpoch() * config_.epochs;
+    if (config_.maxSteps > 0) {
+        totalSteps_ =
+            config_.epochs > 0 ? std::min(totalSteps_, config_.maxSteps) : config_.maxSteps;
+    }
+}
+
+std::size_t Trainer::globalStepExamples() const {
+    return config_.stepExamples() *
+           static_cast<std::size_t>(collective_ != nullptr ? collective_->size() : 1);
+}
+
+std::vector<std::size_t> Trainer::shareOf(const std::vector<std::size_t>& window) const {
+    if (collective_ == nullptr) {
+        return window;
+    }
+    // Contiguous, as even as can be: rank r of R takes [r n / R, (r + 1) n / R).
+    const auto ranks = static_cast<std::size_t>(collective_->size());
+    const auto rank = static_cast<std::size_t>(collective_->rank());
+    const auto begin = window.size() * rank / ranks;
+    const auto end = window.size() * (rank + 1) / ranks;
+    return {window.begin() + static_cast<std::ptrdiff_t>(begin),
+            window.begin() + static_cast<std::ptrdiff_t>(end)};
+}
+
+void Trainer::reduceGradients() {
+    // Last layers first, as backward produces them and as DDP fills its buckets.
+    std::vector<at::Tensor> gradients;
+    for (auto it = trainable_.rbegin(); it != trainable_.rend(); ++it) {
+        auto& gradient = it->mutable_grad();
+        if (!gradient.defined()) {
+            gradient = at::zeros_like(*it);  // this rank had no example that reached it
+        }
+        gradients.push_back(gradient);
+    }
+    collective_->allReduceSum(gradients);
+}
+
+bool Trainer::stopRequested(const std::atomic<bool>& cancel) {
+    const bool local = cancel.load();
+    if (collective_ == nullptr) {
+        return local;
+    }
+    return collective_->sumNumbers({local ? 1.0 : 0.0}).front() > 0.0;
 }
 
 StepMetrics Trainer::runStep(const std::vector<std::size_t>& window, std::size_t epochWindows) {
@@ -230,20 +314,43 @@ StepMetrics Trainer::runStep(const std::vector<std::size_t>& window, std::size_t
     monitor_.resetPeak();
     double realTokens = 0.0;
     double paddedTokens = 0.0;
+    const auto share = shareOf(window);
+    const auto examples = static_cast<double>(window.size());
     for (;;) {
+        realTokens = 0.0;
+        paddedTokens = 0.0;
+        double lossSum = 0.0;
+        std::string reason;
         try {
-            realTokens = 0.0;
-            paddedTokens = 0.0;
-            metrics.loss = forwardBackward(window, realTokens, paddedTokens);
-            break;
+            lossSum = forwardBackward(share, examples, realTokens, paddedTokens);
         } catch (const c10::Error& error) {
             if (!isOutOfMemory(error)) {
                 throw;
             }
-            // Drop the partial step, give the memory back, redo the same examples in halves.
+            reason = error.what_without_backtrace();
+        }
+        bool outOfMemory = !reason.empty();
+        if (collective_ != nullptr) {
+            // One all-reduce: did any rank run out of memory, and the step's figures.
+            const auto sums = collective_->sumNumbers(
+                {outOfMemory ? 1.0 : 0.0, lossSum, realTokens, paddedTokens});
+            if (!outOfMemory && sums[0] > 0.0) {
+                reason = "another rank ran out of memory";
+            }
+            outOfMemory = sums[0] > 0.0;
+            lossSum = sums[1];
+            realTokens = sums[2];
+            paddedTokens = sums[3];
+        }
+        if (!outOfMemory) {
+            metrics.loss = lossSum / examples;
+            break;
+        }
+        {
+            // Drop the partial step, give the memory back, redo the same examples in halves
+            // (every rank together under data parallel: the effective batch stays).
             clearGradients();
             monitor_.releaseCache();
-            const std::string reason = error.what_without_backtrace();
             if (!config_.recoverFromOom || microBatch_ == 1) {
                 throw OutOfMemoryFailure(
                     "out of memory at micro-batch " + std::to_string(microBatch_) +
@@ -255,20 +362,23 @@ StepMetrics Trainer::runStep(const std::vector<std::size_t>& window, std::size_t
             const std::size_t previous = microBatch_;
             microBatch_ = std::max<std::size_t>(1, microBatch_ / 2);
             const std::size_t accumulation =
-                (config_.stepExamples() + microBatch_ - 1) / microBatch_;
+                (config_.stepExamples() + microBatch_ - 1) / microBatch_;  // per rank
             emit(EventKind::OomRecovered,
                  "out of memory at micro-batch " + std::to_string(previous) + "; continuing with " +
                      std::to_string(microBatch_) + " x " + std::to_string(accumulation) +
-                     " accumulation (effective batch " + std::to_string(config_.stepExamples()) +
+                     " accumulation (effective batch " + std::to_string(globalStepExamples()) +
                      " unchanged)",
                  {{"from_micro_batch", previous},
                   {"to_micro_batch", microBatch_},
                   {"accumulation", accumulation},
-                  {"effective_batch", config_.stepExamples()}});
+                  {"effective_batch", globalStepExamples()}});
             monitor_.resetPeak();
         }
     }
 
+    if (collective_ != nullptr) {
+        reduceGradients();
+    }
     bool skip = false;
     if (scaler_) {
         skip = scaler_->unscale(trainable_);  // unscale before clipping
@@ -307,7 +417,7 @@ StepMetrics Trainer::runStep(const std::vector<std::size_t>& window, std::size_t
     metrics.realTokens = static_cast<std::int64_t>(realTokens);
     metrics.paddedTokens = static_cast<std::int64_t>(paddedTokens);
     metrics.microBatch = microBatch_;
-    metrics.accumulation = (window.size() + microBatch_ - 1) / microBatch_;
+    metrics.accumulation = (share.size() + microBatch_ - 1) / microBatch_;  // on each rank
     metrics.skipped = skip;
     return metrics;
 }
@@ -327,7 +437,7 @@ bool Trainer::evaluatesInsideEpoch(std::size_t epochWindows) const {
 }
 
 std::size_t Trainer::totalWindowsInEpoch() const {
-    return (data_.train.size() + config_.stepExamples() - 1) / config_.stepExamples();
+    return (data_.train.size() + globalStepExamples() - 1) / globalStepExamples();
 }
 
 // ---- checkpoints -----------------------------------------------------------------------------
@@ -447,13 +557,13 @@ void Trainer::trainLoop(const std::atomic<bool>& cancel, RunResult& result, std:
         return true;
     };
     while (position_.epoch < epochs && position_.step < totalSteps_) {
-        const auto windows = planEpoch(data_.train.lengths, config_.stepExamples(), order,
+        const auto windows = planEpoch(data_.train.lengths, globalStepExamples(), order,
                                        config_.seed, position_.epoch);
         EpochSummary epoch;
         epoch.epoch = position_.epoch + 1;
         const auto epochStart = Clock::now();
         while (position_.window < windows.size()) {
-            if (cancel.load()) {
+            if (stopRequested(cancel)) {
                 saveCheckpoint(CheckpointKind::Cancel, 0.0);
                 emit(EventKind::Cancelled,
                      "stopped by the user at step " + std::to_string(position_.step));

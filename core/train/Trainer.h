@@ -17,6 +17,8 @@
 
 namespace bert {
 
+class Collective;
+
 /// Raised when a step runs out of memory and recovery is off or already at micro-batch 1.
 class OutOfMemoryFailure : public std::runtime_error {
 public:
@@ -50,6 +52,18 @@ public:
     ~Trainer();
     Trainer(const Trainer&) = delete;
     Trainer& operator=(const Trainer&) = delete;
+
+    /// Trains as one rank of a data-parallel run (distributed/Collective.h). Call before
+    /// resumeFrom() and run(), on every rank. Checks that every rank has the same settings and
+    /// data (InputError naming the first rank that differs), then takes rank 0's weights. From
+    /// then on a step's window holds batch x accumulation x ranks examples: each rank computes
+    /// its contiguous share (length grouping keeps working inside it), the loss is normalised
+    /// over the whole window, gradients of trainable parameters are summed across ranks in
+    /// buckets once per step (after the last micro-batch), evaluation is sharded and its counts
+    /// summed, and an out-of-memory on any rank halves the micro-batch on all of them (one
+    /// all-reduce of a flag), so every rank keeps the same weights and the same decisions.
+    /// Only the caller decides who writes checkpoints and the store (rank 0, by convention).
+    void joinDataParallel(Collective& collective);
 
     /// Continue from a checkpoint written by this trainer: weights, optimizer, schedule, loss
     /// scaler, random state and position in the epoch. Throws InputError when it does not fit.
@@ -99,8 +113,18 @@ private:
     };
 
     StepMetrics runStep(const std::vector<std::size_t>& window, std::size_t epochWindows);
-    double forwardBackward(const std::vector<std::size_t>& window, double& realTokens,
-                           double& paddedTokens);
+    /// Forward and backward over examples in micro-batches, each loss divided by stepExamples
+    /// (the whole step's count, all ranks); returns the sum of the examples' losses.
+    double forwardBackward(const std::vector<std::size_t>& examples, double stepExamples,
+                           double& realTokens, double& paddedTokens);
+    /// This rank's contiguous share of a window (all of it without data parallel).
+    std::vector<std::size_t> shareOf(const std::vector<std::size_t>& window) const;
+    /// Sums every trainable parameter's gradient across ranks (a zero one where none was made).
+    void reduceGradients();
+    /// Whether to stop now: the user's cancel, agreed by every rank under data parallel.
+    bool stopRequested(const std::atomic<bool>& cancel);
+    /// Examples of one optimizer step over all ranks: batch x accumulation x world size.
+    std::size_t globalStepExamples() const;
     void trainLoop(const std::atomic<bool>& cancel, RunResult& result, std::int64_t& runPeak,
                    MemoryBreakdown& measured);
     double learningRateAt(std::size_t step) const;
@@ -134,6 +158,7 @@ private:
     at::Tensor classWeights_;  ///< per-class loss weights on the device; undefined: unweighted
     std::filesystem::path lastCheckpoint_;
     std::filesystem::path bestCheckpoint_;
+    Collective* collective_ = nullptr;  ///< set by joinDataParallel; null: one process
 };
 
 }  // namespace bert

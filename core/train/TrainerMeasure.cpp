@@ -4,6 +4,7 @@
 #include <torch/csrc/autograd/grad_mode.h>
 
 #include "data/Batch.h"
+#include "distributed/Collective.h"
 #include "memory/MemoryForecast.h"
 #include "train/Metrics.h"
 #include "train/RandomState.h"
@@ -29,9 +30,17 @@ EvalMetrics Trainer::evaluate() {
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
         return data_.validation.lengths[a] < data_.validation.lengths[b];
     });
+    // Under data parallel each rank evaluates its contiguous share; the counts are summed below.
     std::size_t start = 0;
-    while (start < order.size()) {
-        const std::size_t end = std::min(order.size(), start + evalBatch_);
+    std::size_t stop = order.size();
+    if (collective_ != nullptr) {
+        const auto ranks = static_cast<std::size_t>(collective_->size());
+        const auto rank = static_cast<std::size_t>(collective_->rank());
+        start = order.size() * rank / ranks;
+        stop = order.size() * (rank + 1) / ranks;
+    }
+    while (start < stop) {
+        const std::size_t end = std::min(stop, start + evalBatch_);
         try {
             std::vector<const Encoding*> batch;
             std::vector<std::int64_t> targets;
@@ -75,6 +84,21 @@ EvalMetrics Trainer::evaluate() {
     net.train();
     if (config_.cacheRelease == CacheRelease::AfterEval) {
         monitor_.releaseCache();
+    }
+    if (collective_ != nullptr) {
+        // The whole validation set's confusion matrix and loss, on every rank.
+        std::vector<double> figures = {lossSum};
+        for (const auto& row : confusion) {
+            figures.insert(figures.end(), row.begin(), row.end());
+        }
+        figures = collective_->sumNumbers(std::move(figures));
+        lossSum = figures.front();
+        std::size_t k = 1;
+        for (auto& row : confusion) {
+            for (auto& cell : row) {
+                cell = static_cast<std::int64_t>(figures[k++]);
+            }
+        }
     }
     EvalMetrics metrics;
     metrics.step = position_.step;

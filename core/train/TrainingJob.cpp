@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include "Error.h"
+#include "distributed/Collective.h"
 #include "memory/MemoryForecast.h"
 #include "memory/MemoryMonitor.h"
 #include "runs/RunRecorder.h"
@@ -89,7 +90,8 @@ namespace {
 
 SessionResult trainRun(RunStore& store, std::int64_t runId, PreparedJob& prepared,
                        const TrainingJob& job, const std::filesystem::path& checkpoint,
-                       TrainerObserver* observer, const std::atomic<bool>& cancel) {
+                       TrainerObserver* observer, const std::atomic<bool>& cancel,
+                       Collective* collective) {
     RunRecorder recorder(store.file(), runId);
     ObserverList observers;
     observers.add(&recorder);
@@ -97,6 +99,9 @@ SessionResult trainRun(RunStore& store, std::int64_t runId, PreparedJob& prepare
         observers.add(observer);
     }
     Trainer trainer(prepared.model, prepared.data, job.training, observers, store.runFolder(runId));
+    if (collective != nullptr) {
+        trainer.joinDataParallel(*collective);
+    }
     if (!checkpoint.empty()) {
         trainer.resumeFrom(checkpoint);
         observers.onEvent(
@@ -113,9 +118,10 @@ SessionResult trainRun(RunStore& store, std::int64_t runId, PreparedJob& prepare
 /// trainRun, recording in the run whatever stops it with an exception.
 SessionResult trainRecorded(RunStore& store, std::int64_t runId, PreparedJob& prepared,
                             const TrainingJob& job, const std::filesystem::path& checkpoint,
-                            TrainerObserver* observer, const std::atomic<bool>& cancel) {
+                            TrainerObserver* observer, const std::atomic<bool>& cancel,
+                            Collective* collective = nullptr) {
     try {
-        return trainRun(store, runId, prepared, job, checkpoint, observer, cancel);
+        return trainRun(store, runId, prepared, job, checkpoint, observer, cancel, collective);
     } catch (const std::exception& error) {
         RunResult failed;
         failed.status = RunStatus::Failed;
@@ -133,18 +139,25 @@ SessionResult trainRecorded(RunStore& store, std::int64_t runId, PreparedJob& pr
 
 SessionResult runTrainingJob(const TrainingJob& job, const std::filesystem::path& database,
                              TrainerObserver* observer, const std::atomic<bool>& cancel,
-                             const std::function<void(std::int64_t)>& onRunCreated) {
+                             const std::function<void(std::int64_t)>& onRunCreated,
+                             Collective* collective) {
     auto prepared = prepareJob(job);
     checkTrainable(prepared.model, prepared.data, job.training);
     RunStore store(database);
     NewRun run;
     run.name = job.displayName();
     run.config = {{"job", job.toJson()}};
+    if (collective != nullptr) {
+        run.config["world_size"] = collective->size();
+    }
     run.datasetPath = std::filesystem::absolute(job.data.trainFile).string();
     run.datasetFingerprint = prepared.data.fingerprint;
     run.baseModel = job.preset.empty() ? job.modelFolder.string() : "preset:" + job.preset;
     run.labels = prepared.data.labels.names;
     run.techniques = job.training.techniquesSummary();
+    if (collective != nullptr) {
+        run.techniques += ", data parallel x" + std::to_string(collective->size());
+    }
     store.claimRunsFolder();  // before the run exists: a folder of another database stops it here
     const auto runId = store.createRun(run);
     if (job.name.empty()) {
@@ -170,7 +183,17 @@ SessionResult runTrainingJob(const TrainingJob& job, const std::filesystem::path
                        {{"skipped_empty", prepared.data.skippedEmpty},
                         {"invalid_utf8", prepared.data.invalidUtf8Replaced}}});
     }
-    return trainRecorded(store, runId, prepared, job, {}, observer, cancel);
+    return trainRecorded(store, runId, prepared, job, {}, observer, cancel, collective);
+}
+
+RunResult trainAsDataParallelWorker(const TrainingJob& job, Collective& collective,
+                                    const std::atomic<bool>& cancel) {
+    auto prepared = prepareJob(job);
+    checkTrainable(prepared.model, prepared.data, job.training);
+    TrainerObserver silent;
+    Trainer trainer(prepared.model, prepared.data, job.training, silent);
+    trainer.joinDataParallel(collective);
+    return trainer.run(cancel);
 }
 
 SessionResult resumeTrainingRun(std::int64_t runId, const std::filesystem::path& database,

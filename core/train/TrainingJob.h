@@ -35,10 +35,17 @@ struct SessionResult {
 /// well. Anything wrong before the run can start throws and stores nothing; once the run exists,
 /// whatever ends it is recorded in it (a Failed result with the error) before an exception
 /// reaches the caller, so no run is left "running" by a process that is still alive.
-/// onRunCreated is called with the new run's id before training starts.
+/// onRunCreated is called with the new run's id before training starts. With a collective, this
+/// process is rank 0 of a data-parallel run (Trainer::joinDataParallel): it alone writes the
+/// store and the checkpoints; the other ranks run trainAsDataParallelWorker.
 SessionResult runTrainingJob(const TrainingJob& job, const std::filesystem::path& database,
                              TrainerObserver* observer, const std::atomic<bool>& cancel,
-                             const std::function<void(std::int64_t)>& onRunCreated = {});
+                             const std::function<void(std::int64_t)>& onRunCreated = {},
+                             Collective* collective = nullptr);
+/// A rank other than 0 of a data-parallel run: prepares the same job, trains its share in step
+/// with the others, and writes nothing (rank 0 records the run). Throws as prepareJob does.
+RunResult trainAsDataParallelWorker(const TrainingJob& job, Collective& collective,
+                                    const std::atomic<bool>& cancel);
 /// Continues a stopped run (cancelled, interrupted, failed) from its newest checkpoint, with
 /// the same guarantees. Throws InputError when the run cannot resume (completed, running
 /// elsewhere, no checkpoint, data changed).

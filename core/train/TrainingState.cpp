@@ -86,7 +86,8 @@ void saveCheckpoint(const std::filesystem::path& folder, BertForSequenceClassifi
     // Last: its presence marks the checkpoint complete (latestCheckpoint reads it).
     auto saved = state;
     saved.adamSteps = std::move(adamSteps);
-    writeFileAtomically(folder / checkpoint_files::kTrainerState, trainingStateToJson(saved).dump(2) + "\n");
+    writeFileAtomically(folder / checkpoint_files::kTrainerState,
+                        trainingStateToJson(saved).dump(2) + "\n");
 }
 
 TrainingState loadCheckpoint(const std::filesystem::path& folder,

@@ -17,6 +17,7 @@
 #include "../core/TinyModel.h"
 #include "data/Batch.h"
 #include "export/OnnxExport.h"
+#include "hf/SafeTensors.h"
 #include "memory/MemoryMonitor.h"
 #include "onnx/OnnxRuntime.h"
 #include "runs/RunExport.h"
@@ -295,6 +296,192 @@ TEST_F(Cli, ARunDatabaseOnAReadOnlyMountIsListedUsedAndExportedButNotChanged) {
     EXPECT_NE(deleteOutput.find("read-only file system"), std::string::npos) << deleteOutput;
     EXPECT_EQ(test::readFile(db_), bytesBefore) << "the database changed";
     EXPECT_FALSE(std::filesystem::exists(db_ + "-wal"));
+}
+
+// Issue 13: data parallel must be one big batch, not an approximation of it. Dropout off, one
+// thread per process (so that GEMMs sum in the same order), the same seed: 2 ranks of
+// micro-batch 4 end 10 steps with the weights of 1 rank of micro-batch 8, with accumulation 2
+// as well, and evaluation under 2 ranks gives the metrics of 1.
+class DataParallel : public Cli {
+protected:
+    void SetUp() override {
+        Cli::SetUp();
+        auto bundle = test::makeModel(2, 32, 4, /*dropout=*/0.0, 3);
+        exportModelFolder(dir_ / "no-dropout", *bundle.model, bundle.tokenizer);
+    }
+
+    /// Trains 10 steps into its own database; returns the outcome.
+    Outcome trainInto(const std::string& name, const std::vector<std::string>& extra) {
+        std::vector<std::string> args = {"--db",
+                                         (dir_ / (name + ".sqlite")).string(),
+                                         "train",
+                                         "--model",
+                                         (dir_ / "no-dropout").string(),
+                                         "--train",
+                                         (dir_ / "reviews.csv").string(),
+                                         "--text-column",
+                                         "review",
+                                         "--label-column",
+                                         "sentiment",
+                                         "--max-length",
+                                         "32",
+                                         "--lr",
+                                         "1e-3",
+                                         "--max-steps",
+                                         "10",
+                                         "--epochs",
+                                         "2",
+                                         "--threads",
+                                         "1"};
+        args.insert(args.end(), extra.begin(), extra.end());
+        return runCli(args, dir_.path());
+    }
+
+    /// The final weights of a database's run 1.
+    SafeTensorsFile weightsOf(const std::string& name) {
+        RunStore store(dir_ / (name + ".sqlite"), RunStore::Access::ReadOnly);
+        return readSafeTensors(modelCheckpointOfRun(store, 1, /*preferBest=*/false) /
+                               "model.safetensors");
+    }
+
+    float largestDifference(const std::string& a, const std::string& b) {
+        const auto first = weightsOf(a);
+        const auto second = weightsOf(b);
+        EXPECT_EQ(first.tensors.size(), second.tensors.size());
+        float largest = 0.0F;
+        for (const auto& [tensorName, tensor] : first.tensors) {
+            const auto other = second.find(tensorName);
+            EXPECT_TRUE(other.defined()) << tensorName;
+            if (other.defined()) {
+                largest = std::max(largest, (tensor - other).abs().max().item<float>());
+            }
+        }
+        return largest;
+    }
+
+    EvalMetrics lastEvaluation(const std::string& name) {
+        RunStore store(dir_ / (name + ".sqlite"), RunStore::Access::ReadOnly);
+        return store.evaluations(1).back();
+    }
+};
+
+TEST_F(DataParallel, TwoRanksEndWithTheWeightsAndMetricsOfOneBigBatch) {
+    for (const auto& [name, extra] : std::vector<std::pair<std::string, std::vector<std::string>>>{
+             {"one-rank", {"--batch-size", "8"}},
+             {"two-ranks", {"--batch-size", "4", "--nproc", "2"}},
+             {"one-rank-accumulating", {"--batch-size", "4", "--accumulation", "2"}},
+             {"two-ranks-accumulating",
+              {"--batch-size", "2", "--accumulation", "2", "--nproc", "2"}}}) {
+        const auto outcome = trainInto(name, extra);
+        ASSERT_EQ(outcome.code, 0) << name << ": " << outcome.err;
+        EXPECT_NE(outcome.out.find("completed after 10 steps"), std::string::npos) << outcome.out;
+    }
+    for (const auto& [a, b] : std::vector<std::pair<std::string, std::string>>{
+             {"one-rank", "two-ranks"},
+             {"one-rank", "two-ranks-accumulating"},
+             {"one-rank-accumulating", "two-ranks-accumulating"}}) {
+        const float difference = largestDifference(a, b);
+        std::cout << a << " vs " << b << ": largest weight difference " << difference << "\n";
+        EXPECT_LE(difference, 1e-6F) << a << " vs " << b;
+        const auto first = lastEvaluation(a);
+        const auto second = lastEvaluation(b);
+        EXPECT_EQ(first.confusion, second.confusion) << a << " vs " << b;
+        EXPECT_NEAR(first.loss, second.loss, 1e-6) << a << " vs " << b;
+        EXPECT_EQ(first.accuracy, second.accuracy);
+    }
+    RunStore store(dir_ / "two-ranks.sqlite", RunStore::Access::ReadOnly);
+    const auto run = store.run(1);
+    EXPECT_EQ(run->config["world_size"], 2);
+    EXPECT_NE(run->techniques.find("data parallel x2"), std::string::npos) << run->techniques;
+    // Every step once, with the whole step's loss and tokens: rank 0 alone writes the store,
+    // with the figures summed over the ranks.
+    const auto steps = store.steps(1);
+    const auto reference = RunStore(dir_ / "one-rank.sqlite", RunStore::Access::ReadOnly).steps(1);
+    ASSERT_EQ(steps.size(), 10U);
+    ASSERT_EQ(reference.size(), 10U);
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+        EXPECT_NEAR(steps[i].loss, reference[i].loss, 1e-6) << "step " << i + 1;
+        EXPECT_EQ(steps[i].realTokens, reference[i].realTokens) << "step " << i + 1;
+        EXPECT_EQ(steps[i].microBatch, 4U);
+        EXPECT_EQ(steps[i].accumulation, 1U);
+    }
+}
+
+/// The child of `parent` whose environment says RANK=rank, or -1.
+pid_t workerOfRank(pid_t parent, int rank) {
+    for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+        const auto name = entry.path().filename().string();
+        if (name.find_first_not_of("0123456789") != std::string::npos) {
+            continue;
+        }
+        std::ifstream stat(entry.path() / "stat");
+        std::string pid;
+        std::string command;
+        std::string state;
+        pid_t ppid = 0;
+        stat >> pid >> command >> state >> ppid;
+        if (ppid != parent) {
+            continue;
+        }
+        std::ifstream environ(entry.path() / "environ", std::ios::binary);
+        std::string variable;
+        while (std::getline(environ, variable, '\0')) {
+            if (variable == "RANK=" + std::to_string(rank)) {
+                return static_cast<pid_t>(std::stoi(name));
+            }
+        }
+    }
+    return -1;
+}
+
+// Issue 13: a rank that dies must not leave the others hanging in a collective: they stop, the
+// launcher names the rank, exits 3, and the run is recorded as failed.
+TEST_F(DataParallel, ARankThatDiesStopsTheOthersWithAMessageNotAHang) {
+    const auto launcher =
+        start(trainArgs({"--model", (dir_ / "no-dropout").string(), "--epochs", "200", "--nproc",
+                         "2", "--batch-size", "4", "--eval-every", "1000"}),
+              dir_.path());
+    ASSERT_GT(waitForSteps(3), 0U) << test::readFile(dir_ / "stderr");
+    const pid_t rank1 = workerOfRank(launcher, 1);
+    ASSERT_GT(rank1, 0) << "no worker with RANK=1 under the launcher";
+    ::kill(rank1, SIGKILL);
+    const auto killed = std::chrono::steady_clock::now();
+    const auto outcome = finish(launcher, dir_.path());
+    const auto seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - killed).count();
+    std::cout << "the launcher ended " << seconds << " s after rank 1 was killed\n";
+    EXPECT_LT(seconds, 60.0) << "the surviving rank hung";
+    EXPECT_EQ(outcome.code, 3) << outcome.err;
+    EXPECT_NE(outcome.err.find("rank 1 was killed by signal 9"), std::string::npos) << outcome.err;
+    RunStore store(db_, RunStore::Access::ReadOnly);
+    EXPECT_EQ(store.run(1)->status, RunStatus::Failed);
+    EXPECT_NE(store.run(1)->error.find("rank 0"), std::string::npos) << store.run(1)->error;
+}
+
+// Issue 13: ranks started with different settings (here by hand, as torchrun would start them)
+// must refuse to train together, with a message, instead of training two models in lock step.
+TEST_F(DataParallel, RanksStartedWithOtherSettingsRefuseToTrainTogether) {
+    ::setenv("WORLD_SIZE", "2", 1);
+    ::setenv("MASTER_ADDR", "127.0.0.1", 1);
+    ::setenv("MASTER_PORT", std::to_string(29400 + ::getpid() % 500).c_str(), 1);
+    std::vector<pid_t> ranks;
+    for (int rank = 0; rank < 2; ++rank) {
+        ::setenv("RANK", std::to_string(rank).c_str(), 1);
+        std::filesystem::create_directories(dir_ / ("rank" + std::to_string(rank)));
+        ranks.push_back(start(trainArgs({"--model", (dir_ / "no-dropout").string(), "--lr",
+                                         rank == 0 ? "1e-3" : "2e-3", "--max-steps", "3"}),
+                              dir_ / ("rank" + std::to_string(rank))));
+    }
+    for (const char* name : {"WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT", "RANK"}) {
+        ::unsetenv(name);
+    }
+    const auto first = finish(ranks[0], dir_ / "rank0");
+    const auto second = finish(ranks[1], dir_ / "rank1");
+    EXPECT_EQ(first.code, 2) << first.err;
+    EXPECT_EQ(second.code, 2) << second.err;
+    EXPECT_NE(first.err.find("rank 1 was started with other settings or data than rank 0"),
+              std::string::npos)
+        << first.err;
 }
 
 TEST_F(Cli, MetricsSurviveKillDashNineAndTheRunResumes) {

@@ -1,0 +1,198 @@
+// `train --nproc N`: a local launcher in the manner of torchrun. It starts N copies of this
+// program with torchrun's environment (RANK, LOCAL_RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT),
+// so the workers cannot tell it from torchrun, and watches them.
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <optional>
+#include <ostream>
+#include <signal.h>
+#include <string>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+#include "Commands.h"
+#include "Error.h"
+
+namespace bert::cli {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+/// How long the other ranks get to stop on their own once one has failed: their collectives fail
+/// within seconds, and rank 0 records the run as failed before it exits.
+constexpr auto kGracePeriod = std::chrono::seconds(30);
+/// After SIGTERM, how long before SIGKILL.
+constexpr auto kTerminatePeriod = std::chrono::seconds(5);
+constexpr auto kPollInterval = std::chrono::milliseconds(100);
+
+/// A TCP port on the loopback that is free now (the kernel's choice).
+int freeLoopbackPort() {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0) {
+        throw EngineError(std::string("cannot open a socket: ") + std::strerror(errno));
+    }
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    address.sin_port = 0;
+    socklen_t length = sizeof address;
+    if (::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
+        ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) != 0) {
+        const std::string reason = std::strerror(errno);
+        ::close(fd);
+        throw EngineError("cannot find a free port on 127.0.0.1: " + reason);
+    }
+    ::close(fd);
+    return ntohs(address.sin_port);
+}
+
+struct Worker {
+    pid_t pid = -1;
+    int rank = 0;
+    bool running = true;
+    int status = 0;
+};
+
+std::string describeExit(int rank, int status) {
+    if (WIFSIGNALED(status)) {
+        const int signal = WTERMSIG(status);
+        return "rank " + std::to_string(rank) + " was killed by signal " + std::to_string(signal) +
+               " (" + strsignal(signal) + ")";
+    }
+    return "rank " + std::to_string(rank) + " failed with exit code " +
+           std::to_string(WEXITSTATUS(status));
+}
+
+/// Collects workers that have ended; returns false when none is left running.
+bool reap(std::vector<Worker>& workers, std::vector<Worker*>& failedInOrder) {
+    bool anyRunning = false;
+    for (auto& worker : workers) {
+        if (!worker.running) {
+            continue;
+        }
+        int status = 0;
+        const pid_t done = ::waitpid(worker.pid, &status, WNOHANG);
+        if (done == worker.pid) {
+            worker.running = false;
+            worker.status = status;
+            // A cancelled rank (Ctrl-C, agreed by all) is not a failure.
+            const bool fine = WIFEXITED(status) && (WEXITSTATUS(status) == exit_code::kDone ||
+                                                    WEXITSTATUS(status) == exit_code::kCancelled);
+            if (!fine) {
+                failedInOrder.push_back(&worker);
+            }
+        } else {
+            anyRunning = true;
+        }
+    }
+    return anyRunning;
+}
+
+}  // namespace
+
+int launchWorkers(int processes, int argc, char** argv, const std::atomic<bool>& cancel,
+                  std::ostream& err) {
+    const int port = freeLoopbackPort();
+    // Workers share the cores: LibTorch's default (every core each) would oversubscribe them.
+    const unsigned cores = std::max(1U, std::thread::hardware_concurrency());
+    const std::string threadsPerWorker =
+        std::to_string(std::max(1U, cores / static_cast<unsigned>(processes)));
+    std::vector<char*> arguments(argv, argv + argc);
+    arguments.push_back(nullptr);
+    std::vector<Worker> workers;
+    err << "data parallel: " << processes << " workers on 127.0.0.1:" << port << "\n";
+    for (int rank = 0; rank < processes; ++rank) {
+        const pid_t pid = ::fork();
+        if (pid < 0) {
+            for (auto& worker : workers) {
+                ::kill(worker.pid, SIGTERM);
+            }
+            throw EngineError(std::string("cannot start a worker: ") + std::strerror(errno));
+        }
+        if (pid == 0) {
+            ::setenv("RANK", std::to_string(rank).c_str(), 1);
+            ::setenv("LOCAL_RANK", std::to_string(rank).c_str(), 1);
+            ::setenv("WORLD_SIZE", std::to_string(processes).c_str(), 1);
+            ::setenv("MASTER_ADDR", "127.0.0.1", 1);
+            ::setenv("MASTER_PORT", std::to_string(port).c_str(), 1);
+            ::setenv("OMP_NUM_THREADS", threadsPerWorker.c_str(), 0);
+            if (rank > 0) {
+                // Rank 0 speaks for the run; the others' errors still reach the terminal.
+                const int null = ::open("/dev/null", O_WRONLY);
+                if (null >= 0) {
+                    ::dup2(null, STDOUT_FILENO);
+                    ::close(null);
+                }
+            }
+            ::execv("/proc/self/exe", arguments.data());
+            std::_Exit(exit_code::kRunFailed);
+        }
+        workers.push_back({pid, rank});
+    }
+
+    std::vector<Worker*> failed;
+    bool forwardedCancel = false;
+    std::optional<Clock::time_point> firstFailure;
+    bool terminated = false;
+    while (reap(workers, failed)) {
+        if (cancel.load() && !forwardedCancel) {
+            // Ctrl-C from a terminal reaches every worker already; a kill -INT of the launcher
+            // alone does not.
+            for (const auto& worker : workers) {
+                if (worker.running) {
+                    ::kill(worker.pid, SIGINT);
+                }
+            }
+            forwardedCancel = true;
+        }
+        if (!failed.empty() && !firstFailure) {
+            firstFailure = Clock::now();
+        }
+        if (firstFailure && !terminated && Clock::now() - *firstFailure > kGracePeriod) {
+            for (const auto& worker : workers) {
+                if (worker.running) {
+                    ::kill(worker.pid, SIGTERM);
+                }
+            }
+            terminated = true;
+        }
+        if (terminated && Clock::now() - *firstFailure > kGracePeriod + kTerminatePeriod) {
+            for (const auto& worker : workers) {
+                if (worker.running) {
+                    ::kill(worker.pid, SIGKILL);
+                }
+            }
+        }
+        std::this_thread::sleep_for(kPollInterval);
+    }
+    if (failed.empty()) {
+        for (const auto& worker : workers) {
+            if (WEXITSTATUS(worker.status) == exit_code::kCancelled) {
+                return exit_code::kCancelled;
+            }
+        }
+        return exit_code::kDone;
+    }
+    const auto& first = *failed.front();
+    err << "data parallel: " << describeExit(first.rank, first.status);
+    for (std::size_t i = 1; i < failed.size(); ++i) {
+        err << "; then " << describeExit(failed[i]->rank, failed[i]->status);
+    }
+    err << "\n";
+    if (WIFEXITED(first.status) && WEXITSTATUS(first.status) == exit_code::kBadInput) {
+        return exit_code::kBadInput;
+    }
+    return exit_code::kRunFailed;
+}
+
+}  // namespace bert::cli

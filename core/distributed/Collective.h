@@ -1,0 +1,91 @@
+#pragma once
+
+// Data parallel on PyTorch's own c10d: a TCPStore for the rendezvous (rank 0 hosts it) and a
+// ProcessGroupGloo for the collectives, launched the way torchrun and Slurm launch jobs. There is
+// no C++ DistributedDataParallel, so the gradient reduction is ours (Trainer), on these
+// collectives. Every collective has a timeout: a rank that died or hangs ends the others with a
+// CollectiveError (exit code 3), never a hang.
+//
+// Thread contract: one Collective per process, used from the training thread only.
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <ATen/core/Tensor.h>
+
+#include "Error.h"
+
+namespace bert {
+
+/// torchrun's default rendezvous port.
+inline constexpr int kDefaultMasterPort = 29500;
+/// How long a collective (or the rendezvous) waits for the slowest rank before it fails.
+inline constexpr std::chrono::seconds kDefaultCollectiveTimeout{300};
+/// PyTorch DDP's gradient buckets: the first small, so reduction can start early, then 25 MiB.
+inline constexpr std::int64_t kFirstBucketBytes = std::int64_t{1} << 20;
+inline constexpr std::int64_t kBucketBytes = std::int64_t{25} << 20;
+
+/// A collective failed: a rank died, timed out, or was started differently. Exit code 3.
+class CollectiveError : public EngineError {
+public:
+    explicit CollectiveError(std::string problem) : EngineError(std::move(problem)) {}
+};
+
+/// Where this process stands in a data-parallel run.
+struct WorldInfo {
+    int rank = 0;
+    int size = 1;
+    int localRank = 0;
+    std::string masterAddress = "127.0.0.1";
+    int masterPort = kDefaultMasterPort;
+
+    bool distributed() const { return size > 1; }
+
+    /// torchrun's RANK, WORLD_SIZE, LOCAL_RANK, MASTER_ADDR, MASTER_PORT; else Slurm's
+    /// SLURM_PROCID, SLURM_NTASKS, SLURM_LOCALID with MASTER_ADDR (or SLURM_LAUNCH_NODE_IPADDR)
+    /// and MASTER_PORT; else one process. Throws InputError for a value that is not a number or
+    /// out of range, naming the variable.
+    static WorldInfo fromEnvironment();
+};
+
+/// The collectives the trainer needs, over c10d's ProcessGroupGloo (CPU and CUDA tensors).
+class Collective {
+public:
+    /// Rendezvous through a TCPStore at world.masterAddress:masterPort (rank 0 serves it) and
+    /// connects the process group. Throws CollectiveError when the rendezvous fails or times out
+    /// (a port in use, a rank that never came).
+    static std::unique_ptr<Collective> connect(
+        const WorldInfo& world, std::chrono::milliseconds timeout = kDefaultCollectiveTimeout);
+    ~Collective();
+    Collective(const Collective&) = delete;
+    Collective& operator=(const Collective&) = delete;
+
+    int rank() const { return rank_; }
+    int size() const { return size_; }
+
+    /// Sums the tensors across ranks, in place: flattened into buckets of the first 1 MiB, then
+    /// 25 MiB each (tensors of one dtype and device per bucket), reduced, copied back.
+    void allReduceSum(const std::vector<at::Tensor>& tensors);
+    /// Sums plain numbers across ranks (exact for counts below 2^53).
+    std::vector<double> sumNumbers(std::vector<double> values);
+    /// rank 0's tensors, in place on every rank.
+    void broadcastFromRoot(const std::vector<at::Tensor>& tensors);
+    /// Every rank's values, by rank: result[r] is rank r's.
+    std::vector<std::vector<std::int64_t>> allGather(const std::vector<std::int64_t>& values);
+    /// flat (one size on every rank, a multiple of the world size) is cut into size() equal
+    /// slices; afterwards every rank holds rank r's slice r, for every r. Sharded optimizer
+    /// state (ZeRO stage 1): each rank updates its slice of the weights, then they are gathered.
+    void allGatherSlices(const at::Tensor& flat);
+
+private:
+    class Impl;
+    Collective(std::unique_ptr<Impl> impl, int rank, int size);
+    std::unique_ptr<Impl> impl_;
+    int rank_;
+    int size_;
+};
+
+}  // namespace bert

@@ -43,6 +43,10 @@
         <source>base</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>data parallel on %1 processes</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>TrainingOptions</name>
@@ -360,6 +364,14 @@
     </message>
     <message>
         <source>constant</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Shard optimizer state</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Data parallel only (ZeRO stage 1): each process keeps the AdamW moments of its share of the weights, updates that share and passes it to the others; optimizer memory per process falls by the number of processes.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1036,6 +1048,10 @@
     </message>
     <message>
         <source>This GPU has no %1 tensor cores: slower than fp32.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Takes effect in data-parallel runs: bert-studio-cli train --nproc N, or torchrun. The studio trains in one process.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -43,6 +43,10 @@
         <source>base</source>
         <translation>基础</translation>
     </message>
+    <message>
+        <source>data parallel on %1 processes</source>
+        <translation>%1 个进程数据并行</translation>
+    </message>
 </context>
 <context>
     <name>TrainingOptions</name>
@@ -361,6 +365,14 @@
     <message>
         <source>constant</source>
         <translation>恒定</translation>
+    </message>
+    <message>
+        <source>Shard optimizer state</source>
+        <translation>分片优化器状态</translation>
+    </message>
+    <message>
+        <source>Data parallel only (ZeRO stage 1): each process keeps the AdamW moments of its share of the weights, updates that share and passes it to the others; optimizer memory per process falls by the number of processes.</source>
+        <translation>仅用于数据并行（ZeRO 第 1 阶段）：每个进程只保存自己那一份权重的 AdamW 动量，更新这一份并传给其他进程；每个进程的优化器内存按进程数成比例减少。</translation>
     </message>
 </context>
 <context>
@@ -1035,6 +1047,10 @@
     <message>
         <source>This GPU has no %1 tensor cores: slower than fp32.</source>
         <translation>此 GPU 没有 %1 张量核心：比 fp32 更慢。</translation>
+    </message>
+    <message>
+        <source>Takes effect in data-parallel runs: bert-studio-cli train --nproc N, or torchrun. The studio trains in one process.</source>
+        <translation>在数据并行运行中生效：bert-studio-cli train --nproc N，或 torchrun。工作室在单个进程中训练。</translation>
     </message>
 </context>
 <context>

@@ -182,14 +182,25 @@ std::vector<double> Collective::sumNumbers(std::vector<double> values) {
     return values;
 }
 
-void Collective::broadcastFromRoot(const std::vector<at::Tensor>& tensors) {
+void Collective::broadcastFrom(int root, const std::vector<at::Tensor>& tensors) {
+    if (tensors.empty()) {
+        return;
+    }
+    std::vector<at::Tensor> flat;
     for (const auto& tensor : tensors) {
-        auto contiguous = tensor.contiguous();
-        std::vector<at::Tensor> buffer = {contiguous};
-        impl_->wait(impl_->group->broadcast(buffer), "the broadcast of rank 0's weights");
-        if (!contiguous.is_same(tensor)) {
-            tensor.copy_(contiguous);
-        }
+        flat.push_back(tensor.reshape({-1}));
+    }
+    std::vector<at::Tensor> buffer = {at::cat(flat)};
+    c10d::BroadcastOptions options;
+    options.rootRank = root;
+    impl_->wait(impl_->group->broadcast(buffer, options), root == 0
+                                                              ? "the broadcast of rank 0's weights"
+                                                              : "the broadcast of updated weights");
+    std::int64_t offset = 0;
+    for (const auto& tensor : tensors) {
+        const auto count = tensor.numel();
+        tensor.copy_(buffer.front().narrow(0, offset, count).view(tensor.sizes()));
+        offset += count;
     }
 }
 
@@ -207,16 +218,6 @@ std::vector<std::vector<std::int64_t>> Collective::allGather(
         result.emplace_back(data, data + tensor.numel());
     }
     return result;
-}
-
-void Collective::allGatherSlices(const at::Tensor& flat) {
-    const auto slice = flat.numel() / size_;
-    std::vector<at::Tensor> input = {flat.narrow(0, rank_ * slice, slice).clone()};
-    std::vector<std::vector<at::Tensor>> output(1);
-    for (int r = 0; r < size_; ++r) {
-        output.front().push_back(flat.narrow(0, r * slice, slice));
-    }
-    impl_->wait(impl_->group->allgather(output, input), "the all-gather of the updated weights");
 }
 
 }  // namespace bert

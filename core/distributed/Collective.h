@@ -71,14 +71,12 @@ public:
     void allReduceSum(const std::vector<at::Tensor>& tensors);
     /// Sums plain numbers across ranks (exact for counts below 2^53).
     std::vector<double> sumNumbers(std::vector<double> values);
+    /// root's tensors (one dtype and device), in place on every rank, in one flat buffer.
+    void broadcastFrom(int root, const std::vector<at::Tensor>& tensors);
     /// rank 0's tensors, in place on every rank.
-    void broadcastFromRoot(const std::vector<at::Tensor>& tensors);
+    void broadcastFromRoot(const std::vector<at::Tensor>& tensors) { broadcastFrom(0, tensors); }
     /// Every rank's values, by rank: result[r] is rank r's.
     std::vector<std::vector<std::int64_t>> allGather(const std::vector<std::int64_t>& values);
-    /// flat (one size on every rank, a multiple of the world size) is cut into size() equal
-    /// slices; afterwards every rank holds rank r's slice r, for every r. Sharded optimizer
-    /// state (ZeRO stage 1): each rank updates its slice of the weights, then they are gathered.
-    void allGatherSlices(const at::Tensor& flat);
 
 private:
     class Impl;

@@ -24,7 +24,7 @@ ParameterCounts countParameters(const BertConfig& m) {
 }
 
 MemoryBreakdown forecastMemory(const BertConfig& model, const TrainingConfig& training,
-                               std::size_t longestExample) {
+                               std::size_t longestExample, std::size_t ranks) {
     constexpr std::int64_t kFloatBytes = 4;   // fp32 weights, gradients, moments, LayerNorm inputs
     constexpr std::int64_t kAdamMoments = 2;  // exp_avg and exp_avg_sq
     const auto counts = countParameters(model);
@@ -40,6 +40,11 @@ MemoryBreakdown forecastMemory(const BertConfig& model, const TrainingConfig& tr
     forecast.weights = counts.total(layers) * kFloatBytes;
     forecast.gradients = trainable * kFloatBytes;
     forecast.optimizerState = trainable * kAdamMoments * kFloatBytes;
+    if (training.shardOptimizer && ranks > 1) {
+        // ZeRO-1 partitions by parameter, balanced: about an equal share each.
+        const auto shares = static_cast<std::int64_t>(ranks);
+        forecast.optimizerState = (forecast.optimizerState + shares - 1) / shares;
+    }
 
     // The longest micro-batch decides the peak.
     PaddingOptions padding;

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <fstream>
+#include <set>
 
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
@@ -101,31 +102,15 @@ Trainer::Trainer(ModelBundle& model, const TrainingData& data, TrainingConfig co
     }
     net.setLayerRunner(config_.gradientCheckpointing ? recomputingLayerRunner() : LayerRunner{});
 
-    std::vector<at::Tensor> decay;
-    std::vector<at::Tensor> noDecay;
-    for (const auto& item : net.named_parameters()) {
-        if (!item.value().requires_grad()) {
-            continue;
+    for (const auto& parameter : net.parameters()) {
+        if (parameter.requires_grad()) {
+            trainable_.push_back(parameter);
         }
-        trainable_.push_back(item.value());
-        (isNoDecay(item.key()) ? noDecay : decay).push_back(item.value());
     }
     if (trainable_.empty()) {
         throw InputError("every parameter is frozen: nothing would train");
     }
-    std::vector<torch::optim::OptimizerParamGroup> groups;
-    auto options = [&](double weightDecay) {
-        return std::make_unique<torch::optim::AdamWOptions>(
-            torch::optim::AdamWOptions(config_.learningRate).weight_decay(weightDecay));
-    };
-    if (!decay.empty()) {
-        groups.emplace_back(decay, options(config_.weightDecay));
-    }
-    if (!noDecay.empty()) {
-        groups.emplace_back(noDecay, options(0.0));
-    }
-    optimizer_ =
-        std::make_unique<FusedAdamW>(groups, torch::optim::AdamWOptions(config_.learningRate));
+    makeOptimizer([](const at::Tensor&) { return true; });
 
     if (config_.precision == Precision::Fp16) {
         scaler_ = std::make_unique<DynamicLossScaler>(device_);
@@ -156,6 +141,29 @@ Trainer::Trainer(ModelBundle& model, const TrainingData& data, TrainingConfig co
 }
 
 Trainer::~Trainer() = default;
+
+void Trainer::makeOptimizer(const std::function<bool(const at::Tensor&)>& owned) {
+    std::vector<at::Tensor> decay;
+    std::vector<at::Tensor> noDecay;
+    for (const auto& item : bundle_.model->named_parameters()) {
+        if (item.value().requires_grad() && owned(item.value())) {
+            (isNoDecay(item.key()) ? noDecay : decay).push_back(item.value());
+        }
+    }
+    std::vector<torch::optim::OptimizerParamGroup> groups;
+    auto options = [&](double weightDecay) {
+        return std::make_unique<torch::optim::AdamWOptions>(
+            torch::optim::AdamWOptions(config_.learningRate).weight_decay(weightDecay));
+    };
+    if (!decay.empty()) {
+        groups.emplace_back(decay, options(config_.weightDecay));
+    }
+    if (!noDecay.empty()) {
+        groups.emplace_back(noDecay, options(0.0));
+    }
+    optimizer_ =
+        std::make_unique<FusedAdamW>(groups, torch::optim::AdamWOptions(config_.learningRate));
+}
 
 // ---- steps -----------------------------------------------------------------------------------
 
@@ -260,6 +268,35 @@ void Trainer::joinDataParallel(Collective& collective) {
         collective.broadcastFromRoot(weights);
     }
     collective_ = &collective;
+    if (config_.shardOptimizer && collective.size() > 1) {
+        // ZeRO stage 1, partitioned by parameter as PyTorch's ZeroRedundancyOptimizer does:
+        // largest first, each to the rank holding the fewest elements so far. Every rank
+        // computes the same partition.
+        std::vector<std::size_t> order(trainable_.size());
+        for (std::size_t i = 0; i < order.size(); ++i) {
+            order[i] = i;
+        }
+        std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+            return trainable_[a].numel() > trainable_[b].numel();
+        });
+        std::vector<std::int64_t> load(static_cast<std::size_t>(collective.size()), 0);
+        owners_.assign(trainable_.size(), 0);
+        for (const auto i : order) {
+            const auto rank =
+                static_cast<std::size_t>(std::min_element(load.begin(), load.end()) - load.begin());
+            owners_[i] = static_cast<int>(rank);
+            load[rank] += trainable_[i].numel();
+        }
+        std::set<const void*> mine;
+        for (std::size_t i = 0; i < trainable_.size(); ++i) {
+            if (owners_[i] == collective.rank()) {
+                mine.insert(trainable_[i].unsafeGetTensorImpl());
+            }
+        }
+        makeOptimizer([&](const at::Tensor& parameter) {
+            return mine.count(parameter.unsafeGetTensorImpl()) > 0;
+        });
+    }
     totalSteps_ = totalWindowsInEpoch() * config_.epochs;
     if (config_.maxSteps > 0) {
         totalSteps_ =
@@ -391,6 +428,19 @@ StepMetrics Trainer::runStep(const std::vector<std::size_t>& window, std::size_t
     }
     if (!skip) {
         optimizer_->step();
+        if (!owners_.empty()) {
+            // Each rank updated its share of the weights; every rank takes the others' shares.
+            const torch::NoGradGuard noGrad;
+            for (int rank = 0; rank < collective_->size(); ++rank) {
+                std::vector<at::Tensor> updated;
+                for (std::size_t i = 0; i < trainable_.size(); ++i) {
+                    if (owners_[i] == rank) {
+                        updated.push_back(trainable_[i].detach());
+                    }
+                }
+                collective_->broadcastFrom(rank, updated);
+            }
+        }
     } else {
         emit(EventKind::StepSkipped,
              "non-finite gradients: optimizer step skipped" +

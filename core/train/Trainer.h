@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -125,6 +126,9 @@ private:
     bool stopRequested(const std::atomic<bool>& cancel);
     /// Examples of one optimizer step over all ranks: batch x accumulation x world size.
     std::size_t globalStepExamples() const;
+    /// AdamW (FusedAdamW) over the trainable parameters that owned() accepts, with weight decay
+    /// except for biases and LayerNorm.
+    void makeOptimizer(const std::function<bool(const at::Tensor&)>& owned);
     void trainLoop(const std::atomic<bool>& cancel, RunResult& result, std::int64_t& runPeak,
                    MemoryBreakdown& measured);
     double learningRateAt(std::size_t step) const;
@@ -159,6 +163,7 @@ private:
     std::filesystem::path lastCheckpoint_;
     std::filesystem::path bestCheckpoint_;
     Collective* collective_ = nullptr;  ///< set by joinDataParallel; null: one process
+    std::vector<int> owners_;           ///< sharded optimizer: the rank updating each trainable_[i]
 };
 
 }  // namespace bert

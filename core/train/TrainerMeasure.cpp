@@ -153,7 +153,9 @@ MemoryBreakdown Trainer::forecast() const {
     for (const auto length : data_.train.lengths) {
         longest = std::max(longest, length);
     }
-    return forecastMemory(bundle_.config, config_, longest);
+    return forecastMemory(
+        bundle_.config, config_, longest,
+        collective_ != nullptr ? static_cast<std::size_t>(collective_->size()) : 1);
 }
 
 MemoryBreakdown Trainer::residentMemory() const {

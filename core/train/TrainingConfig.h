@@ -83,6 +83,9 @@ struct TrainingConfig {
     std::size_t freezeLayers = 0;  ///< lowest encoder layers frozen
     Precision precision = Precision::Fp32;
     bool gradientCheckpointing = false;
+    /// ZeRO stage 1 under data parallel: AdamW moments only for this rank's share of the
+    /// weights (Trainer::joinDataParallel); no effect in one process.
+    bool shardOptimizer = false;
     CacheRelease cacheRelease = CacheRelease::Never;
     std::size_t cacheReleaseSteps = 100;
     std::optional<std::int64_t> memoryCapBytes;  ///< rehearse a smaller device

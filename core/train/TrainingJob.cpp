@@ -210,6 +210,14 @@ SessionResult resumeTrainingRun(std::int64_t runId, const std::filesystem::path&
     if (run->status == RunStatus::Running) {
         throw InputError("run " + std::to_string(runId) + " is still running in another process");
     }
+    if (run->config.value("world_size", 1) > 1) {
+        // Its steps held world_size x batch examples, its checkpoint one rank's optimizer
+        // state (sharded) and random state: one process would continue another run.
+        throw InputError("run " + std::to_string(runId) + " trained data parallel on " +
+                         std::to_string(run->config.value("world_size", 1)) +
+                         " processes; resuming a data-parallel run is not supported yet: "
+                         "train again with the same settings (Train again, or --config)");
+    }
     const auto checkpoint = latestCheckpoint(store.runFolder(runId));
     if (checkpoint.empty()) {
         throw InputError("run " + std::to_string(runId) +

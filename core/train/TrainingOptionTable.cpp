@@ -223,6 +223,21 @@ std::vector<OptionDescriptor> buildTrainingOptionTable() {
          .summary = whenOn(&TrainingConfig::gradientCheckpointing, "checkpointing")},
         &TrainingConfig::gradientCheckpointing));
     add(bindField(
+        {.key = "shard_optimizer",
+         .flag = "--shard-optimizer",
+         .alias = "",
+         .label = QT_TRANSLATE_NOOP("TrainingOptions", "Shard optimizer state"),
+         .help = QT_TRANSLATE_NOOP(
+             "TrainingOptions",
+             "Data parallel only (ZeRO stage 1): each process keeps the AdamW moments of its "
+             "share of the weights, updates that share and passes it to the others; optimizer "
+             "memory per process falls by the number of processes."),
+         .group = G::Memory,
+         .kind = K::Flag,
+         .technique = "sharded optimizer",
+         .summary = whenOn(&TrainingConfig::shardOptimizer, "sharded optimizer")},
+        &TrainingConfig::shardOptimizer));
+    add(bindField(
         {.key = "cache_release",
          .flag = "--cache-release",
          .alias = "",

@@ -371,7 +371,8 @@ TEST_F(DataParallel, TwoRanksEndWithTheWeightsAndMetricsOfOneBigBatch) {
              {"two-ranks", {"--batch-size", "4", "--nproc", "2"}},
              {"one-rank-accumulating", {"--batch-size", "4", "--accumulation", "2"}},
              {"two-ranks-accumulating",
-              {"--batch-size", "2", "--accumulation", "2", "--nproc", "2"}}}) {
+              {"--batch-size", "2", "--accumulation", "2", "--nproc", "2"}},
+             {"two-ranks-sharded", {"--batch-size", "4", "--nproc", "2", "--shard-optimizer"}}}) {
         const auto outcome = trainInto(name, extra);
         ASSERT_EQ(outcome.code, 0) << name << ": " << outcome.err;
         EXPECT_NE(outcome.out.find("completed after 10 steps"), std::string::npos) << outcome.out;
@@ -379,7 +380,8 @@ TEST_F(DataParallel, TwoRanksEndWithTheWeightsAndMetricsOfOneBigBatch) {
     for (const auto& [a, b] : std::vector<std::pair<std::string, std::string>>{
              {"one-rank", "two-ranks"},
              {"one-rank", "two-ranks-accumulating"},
-             {"one-rank-accumulating", "two-ranks-accumulating"}}) {
+             {"one-rank-accumulating", "two-ranks-accumulating"},
+             {"one-rank", "two-ranks-sharded"}}) {
         const float difference = largestDifference(a, b);
         std::cout << a << " vs " << b << ": largest weight difference " << difference << "\n";
         EXPECT_LE(difference, 1e-6F) << a << " vs " << b;
@@ -389,6 +391,18 @@ TEST_F(DataParallel, TwoRanksEndWithTheWeightsAndMetricsOfOneBigBatch) {
         EXPECT_NEAR(first.loss, second.loss, 1e-6) << a << " vs " << b;
         EXPECT_EQ(first.accuracy, second.accuracy);
     }
+    // ZeRO-1: each rank holds the AdamW moments of about half the weights (measured on rank 0).
+    auto optimizerState = [&](const std::string& name) {
+        SQLite::Database db((dir_ / (name + ".sqlite")).string());
+        return nlohmann::json::parse(
+                   db.execAndGet("SELECT measured_json FROM runs WHERE id = 1").getString())
+            .at("optimizer_state")
+            .get<double>();
+    };
+    const double shardShare = optimizerState("two-ranks-sharded") / optimizerState("two-ranks");
+    std::cout << "sharded optimizer state on rank 0: " << shardShare << " of the whole\n";
+    EXPECT_NEAR(shardShare, 0.5, 0.05);
+
     RunStore store(dir_ / "two-ranks.sqlite", RunStore::Access::ReadOnly);
     const auto run = store.run(1);
     EXPECT_EQ(run->config["world_size"], 2);
@@ -456,6 +470,10 @@ TEST_F(DataParallel, ARankThatDiesStopsTheOthersWithAMessageNotAHang) {
     RunStore store(db_, RunStore::Access::ReadOnly);
     EXPECT_EQ(store.run(1)->status, RunStatus::Failed);
     EXPECT_NE(store.run(1)->error.find("rank 0"), std::string::npos) << store.run(1)->error;
+    // Not resumable in one process (that would be another run): refused, with the reason.
+    const auto resumed = runCli({"--db", db_, "resume", "1"}, dir_.path());
+    EXPECT_EQ(resumed.code, 2);
+    EXPECT_NE(resumed.err.find("data parallel on 2 processes"), std::string::npos) << resumed.err;
 }
 
 // Issue 13: ranks started with different settings (here by hand, as torchrun would start them)

@@ -210,3 +210,25 @@ TEST(DeviceTraits, ReadsNativeBf16FromTheCpuFlagsLineOnly) {
 
 }  // namespace
 }  // namespace bert
+
+namespace bert {
+namespace {
+
+// Issue 13: the forecast is per process under data parallel and knows what sharding saves.
+TEST(DataParallelForecast, ShardedOptimizerStateIsAShareOfTheRanksAndNothingElseChanges) {
+    TrainingConfig training;
+    training.batchSize = 8;
+    const auto single = forecastMemory(miniLm(), training, 128);
+    const auto unsharded = forecastMemory(miniLm(), training, 128, /*ranks=*/4);
+    EXPECT_EQ(unsharded.total(), single.total()) << "without sharding every rank holds it all";
+    training.shardOptimizer = true;
+    const auto sharded = forecastMemory(miniLm(), training, 128, /*ranks=*/4);
+    EXPECT_EQ(sharded.optimizerState, (single.optimizerState + 3) / 4);
+    EXPECT_EQ(sharded.weights, single.weights);
+    EXPECT_EQ(sharded.activations, single.activations);
+    EXPECT_EQ(forecastMemory(miniLm(), training, 128, 1).total(), single.total())
+        << "sharding alone, in one process, changes nothing";
+}
+
+}  // namespace
+}  // namespace bert

@@ -41,6 +41,7 @@ TrainingConfig everyOptionChanged() {
     c.freezeLayers = 2;
     c.precision = Precision::Fp16;
     c.gradientCheckpointing = true;
+    c.shardOptimizer = true;
     c.cacheRelease = CacheRelease::EveryNSteps;
     c.cacheReleaseSteps = 5;
     c.memoryCapBytes = 3LL << 30;

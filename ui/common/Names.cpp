@@ -74,6 +74,10 @@ QString Names::techniques(const nlohmann::json& runConfig, const std::string& st
                                .remove(QRegularExpression(QStringLiteral("\\s*[(（][^)）]*[)）]")));
         parts << (shown.isEmpty() ? label : tr("%1: %2").arg(label, shown));
     }
+    // Data parallel is how the run was launched (train --nproc, torchrun), not a setting.
+    if (const auto ranks = runConfig.value("world_size", 1); ranks > 1) {
+        parts << tr("data parallel on %1 processes").arg(ranks);
+    }
     return parts.join(QStringLiteral(", "));
 }
 

@@ -297,6 +297,23 @@ int train(const TrainArguments& args, const std::filesystem::path& database,
     return reportResult(session, out, err);
 }
 
+namespace {
+
+/// A rank other than 0 says nothing unless it fails; its exit code is as rank 0's would be.
+int rankExitCode(const RunResult& result, int rank, std::ostream& err) {
+    switch (result.status) {
+        case RunStatus::Completed:
+            return exit_code::kDone;
+        case RunStatus::Cancelled:
+            return exit_code::kCancelled;
+        default:
+            err << "error: rank " << rank << ": " << result.error << "\n";
+            return exit_code::kRunFailed;
+    }
+}
+
+}  // namespace
+
 int trainAsRank(const TrainArguments& args, const std::filesystem::path& database,
                 const std::atomic<bool>& cancel, std::ostream& out, std::ostream& err) {
     const auto world = WorldInfo::fromEnvironment();
@@ -311,16 +328,22 @@ int trainAsRank(const TrainArguments& args, const std::filesystem::path& databas
         err << "\n";
         return reportResult(session, out, err);
     }
-    const auto result = trainAsDataParallelWorker(job, *collective, cancel);
-    switch (result.status) {
-        case RunStatus::Completed:
-            return exit_code::kDone;
-        case RunStatus::Cancelled:
-            return exit_code::kCancelled;
-        default:
-            err << "error: rank " << world.rank << ": " << result.error << "\n";
-            return exit_code::kRunFailed;
+    return rankExitCode(trainAsDataParallelWorker(job, *collective, cancel), world.rank, err);
+}
+
+int resumeAsRank(std::int64_t runId, const std::filesystem::path& database,
+                 const std::atomic<bool>& cancel, std::ostream& out, std::ostream& err) {
+    const auto world = WorldInfo::fromEnvironment();
+    const auto collective = Collective::connect(world);
+    if (world.rank == 0) {
+        ProgressPrinter progress(err);
+        const auto session =
+            resumeTrainingRun(runId, database, &progress, cancel, collective.get());
+        err << "\n";
+        return reportResult(session, out, err);
     }
+    return rankExitCode(resumeAsDataParallelWorker(runId, database, *collective, cancel),
+                        world.rank, err);
 }
 
 int resume(std::int64_t runId, const std::filesystem::path& database,

@@ -67,6 +67,9 @@ int trainAsRank(const TrainArguments& args, const std::filesystem::path& databas
 /// names the rank.
 int launchWorkers(int processes, int argc, char** argv, const std::atomic<bool>& cancel,
                   std::ostream& err);
+/// `resume` as one rank of a data-parallel launch (as trainAsRank).
+int resumeAsRank(std::int64_t runId, const std::filesystem::path& database,
+                 const std::atomic<bool>& cancel, std::ostream& out, std::ostream& err);
 int resume(std::int64_t runId, const std::filesystem::path& database,
            const std::atomic<bool>& cancel, std::ostream& out, std::ostream& err);
 void estimate(const TrainArguments& args, bool trial, bool largestBatch, std::ostream& out);

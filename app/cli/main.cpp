@@ -193,6 +193,11 @@ int main(int argc, char** argv) {
     auto* resume = app.add_subcommand(
         "resume", "Continue an interrupted or cancelled run from its last checkpoint");
     resume->add_option("run", resumeRun, "Run id")->required();
+    int resumeProcesses = 1;
+    resume
+        ->add_option("--nproc", resumeProcesses,
+                     "A data-parallel run resumes on as many local workers as it trained on")
+        ->check(CLI::Range(1, 256));
 
     std::int64_t exportRunId = 0;
     std::string exportTarget;
@@ -276,6 +281,14 @@ int main(int argc, char** argv) {
         } else if (estimate->parsed()) {
             bert::cli::estimate(estimateArgs, estimateTrial, estimateLargest, std::cout);
         } else if (resume->parsed()) {
+            if (bert::WorldInfo::fromEnvironment().distributed()) {
+                return bert::cli::resumeAsRank(resumeRun, database, cancelRequested, std::cout,
+                                               std::cerr);
+            }
+            if (resumeProcesses > 1) {
+                return bert::cli::launchWorkers(resumeProcesses, argc, argv, cancelRequested,
+                                                std::cerr);
+            }
             return bert::cli::resume(resumeRun, database, cancelRequested, std::cout, std::cerr);
         } else if (exporter->parsed()) {
             bert::RunStore store(database, Access::ReadOnly);

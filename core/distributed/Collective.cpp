@@ -182,6 +182,26 @@ std::vector<double> Collective::sumNumbers(std::vector<double> values) {
     return values;
 }
 
+std::vector<at::Tensor> Collective::allGather(const at::Tensor& tensor) {
+    std::vector<at::Tensor> input = {tensor.contiguous()};
+    std::vector<std::vector<at::Tensor>> output(1);
+    for (int r = 0; r < size_; ++r) {
+        output.front().push_back(at::empty_like(input.front()));
+    }
+    impl_->wait(impl_->group->allgather(output, input), "an all-gather");
+    return output.front();
+}
+
+void Collective::send(const at::Tensor& tensor, int to) {
+    std::vector<at::Tensor> buffer = {tensor.contiguous()};
+    impl_->wait(impl_->group->send(buffer, to, /*tag=*/0), "sending optimizer state");
+}
+
+void Collective::receive(at::Tensor& tensor, int from) {
+    std::vector<at::Tensor> buffer = {tensor};
+    impl_->wait(impl_->group->recv(buffer, from, /*tag=*/0), "receiving optimizer state");
+}
+
 void Collective::broadcastFrom(int root, const std::vector<at::Tensor>& tensors) {
     if (tensors.empty()) {
         return;

@@ -77,6 +77,12 @@ public:
     void broadcastFromRoot(const std::vector<at::Tensor>& tensors) { broadcastFrom(0, tensors); }
     /// Every rank's values, by rank: result[r] is rank r's.
     std::vector<std::vector<std::int64_t>> allGather(const std::vector<std::int64_t>& values);
+    /// Every rank's tensor (one shape and dtype on all ranks), by rank.
+    std::vector<at::Tensor> allGather(const at::Tensor& tensor);
+    /// Point to point: sends tensor to rank `to`, which receives it into a tensor of the same
+    /// shape and dtype. Used to bring sharded optimizer state to rank 0 for a checkpoint.
+    void send(const at::Tensor& tensor, int to);
+    void receive(at::Tensor& tensor, int from);
 
 private:
     class Impl;

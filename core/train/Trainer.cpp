@@ -15,6 +15,7 @@
 #include "data/Batch.h"
 #include "data/Sampler.h"
 #include "distributed/Collective.h"
+#include "hf/SafeTensors.h"
 #include "memory/MemoryForecast.h"
 #include "train/FusedAdamW.h"
 #include "train/Metrics.h"
@@ -492,8 +493,79 @@ std::size_t Trainer::totalWindowsInEpoch() const {
 
 // ---- checkpoints -----------------------------------------------------------------------------
 
+std::vector<std::pair<std::string, at::Tensor>> Trainer::gatherForCheckpoint(
+    std::vector<void*>& borrowed) {
+    // Every rank's random state, so each continues its own dropout stream on resume.
+    std::vector<std::pair<std::string, at::Tensor>> extra;
+    const auto cpu = collective_->allGather(getRngState(c10::Device(c10::kCPU)));
+    for (std::size_t r = 0; r < cpu.size(); ++r) {
+        extra.emplace_back(rankRngTensor(static_cast<int>(r), false), cpu[r]);
+    }
+    if (device_.is_cuda()) {
+        const auto onDevice = collective_->allGather(getRngState(device_));
+        for (std::size_t r = 0; r < onDevice.size(); ++r) {
+            extra.emplace_back(rankRngTensor(static_cast<int>(r), true), onDevice[r]);
+        }
+    }
+    // Sharded optimizer state: the owners send their moments to rank 0, which writes them as
+    // if it held them (and lets them go after writing). Every rank has stepped equally often,
+    // so either all have optimizer state or none has.
+    if (owners_.empty() || optimizer_->state().empty()) {
+        return extra;
+    }
+    const int rank = collective_->rank();
+    std::int64_t steps = 0;
+    if (rank == 0) {
+        const auto& any = *optimizer_->state().begin()->second;
+        steps = static_cast<const torch::optim::AdamWParamState&>(any).step();
+    }
+    for (std::size_t i = 0; i < trainable_.size(); ++i) {
+        const int owner = owners_[i];
+        if (owner == 0 || (rank != 0 && rank != owner)) {
+            continue;
+        }
+        void* key = trainable_[i].unsafeGetTensorImpl();
+        if (rank == owner) {
+            const auto& adam =
+                static_cast<const torch::optim::AdamWParamState&>(*optimizer_->state().at(key));
+            collective_->send(adam.exp_avg(), 0);
+            collective_->send(adam.exp_avg_sq(), 0);
+            continue;
+        }
+        auto expAvg = at::empty_like(trainable_[i].detach(), at::kFloat);
+        auto expAvgSq = at::empty_like(expAvg);
+        collective_->receive(expAvg, owner);
+        collective_->receive(expAvgSq, owner);
+        auto adam = std::make_unique<torch::optim::AdamWParamState>();
+        adam->step(steps);
+        adam->exp_avg(expAvg);
+        adam->exp_avg_sq(expAvgSq);
+        optimizer_->state()[key] = std::move(adam);
+        borrowed.push_back(key);
+    }
+    return extra;
+}
+
 void Trainer::saveCheckpoint(CheckpointKind kind, double metric) {
-    if (checkpointFolder_.empty() || !config_.saveCheckpoints) {
+    if (!config_.saveCheckpoints) {
+        return;
+    }
+    std::vector<std::pair<std::string, at::Tensor>> extra;
+    std::vector<void*> borrowed;
+    if (collective_ != nullptr) {
+        // Every rank takes part (they all decide to checkpoint at the same steps); rank 0 writes.
+        extra = gatherForCheckpoint(borrowed);
+    }
+    struct GiveBack {
+        torch::optim::AdamW& optimizer;
+        const std::vector<void*>& keys;
+        ~GiveBack() {
+            for (auto* key : keys) {
+                optimizer.state().erase(key);
+            }
+        }
+    } giveBack{*optimizer_, borrowed};
+    if (checkpointFolder_.empty()) {
         return;
     }
     const auto folder = checkpointFolder(checkpointFolder_, kind, position_.step);
@@ -509,7 +581,8 @@ void Trainer::saveCheckpoint(CheckpointKind kind, double metric) {
     state.growthTracker = scaler_ ? scaler_->growthTracker() : 0;
     state.metric = metric;
     state.config = config_.toJson();
-    bert::saveCheckpoint(folder, *bundle_.model, bundle_.tokenizer, *optimizer_, device_, state);
+    bert::saveCheckpoint(folder, *bundle_.model, bundle_.tokenizer, *optimizer_, device_, state,
+                         extra);
     if (kind == CheckpointKind::Best) {
         bestCheckpoint_ = folder;
     } else {
@@ -530,6 +603,34 @@ void Trainer::saveCheckpoint(CheckpointKind kind, double metric) {
 
 void Trainer::resumeFrom(const std::filesystem::path& checkpoint) {
     const auto state = loadCheckpoint(checkpoint, *bundle_.model, *optimizer_, device_);
+    if (collective_ != nullptr) {
+        // This rank's own random state; and under sharding, only its share of the moments.
+        const auto tensorsFile = checkpoint / checkpoint_files::kTrainingTensors;
+        const auto tensors = readSafeTensors(tensorsFile);
+        const int rank = collective_->rank();
+        for (const bool onDevice : {false, true}) {
+            const auto saved = tensors.find(rankRngTensor(rank, onDevice));
+            if (!saved.defined()) {
+                continue;
+            }
+            const c10::Device which = onDevice ? device_ : c10::Device(c10::kCPU);
+            if (onDevice && !device_.is_cuda()) {
+                continue;
+            }
+            const auto expected = getRngState(which);
+            if (saved.sizes() != expected.sizes() ||
+                saved.scalar_type() != expected.scalar_type()) {
+                throw InputError(tensorsFile, "random state \"" + rankRngTensor(rank, onDevice) +
+                                                  "\" does not fit this LibTorch");
+            }
+            setRngState(which, saved);
+        }
+        for (std::size_t i = 0; i < owners_.size(); ++i) {
+            if (owners_[i] != rank) {
+                optimizer_->state().erase(trainable_[i].unsafeGetTensorImpl());
+            }
+        }
+    }
     position_ = state.position;
     if (state.microBatch > 0) {
         microBatch_ = state.microBatch;

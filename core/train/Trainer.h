@@ -68,6 +68,8 @@ public:
 
     /// Continue from a checkpoint written by this trainer: weights, optimizer, schedule, loss
     /// scaler, random state and position in the epoch. Throws InputError when it does not fit.
+    /// Under data parallel, after joinDataParallel, on every rank: each takes its own random
+    /// state and (sharded) its own share of the moments.
     void resumeFrom(const std::filesystem::path& checkpoint);
 
     /// Trains to the end (or cancel). Never throws: out-of-memory, LibTorch errors, bad steps and
@@ -138,6 +140,11 @@ private:
     std::size_t totalWindowsInEpoch() const;
     void applyLearningRate(double lr);
     void saveCheckpoint(CheckpointKind kind, double metric);
+    /// Data parallel, on every rank at each checkpoint: every rank's random states for the
+    /// checkpoint, and (sharded) the other ranks' moments lent to rank 0's optimizer state
+    /// (their keys in borrowed, removed again after writing).
+    std::vector<std::pair<std::string, at::Tensor>> gatherForCheckpoint(
+        std::vector<void*>& borrowed);
     void emit(EventKind kind, const std::string& message,
               nlohmann::json data = nlohmann::json::object());
 

@@ -196,8 +196,59 @@ RunResult trainAsDataParallelWorker(const TrainingJob& job, Collective& collecti
     return trainer.run(cancel);
 }
 
+namespace {
+
+/// A run's job for this process: under data parallel on CUDA, each rank on its own GPU.
+TrainingJob jobForThisRank(const RunRecord& run, const Collective* collective) {
+    auto job = jobOfRun(run);
+    if (collective != nullptr && c10::Device(job.training.device).is_cuda()) {
+        job.training.device = "cuda:" + std::to_string(WorldInfo::fromEnvironment().localRank);
+    }
+    return job;
+}
+
+/// A data-parallel run resumes on as many processes as it trained on: its steps hold world size
+/// x batch examples, and each rank continues its own random and optimizer state.
+void checkWorldSize(const RunRecord& run, const Collective* collective) {
+    const int trainedOn = run.config.value("world_size", 1);
+    const int now = collective != nullptr ? collective->size() : 1;
+    if (trainedOn == now) {
+        return;
+    }
+    throw InputError("run " + std::to_string(run.id) +
+                     (trainedOn > 1 ? " trained data parallel on " + std::to_string(trainedOn) +
+                                          " processes; resume it the same way (--nproc " +
+                                          std::to_string(trainedOn) + ", or the same launch)"
+                                    : " trained in one process; resume it without --nproc"));
+}
+
+}  // namespace
+
+RunResult resumeAsDataParallelWorker(std::int64_t runId, const std::filesystem::path& database,
+                                     Collective& collective, const std::atomic<bool>& cancel) {
+    RunStore store(database, RunStore::Access::ReadOnly);
+    const auto run = store.run(runId);
+    if (!run) {
+        throw InputError(database, "has no run " + std::to_string(runId));
+    }
+    checkWorldSize(*run, &collective);
+    const auto checkpoint = latestCheckpoint(store.runFolder(runId));
+    if (checkpoint.empty()) {
+        throw InputError("run " + std::to_string(runId) + " has no checkpoint to resume from");
+    }
+    const auto job = jobForThisRank(*run, &collective);
+    auto prepared = prepareJob(job);
+    checkTrainable(prepared.model, prepared.data, job.training);
+    TrainerObserver silent;
+    Trainer trainer(prepared.model, prepared.data, job.training, silent);
+    trainer.joinDataParallel(collective);
+    trainer.resumeFrom(checkpoint);
+    return trainer.run(cancel);
+}
+
 SessionResult resumeTrainingRun(std::int64_t runId, const std::filesystem::path& database,
-                                TrainerObserver* observer, const std::atomic<bool>& cancel) {
+                                TrainerObserver* observer, const std::atomic<bool>& cancel,
+                                Collective* collective) {
     RunStore store(database);
     const auto run = store.run(runId);
     if (!run) {
@@ -210,20 +261,13 @@ SessionResult resumeTrainingRun(std::int64_t runId, const std::filesystem::path&
     if (run->status == RunStatus::Running) {
         throw InputError("run " + std::to_string(runId) + " is still running in another process");
     }
-    if (run->config.value("world_size", 1) > 1) {
-        // Its steps held world_size x batch examples, its checkpoint one rank's optimizer
-        // state (sharded) and random state: one process would continue another run.
-        throw InputError("run " + std::to_string(runId) + " trained data parallel on " +
-                         std::to_string(run->config.value("world_size", 1)) +
-                         " processes; resuming a data-parallel run is not supported yet: "
-                         "train again with the same settings (Train again, or --config)");
-    }
+    checkWorldSize(*run, collective);
     const auto checkpoint = latestCheckpoint(store.runFolder(runId));
     if (checkpoint.empty()) {
         throw InputError("run " + std::to_string(runId) +
                          " has no checkpoint to resume from (it stopped before its first one)");
     }
-    const auto job = jobOfRun(*run);
+    const auto job = jobForThisRank(*run, collective);
     auto prepared = prepareJob(job);
     if (prepared.data.fingerprint != run->datasetFingerprint) {
         throw InputError(job.data.trainFile, "has changed since run " + std::to_string(runId) +
@@ -241,7 +285,7 @@ SessionResult resumeTrainingRun(std::int64_t runId, const std::filesystem::path&
              "removed " + std::to_string(freed >> 20) + " MiB an interrupted checkpoint write left",
              {{"freed_bytes", freed}}});
     }
-    return trainRecorded(store, runId, prepared, job, checkpoint, observer, cancel);
+    return trainRecorded(store, runId, prepared, job, checkpoint, observer, cancel, collective);
 }
 
 }  // namespace bert

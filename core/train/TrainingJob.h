@@ -49,8 +49,14 @@ RunResult trainAsDataParallelWorker(const TrainingJob& job, Collective& collecti
 /// Continues a stopped run (cancelled, interrupted, failed) from its newest checkpoint, with
 /// the same guarantees. Throws InputError when the run cannot resume (completed, running
 /// elsewhere, no checkpoint, data changed).
+/// A data-parallel run resumes on as many processes (InputError otherwise): rank 0 here with its
+/// collective, the others in resumeAsDataParallelWorker.
 SessionResult resumeTrainingRun(std::int64_t runId, const std::filesystem::path& database,
-                                TrainerObserver* observer, const std::atomic<bool>& cancel);
+                                TrainerObserver* observer, const std::atomic<bool>& cancel,
+                                Collective* collective = nullptr);
+/// A rank other than 0 resuming a data-parallel run: reads the store, writes nothing.
+RunResult resumeAsDataParallelWorker(std::int64_t runId, const std::filesystem::path& database,
+                                     Collective& collective, const std::atomic<bool>& cancel);
 
 /// The largest micro-batch that fits, found for a job (see findLargestBatch).
 struct BatchFit {

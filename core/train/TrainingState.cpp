@@ -64,7 +64,8 @@ std::filesystem::path checkpointFolder(const std::filesystem::path& runFolder, C
 
 void saveCheckpoint(const std::filesystem::path& folder, BertForSequenceClassificationImpl& model,
                     const WordPieceTokenizer& tokenizer, const torch::optim::AdamW& optimizer,
-                    const c10::Device& device, const TrainingState& state) {
+                    const c10::Device& device, const TrainingState& state,
+                    const std::vector<std::pair<std::string, at::Tensor>>& extraTensors) {
     exportModelFolder(folder, model, tokenizer);
     std::vector<std::pair<std::string, at::Tensor>> tensors;
     nlohmann::json adamSteps = nlohmann::json::object();
@@ -82,12 +83,17 @@ void saveCheckpoint(const std::filesystem::path& folder, BertForSequenceClassifi
     if (device.is_cuda()) {
         tensors.emplace_back(kDeviceRngTensor, getRngState(device));
     }
+    tensors.insert(tensors.end(), extraTensors.begin(), extraTensors.end());
     writeSafeTensors(folder / checkpoint_files::kTrainingTensors, tensors);
     // Last: its presence marks the checkpoint complete (latestCheckpoint reads it).
     auto saved = state;
     saved.adamSteps = std::move(adamSteps);
     writeFileAtomically(folder / checkpoint_files::kTrainerState,
                         trainingStateToJson(saved).dump(2) + "\n");
+}
+
+std::string rankRngTensor(int rank, bool device) {
+    return std::string(device ? kDeviceRngTensor : kCpuRngTensor) + ".rank-" + std::to_string(rank);
 }
 
 TrainingState loadCheckpoint(const std::filesystem::path& folder,

@@ -34,9 +34,15 @@ std::filesystem::path checkpointFolder(const std::filesystem::path& runFolder, C
 /// parameter it holds state for (by parameter name), the CPU random state and, on CUDA, the
 /// device's, then trainer_state.json last, so that a folder with trainer_state.json is complete.
 /// Each file is replaced atomically; failures throw StoreError naming the file.
+/// extraTensors go into training_state.safetensors as well (a data-parallel run's random state
+/// of every rank: rankRngTensor()).
 void saveCheckpoint(const std::filesystem::path& folder, BertForSequenceClassificationImpl& model,
                     const WordPieceTokenizer& tokenizer, const torch::optim::AdamW& optimizer,
-                    const c10::Device& device, const TrainingState& state);
+                    const c10::Device& device, const TrainingState& state,
+                    const std::vector<std::pair<std::string, at::Tensor>>& extraTensors = {});
+
+/// The name of rank r's random state (CPU, or the device's) in a data-parallel checkpoint.
+std::string rankRngTensor(int rank, bool device);
 
 /// Restores a checkpoint into model (weights) and optimizer (moments and step counts of the
 /// trainable parameters), and the random states; returns its TrainingState. Every tensor is

@@ -932,6 +932,10 @@
         <source>%1 at step %2: %3</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>peak, rank %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>bert::ui::ModelReport</name>

@@ -930,6 +930,10 @@
         <source>%1 at step %2: %3</source>
         <translation>%1，第 %2 步：%3</translation>
     </message>
+    <message>
+        <source>peak, rank %1</source>
+        <translation>峰值，rank %1</translation>
+    </message>
 </context>
 <context>
     <name>bert::ui::ModelReport</name>

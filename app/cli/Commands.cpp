@@ -488,6 +488,22 @@ void showRun(const std::filesystem::path& database, std::int64_t runId, std::ost
         << "Accuracy     best " << percent(run->bestAccuracy) << "\n"
         << "Duration     " << formatDuration(run->seconds) << "\n";
     const auto steps = store.steps(runId);
+    // Data parallel: each rank's highest peak over the run.
+    std::vector<std::int64_t> rankPeaks;
+    for (const auto& step : steps) {
+        rankPeaks.resize(std::max(rankPeaks.size(), step.rankMemory.size()), 0);
+        for (std::size_t r = 0; r < step.rankMemory.size(); ++r) {
+            rankPeaks[r] = std::max(rankPeaks[r], step.rankMemory[r].peak);
+        }
+    }
+    if (!rankPeaks.empty()) {
+        out << "Ranks        peak";
+        for (std::size_t r = 0; r < rankPeaks.size(); ++r) {
+            out << (r ? ", " : " ") << "rank " << r << " "
+                << formatBytes(static_cast<double>(rankPeaks[r]));
+        }
+        out << "\n";
+    }
     out << "Steps        " << steps.size();
     if (!steps.empty()) {
         out << " (loss " << percent(steps.front().loss) << " -> " << percent(steps.back().loss)

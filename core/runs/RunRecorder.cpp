@@ -196,8 +196,8 @@ void RunRecorder::write(const std::vector<Item>& items) {
         db,
         "INSERT OR REPLACE INTO steps (run_id, step, epoch, loss, learning_rate, memory_current, "
         "memory_peak, memory_reserved, samples_per_second, tokens_per_second, padding_share, "
-        "loss_scale, grad_norm, micro_batch, accumulation, skipped) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        "loss_scale, grad_norm, micro_batch, accumulation, skipped, rank_memory_json) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     for (const auto& item : items) {
         if (const auto* m = std::get_if<StepMetrics>(&item)) {
             step.reset();
@@ -217,6 +217,15 @@ void RunRecorder::write(const std::vector<Item>& items) {
             step.bind(14, static_cast<std::int64_t>(m->microBatch));
             step.bind(15, static_cast<std::int64_t>(m->accumulation));
             step.bind(16, m->skipped ? 1 : 0);
+            if (m->rankMemory.empty()) {
+                step.bind(17);  // NULL: one process
+            } else {
+                auto ranks = nlohmann::json::array();
+                for (const auto& rank : m->rankMemory) {
+                    ranks.push_back({rank.current, rank.peak, rank.reserved});
+                }
+                step.bind(17, ranks.dump());
+            }
             step.exec();
         } else if (const auto* e = std::get_if<EvalMetrics>(&item)) {
             SQLite::Statement insert(db,

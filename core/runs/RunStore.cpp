@@ -273,12 +273,19 @@ std::optional<RunRecord> RunStore::run(std::int64_t runId) {
 std::vector<StepMetrics> RunStore::steps(std::int64_t runId) {
     return store::guarded(file_, "reading the steps of run " + std::to_string(runId), [&] {
         std::vector<StepMetrics> result;
-        SQLite::Statement query(
-            *db_,
-            "SELECT step, epoch, loss, learning_rate, memory_current, memory_peak, "
-            "memory_reserved, samples_per_second, tokens_per_second, padding_share, "
-            "loss_scale, grad_norm, micro_batch, accumulation, skipped "
-            "FROM steps WHERE run_id = ? ORDER BY step");
+        const bool hasRankMemory = db_->execAndGet(
+                                          "SELECT count(*) FROM pragma_table_info('steps') WHERE "
+                                          "name = 'rank_memory_json'")
+                                       .getInt() > 0;
+        // A read-only database of schema 3 has no per-rank column: NULL stands in for it.
+        const std::string sql =
+            std::string(
+                "SELECT step, epoch, loss, learning_rate, memory_current, memory_peak, "
+                "memory_reserved, samples_per_second, tokens_per_second, padding_share, "
+                "loss_scale, grad_norm, micro_batch, accumulation, skipped, ") +
+            (hasRankMemory ? "rank_memory_json " : "NULL ") +
+            "FROM steps WHERE run_id = ? ORDER BY step";
+        SQLite::Statement query(*db_, sql);
         query.bind(1, runId);
         while (query.executeStep()) {
             StepMetrics m;
@@ -296,6 +303,20 @@ std::vector<StepMetrics> RunStore::steps(std::int64_t runId) {
             m.microBatch = static_cast<std::size_t>(query.getColumn(12).getInt64());
             m.accumulation = static_cast<std::size_t>(query.getColumn(13).getInt64());
             m.skipped = query.getColumn(14).getInt() != 0;
+            if (!query.getColumn(15).isNull()) {
+                const auto ranks = nlohmann::json::parse(query.getColumn(15).getString(), nullptr,
+                                                         /*allow_exceptions=*/false);
+                if (ranks.is_array()) {
+                    for (const auto& rank : ranks) {
+                        if (rank.is_array() && rank.size() == 3 && rank[0].is_number_integer() &&
+                            rank[1].is_number_integer() && rank[2].is_number_integer()) {
+                            m.rankMemory.push_back({rank[0].get<std::int64_t>(),
+                                                    rank[1].get<std::int64_t>(),
+                                                    rank[2].get<std::int64_t>()});
+                        }
+                    }
+                }
+            }
             result.push_back(m);
         }
         return result;

@@ -160,6 +160,11 @@ const char* const kMigrations[] = {
     R"SQL(
     CREATE TABLE store_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
     )SQL",
+    // 4: a data-parallel step's memory on every rank, [[current, peak, reserved], ...] by rank
+    // (NULL in one process).
+    R"SQL(
+    ALTER TABLE steps ADD COLUMN rank_memory_json TEXT;
+    )SQL",
 };
 static_assert(std::size(kMigrations) == kSchemaVersion);
 

@@ -461,6 +461,13 @@ StepMetrics Trainer::runStep(const std::vector<std::size_t>& window, std::size_t
                     static_cast<double>(position_.window + 1) / static_cast<double>(epochWindows);
     metrics.learningRate = lr;
     metrics.memory = monitor_.sample();
+    if (collective_ != nullptr) {
+        const auto ranks = collective_->allGather(std::vector<std::int64_t>{
+            metrics.memory.current, metrics.memory.peak, metrics.memory.reserved});
+        for (const auto& rank : ranks) {
+            metrics.rankMemory.push_back({rank[0], rank[1], rank[2]});
+        }
+    }
     metrics.examples = window.size();
     metrics.samplesPerSecond = static_cast<double>(window.size()) / seconds;
     metrics.tokensPerSecond = realTokens / seconds;

@@ -29,6 +29,9 @@ struct StepMetrics {
     std::size_t microBatch = 0;     ///< examples per micro-batch (after any OOM recovery)
     std::size_t accumulation = 0;   ///< micro-batches in the step
     bool skipped = false;           ///< optimizer step skipped (inf/NaN gradients under fp16)
+    /// Data parallel: every rank's memory after the step (peak during it), by rank; empty in one
+    /// process. memory is rank 0's, this process's.
+    std::vector<MemorySample> rankMemory;
 };
 
 /// One evaluation on the validation set.

@@ -418,7 +418,16 @@ TEST_F(DataParallel, TwoRanksEndWithTheWeightsAndMetricsOfOneBigBatch) {
         EXPECT_EQ(steps[i].realTokens, reference[i].realTokens) << "step " << i + 1;
         EXPECT_EQ(steps[i].microBatch, 4U);
         EXPECT_EQ(steps[i].accumulation, 1U);
+        // Every rank's memory, gathered into rank 0's row; rank 0's is the row's own.
+        ASSERT_EQ(steps[i].rankMemory.size(), 2U) << "step " << i + 1;
+        EXPECT_EQ(steps[i].rankMemory[0].peak, steps[i].memory.peak);
+        EXPECT_GT(steps[i].rankMemory[1].peak, 0);
+        EXPECT_TRUE(reference[i].rankMemory.empty()) << "one process has no ranks";
     }
+    const auto show =
+        runCli({"--db", (dir_ / "two-ranks.sqlite").string(), "runs", "show", "1"}, dir_.path());
+    EXPECT_NE(show.out.find("Ranks        peak rank 0 "), std::string::npos) << show.out;
+    EXPECT_NE(show.out.find(", rank 1 "), std::string::npos) << show.out;
 }
 
 /// The child of `parent` whose environment says RANK=rank, or -1.

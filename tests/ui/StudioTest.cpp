@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <QApplication>
+#include <QChartView>
 #include <QComboBox>
 #include <QElapsedTimer>
 #include <QFileDialog>
@@ -504,6 +505,29 @@ TEST(ChartsTest, RoundTicksFittedLossSmoothingCapAndASinglePoint) {
     EXPECT_LT(smoothSwing, rawSwing / 4.0);
     charts.setSmoothing(0.0);
     EXPECT_NEAR(charts.smoothedLoss()[5].y(), 2.4 - 0.005 * 6 + 0.02, 1e-12);
+}
+
+// Issue 13: a data-parallel run's memory chart shows each other rank's peak as its own line,
+// and its axis makes room for the highest of them.
+TEST(ChartsTest, DataParallelStepsDrawEveryRanksPeak) {
+    ui::MetricsCharts charts;
+    EXPECT_EQ(charts.rankPeakLines(), 0);
+    for (std::size_t i = 1; i <= 3; ++i) {
+        StepMetrics step;
+        step.step = i;
+        step.loss = 1.0;
+        step.memory.peak = std::int64_t{100} << 20;
+        step.rankMemory = {{50 << 20, std::int64_t{100} << 20, 0},
+                           {50 << 20, std::int64_t{180} << 20, 0},
+                           {50 << 20, std::int64_t{120} << 20, 0}};
+        charts.addStep(step);
+    }
+    charts.resetZoom();
+    EXPECT_EQ(charts.rankPeakLines(), 2) << "ranks 1 and 2; rank 0 is the peak line itself";
+    auto* memoryAxis = dynamic_cast<QValueAxis*>(
+        charts.findChildren<QChartView*>().at(2)->chart()->axes(Qt::Vertical).front());
+    ASSERT_NE(memoryAxis, nullptr);
+    EXPECT_GE(memoryAxis->max(), 180.0) << "rank 1's peak is off the chart";
 }
 
 // Issue 12, point 9: the compare table names settings as the form does, with units; a run

@@ -150,7 +150,7 @@ QLineSeries* MetricsCharts::addSeries(Chart& chart, const QString& name, const Q
     return series;
 }
 
-void MetricsCharts::fit(Chart& chart, std::initializer_list<const QList<QPointF>*> lists,
+void MetricsCharts::fit(Chart& chart, const std::vector<const QList<QPointF>*>& lists,
                         bool fromZero) {
     if (chart.chart->isZoomed()) {
         return;  // the user's zoom stays until "Reset zoom"
@@ -177,6 +177,9 @@ void MetricsCharts::clear() {
          {&loss_, &validationLoss_, &accuracy_, &f1_, &current_, &peak_, &reserved_, &speed_}) {
         list->clear();
     }
+    for (auto& list : rankPeaks_) {
+        list.clear();
+    }
     forecastMiB_ = 0.0;
     capMiB_ = 0.0;
     redraw();
@@ -191,6 +194,16 @@ void MetricsCharts::addStep(const StepMetrics& m) {
     peak_.append({x, static_cast<double>(m.memory.peak) / kBytesPerMiB});
     reserved_.append({x, static_cast<double>(m.memory.reserved) / kBytesPerMiB});
     speed_.append({x, m.samplesPerSecond});
+    for (std::size_t rank = 1; rank < m.rankMemory.size(); ++rank) {
+        if (rankPeaks_.size() < rank) {
+            // Other ranks' peaks: rank 0's colour, dotted, so the chart stays readable.
+            rankPeaks_.emplace_back();
+            rankPeakSeries_.push_back(
+                addSeries(memoryChart_, tr("peak, rank %1").arg(rank), kBlue, Qt::DotLine, 1.5));
+        }
+        rankPeaks_[rank - 1].append(
+            {x, static_cast<double>(m.rankMemory[rank].peak) / kBytesPerMiB});
+    }
     scheduleRedraw();
 }
 
@@ -214,7 +227,7 @@ bool MetricsCharts::lossPointsVisible() const {
 }
 
 bool MetricsCharts::showsMemoryCap() const {
-    return capSeries_->count() > 0;
+    return capSeries_->count() > 0 && capSeries_->isVisible();
 }
 
 void MetricsCharts::setSmoothing(double weight) {
@@ -294,6 +307,9 @@ void MetricsCharts::redraw() {
     memoryCurrentSeries_->replace(current_);
     memoryPeakSeries_->replace(peak_);
     memoryReservedSeries_->replace(reserved_);
+    for (std::size_t i = 0; i < rankPeakSeries_.size(); ++i) {
+        rankPeakSeries_[i]->replace(rankPeaks_[i]);
+    }
     speedSeries_->replace(speed_);
     // A line of one point draws nothing: show the point.
     for (auto* series : {smoothedLossSeries_, memoryCurrentSeries_, memoryPeakSeries_,
@@ -308,16 +324,27 @@ void MetricsCharts::redraw() {
         forecast = {{0.0, forecastMiB_}, {lastStep, forecastMiB_}};
     }
     forecastSeries_->replace(forecast);
+    if (forecastSeries_->isVisible() != !forecast.isEmpty()) {
+        forecastSeries_->setVisible(!forecast.isEmpty());
+    }
     QList<QPointF> cap;
     if (capMiB_ > 0.0) {
         cap = {{0.0, capMiB_}, {lastStep, capMiB_}};
     }
     capSeries_->replace(cap);
+    // No cap, no "cap" in the legend (a run without one listed a line it never drew).
+    if (capSeries_->isVisible() != !cap.isEmpty()) {
+        capSeries_->setVisible(!cap.isEmpty());
+    }
     fit(lossChart_, {&loss_, &validationLoss_}, false);  // the loss axis fits the data
     // Scores always span 0 to 1: two points that fix the y range, at x 0.
     static const QList<QPointF> kUnitRange{{0.0, 0.0}, {0.0, 1.0}};
     fit(qualityChart_, {&accuracy_, &f1_, &kUnitRange}, true);
-    fit(memoryChart_, {&current_, &peak_, &reserved_, &forecast, &cap}, true);
+    std::vector<const QList<QPointF>*> memory = {&current_, &peak_, &reserved_, &forecast, &cap};
+    for (const auto& list : rankPeaks_) {
+        memory.push_back(&list);
+    }
+    fit(memoryChart_, memory, true);
     fit(speedChart_, {&speed_}, true);
 }
 

@@ -27,7 +27,8 @@ class RunStore;
 namespace bert::ui {
 
 /// Four live charts of one run: loss (training, raw and smoothed; validation), accuracy and
-/// macro-F1, memory (current, peak, reserved, forecast, and the cap when one is set) and
+/// macro-F1, memory (current, peak, reserved, forecast, the cap when one is set, and under data
+/// parallel each other rank's peak) and
 /// throughput. Axes end on round ticks (whole steps on the x axes); the loss axis fits the data.
 /// A slider smooths the training loss (an exponential moving average, debiased as TensorBoard
 /// does; the raw line stays, faint); hovering a line shows its value; dragging a rectangle
@@ -71,6 +72,8 @@ public:
     bool lossPointsVisible() const;
     /// Whether the memory chart draws a cap line.
     bool showsMemoryCap() const;
+    /// Lines of other ranks' peaks on the memory chart (data parallel), for tests.
+    int rankPeakLines() const { return static_cast<int>(rankPeakSeries_.size()); }
 
 private:
     void scheduleRedraw();
@@ -85,7 +88,7 @@ private:
     Chart makeChart(const QString& title, const QString& yTitle);
     QLineSeries* addSeries(Chart& chart, const QString& name, const QColor& colour,
                            Qt::PenStyle style = Qt::SolidLine, qreal width = 2.0);
-    void fit(Chart& chart, std::initializer_list<const QList<QPointF>*> lists, bool fromZero);
+    void fit(Chart& chart, const std::vector<const QList<QPointF>*>& lists, bool fromZero);
 
     Chart lossChart_;
     Chart qualityChart_;
@@ -103,6 +106,10 @@ private:
     QLineSeries* forecastSeries_;
     QLineSeries* speedSeries_;
     QList<QPointF> loss_, validationLoss_, accuracy_, f1_, current_, peak_, reserved_, speed_;
+    /// Data parallel: the peak of ranks 1, 2, ... (rank 0's is peak_), each its own line,
+    /// made when a step first brings that rank.
+    std::vector<QList<QPointF>> rankPeaks_;
+    std::vector<QLineSeries*> rankPeakSeries_;
     double forecastMiB_ = 0.0;
     double capMiB_ = 0.0;
     double smoothing_ = 0.6;             ///< TensorBoard's default

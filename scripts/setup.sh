@@ -25,7 +25,7 @@ debian_packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   xvfb xauth fonts-wqy-microhei dpkg-dev fakeroot
   clang libclang-rt-14-dev
-  libonnx-dev libprotobuf-dev
+  libonnx-dev libprotobuf-dev libgloo-dev
   patchelf zstd desktop-file-utils appstream
 )
 

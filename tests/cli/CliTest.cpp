@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <chrono>
 #include <fstream>
+#include <netinet/in.h>
 #include <set>
 #include <signal.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <thread>
@@ -558,6 +560,37 @@ TEST_F(DataParallel, RanksStartedWithOtherSettingsRefuseToTrainTogether) {
     EXPECT_NE(first.err.find("rank 1 was started with other settings or data than rank 0"),
               std::string::npos)
         << first.err;
+}
+
+// Issue 13: a rendezvous port another program holds ends rank 0 at once with a message that
+// says so (exit 3), not after the 300 s a missing rank would take.
+TEST_F(DataParallel, APortInUseIsReportedNotWaitedOn) {
+    const int holder = ::socket(AF_INET, SOCK_STREAM, 0);
+    ASSERT_GE(holder, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t length = sizeof address;
+    ASSERT_EQ(::bind(holder, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+    ASSERT_EQ(::listen(holder, 1), 0);
+    ASSERT_EQ(::getsockname(holder, reinterpret_cast<sockaddr*>(&address), &length), 0);
+    ::setenv("WORLD_SIZE", "2", 1);
+    ::setenv("RANK", "0", 1);
+    ::setenv("MASTER_ADDR", "127.0.0.1", 1);
+    ::setenv("MASTER_PORT", std::to_string(ntohs(address.sin_port)).c_str(), 1);
+    const auto started = std::chrono::steady_clock::now();
+    const auto outcome = runCli(
+        trainArgs({"--model", (dir_ / "no-dropout").string(), "--max-steps", "1"}), dir_.path());
+    for (const char* name : {"WORLD_SIZE", "RANK", "MASTER_ADDR", "MASTER_PORT"}) {
+        ::unsetenv(name);
+    }
+    ::close(holder);
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(),
+              60.0);
+    EXPECT_EQ(outcome.code, 3) << outcome.err;
+    EXPECT_NE(outcome.err.find("rank 0 of 2: the rendezvous at 127.0.0.1:"), std::string::npos)
+        << outcome.err;
+    EXPECT_NE(outcome.err.find("address already in use"), std::string::npos) << outcome.err;
 }
 
 TEST_F(Cli, MetricsSurviveKillDashNineAndTheRunResumes) {

@@ -314,28 +314,13 @@ protected:
 
     /// Trains 10 steps into its own database; returns the outcome.
     Outcome trainInto(const std::string& name, const std::vector<std::string>& extra) {
-        std::vector<std::string> args = {"--db",
-                                         (dir_ / (name + ".sqlite")).string(),
-                                         "train",
-                                         "--model",
-                                         (dir_ / "no-dropout").string(),
-                                         "--train",
-                                         (dir_ / "reviews.csv").string(),
-                                         "--text-column",
-                                         "review",
-                                         "--label-column",
-                                         "sentiment",
-                                         "--max-length",
-                                         "32",
-                                         "--lr",
-                                         "1e-3",
-                                         "--max-steps",
-                                         "10",
-                                         "--epochs",
-                                         "2",
-                                         "--threads",
-                                         "1"};
-        args.insert(args.end(), extra.begin(), extra.end());
+        std::vector<std::string> settings = {"--model",     (dir_ / "no-dropout").string(),
+                                             "--max-steps", "10",
+                                             "--epochs",    "2",
+                                             "--threads",   "1"};
+        settings.insert(settings.end(), extra.begin(), extra.end());
+        auto args = trainArgs(settings);
+        args[1] = (dir_ / (name + ".sqlite")).string();  // --db
         return runCli(args, dir_.path());
     }
 

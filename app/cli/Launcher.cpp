@@ -112,6 +112,38 @@ int launchWorkers(int processes, int argc, char** argv, const std::atomic<bool>&
     std::vector<Worker> workers;
     err << "data parallel: " << processes << " workers on 127.0.0.1:" << port << "\n";
     for (int rank = 0; rank < processes; ++rank) {
+        // The child's whole environment is made here: between fork and exec only
+        // async-signal-safe calls (dup2, execve) are safe in a process with threads.
+        std::vector<std::string> environment;
+        const std::vector<std::pair<std::string, std::string>> world = {
+            {"RANK", std::to_string(rank)},
+            {"LOCAL_RANK", std::to_string(rank)},
+            {"WORLD_SIZE", std::to_string(processes)},
+            {"MASTER_ADDR", "127.0.0.1"},
+            {"MASTER_PORT", std::to_string(port)}};
+        bool threadsSet = false;
+        for (char** variable = environ; *variable != nullptr; ++variable) {
+            const std::string entry = *variable;
+            const auto name = entry.substr(0, entry.find('='));
+            const bool replaced = std::any_of(world.begin(), world.end(),
+                                              [&](const auto& pair) { return pair.first == name; });
+            threadsSet = threadsSet || name == "OMP_NUM_THREADS";
+            if (!replaced) {
+                environment.push_back(entry);
+            }
+        }
+        for (const auto& [name, value] : world) {
+            environment.push_back(name + "=" + value);
+        }
+        if (!threadsSet) {
+            environment.push_back("OMP_NUM_THREADS=" + threadsPerWorker);
+        }
+        std::vector<char*> envp;
+        for (auto& entry : environment) {
+            envp.push_back(entry.data());
+        }
+        envp.push_back(nullptr);
+        const int null = rank > 0 ? ::open("/dev/null", O_WRONLY | O_CLOEXEC) : -1;
         const pid_t pid = ::fork();
         if (pid < 0) {
             for (auto& worker : workers) {
@@ -120,22 +152,15 @@ int launchWorkers(int processes, int argc, char** argv, const std::atomic<bool>&
             throw EngineError(std::string("cannot start a worker: ") + std::strerror(errno));
         }
         if (pid == 0) {
-            ::setenv("RANK", std::to_string(rank).c_str(), 1);
-            ::setenv("LOCAL_RANK", std::to_string(rank).c_str(), 1);
-            ::setenv("WORLD_SIZE", std::to_string(processes).c_str(), 1);
-            ::setenv("MASTER_ADDR", "127.0.0.1", 1);
-            ::setenv("MASTER_PORT", std::to_string(port).c_str(), 1);
-            ::setenv("OMP_NUM_THREADS", threadsPerWorker.c_str(), 0);
-            if (rank > 0) {
+            if (null >= 0) {
                 // Rank 0 speaks for the run; the others' errors still reach the terminal.
-                const int null = ::open("/dev/null", O_WRONLY);
-                if (null >= 0) {
-                    ::dup2(null, STDOUT_FILENO);
-                    ::close(null);
-                }
+                ::dup2(null, STDOUT_FILENO);
             }
-            ::execv("/proc/self/exe", arguments.data());
-            std::_Exit(exit_code::kRunFailed);
+            ::execve("/proc/self/exe", arguments.data(), envp.data());
+            ::_exit(exit_code::kRunFailed);
+        }
+        if (null >= 0) {
+            ::close(null);
         }
         workers.push_back({pid, rank});
     }

@@ -134,11 +134,7 @@ Trainer::Trainer(ModelBundle& model, const TrainingData& data, TrainingConfig co
         classWeights_ = at::tensor(weights, at::kFloat).to(device_);
     }
 
-    totalSteps_ = totalWindowsInEpoch() * config_.epochs;
-    if (config_.maxSteps > 0) {
-        totalSteps_ =
-            config_.epochs > 0 ? std::min(totalSteps_, config_.maxSteps) : config_.maxSteps;
-    }
+    totalSteps_ = plannedSteps();
 }
 
 Trainer::~Trainer() = default;
@@ -247,9 +243,11 @@ void Trainer::joinDataParallel(Collective& collective) {
     for (const auto label : data_.train.labels) {
         lengths += std::to_string(label) + ";";
     }
+    // The device differs on purpose: on GPUs each rank has its own (cuda:LOCAL_RANK).
+    auto settings = config_.toJson();
+    settings.erase("device");
     const std::vector<std::int64_t> fingerprint = {
-        hashOf(config_.toJson().dump()), hashOf(lengths),
-        static_cast<std::int64_t>(data_.train.size()),
+        hashOf(settings.dump()), hashOf(lengths), static_cast<std::int64_t>(data_.train.size()),
         static_cast<std::int64_t>(data_.validation.size())};
     const auto all = collective.allGather(fingerprint);
     for (std::size_t r = 1; r < all.size(); ++r) {
@@ -298,11 +296,15 @@ void Trainer::joinDataParallel(Collective& collective) {
             return mine.count(parameter.unsafeGetTensorImpl()) > 0;
         });
     }
-    totalSteps_ = totalWindowsInEpoch() * config_.epochs;
-    if (config_.maxSteps > 0) {
-        totalSteps_ =
-            config_.epochs > 0 ? std::min(totalSteps_, config_.maxSteps) : config_.maxSteps;
+    totalSteps_ = plannedSteps();  // a step now holds every rank's examples
+}
+
+std::size_t Trainer::plannedSteps() const {
+    const auto steps = totalWindowsInEpoch() * config_.epochs;
+    if (config_.maxSteps == 0) {
+        return steps;
     }
+    return config_.epochs > 0 ? std::min(steps, config_.maxSteps) : config_.maxSteps;
 }
 
 std::size_t Trainer::globalStepExamples() const {

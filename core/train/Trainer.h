@@ -128,6 +128,8 @@ private:
     bool stopRequested(const std::atomic<bool>& cancel);
     /// Examples of one optimizer step over all ranks: batch x accumulation x world size.
     std::size_t globalStepExamples() const;
+    /// Optimizer steps of the whole run: epochs x steps per epoch, or max_steps if fewer.
+    std::size_t plannedSteps() const;
     /// AdamW (FusedAdamW) over the trainable parameters that owned() accepts, with weight decay
     /// except for biases and LayerNorm.
     void makeOptimizer(const std::function<bool(const at::Tensor&)>& owned);

@@ -53,6 +53,20 @@ if(TARGET c10_cuda)
 else()
     set(BERT_STUDIO_WITH_CUDA OFF)
 endif()
+# Data parallel on GPUs reduces with NCCL (core/distributed/Collective.cpp): on when torch has CUDA
+# and nccl.h is found (the torch wheel's nvidia-nccl package ships it); Gloo serves otherwise.
+option(BERT_STUDIO_NCCL "Data parallel on CUDA through NCCL (needs a CUDA torch and nccl.h)" ON)
+set(BERT_STUDIO_WITH_NCCL OFF)
+if(BERT_STUDIO_NCCL AND BERT_STUDIO_WITH_CUDA)
+    find_path(BERT_STUDIO_NCCL_INCLUDE_DIR nccl.h
+              HINTS "${TORCH_INSTALL_PREFIX}/../nvidia/nccl/include" /usr/local/cuda/include)
+    if(BERT_STUDIO_NCCL_INCLUDE_DIR)
+        target_include_directories(bert_studio_torch SYSTEM INTERFACE "${BERT_STUDIO_NCCL_INCLUDE_DIR}")
+        target_compile_definitions(bert_studio_torch INTERFACE BERT_STUDIO_WITH_NCCL=1)
+        set(BERT_STUDIO_WITH_NCCL ON)
+    endif()
+endif()
+message(STATUS "NCCL for data parallel on CUDA: ${BERT_STUDIO_WITH_NCCL}")
 message(STATUS "LibTorch ${Torch_VERSION} (CUDA support: ${BERT_STUDIO_WITH_CUDA}) flags: ${TORCH_CXX_FLAGS}")
 
 # Installed programs find LibTorch, and the CUDA libraries it needs, in the bert-studio-runtime

@@ -321,7 +321,7 @@ int trainAsRank(const TrainArguments& args, const std::filesystem::path& databas
     if (c10::Device(job.training.device).is_cuda()) {
         job.training.device = "cuda:" + std::to_string(world.localRank);  // one GPU per rank
     }
-    const auto collective = Collective::connect(world);
+    const auto collective = Collective::connect(world, c10::Device(job.training.device));
     if (world.rank == 0) {
         ProgressPrinter progress(err);
         const auto session = runTrainingJob(job, database, &progress, cancel, {}, collective.get());
@@ -334,7 +334,16 @@ int trainAsRank(const TrainArguments& args, const std::filesystem::path& databas
 int resumeAsRank(std::int64_t runId, const std::filesystem::path& database,
                  const std::atomic<bool>& cancel, std::ostream& out, std::ostream& err) {
     const auto world = WorldInfo::fromEnvironment();
-    const auto collective = Collective::connect(world);
+    // The backend follows the run's device: each rank on its own GPU under CUDA.
+    const auto run = RunStore(database, RunStore::Access::ReadOnly).run(runId);
+    if (!run) {
+        throw InputError(database, "has no run " + std::to_string(runId));
+    }
+    auto device = c10::Device(jobOfRun(*run).training.device);
+    if (device.is_cuda()) {
+        device = c10::Device(c10::kCUDA, static_cast<c10::DeviceIndex>(world.localRank));
+    }
+    const auto collective = Collective::connect(world, device);
     if (world.rank == 0) {
         ProgressPrinter progress(err);
         const auto session =

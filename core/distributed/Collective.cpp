@@ -5,6 +5,10 @@
 #include <ATen/ATen.h>
 #include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
+#ifdef BERT_STUDIO_WITH_NCCL
+#include <c10/cuda/CUDAFunctions.h>
+#include <torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp>
+#endif
 
 namespace bert {
 
@@ -70,7 +74,7 @@ WorldInfo WorldInfo::fromEnvironment() {
 class Collective::Impl {
 public:
     c10::intrusive_ptr<c10d::TCPStore> store;
-    c10::intrusive_ptr<c10d::ProcessGroupGloo> group;
+    c10::intrusive_ptr<c10d::Backend> group;
     std::chrono::milliseconds timeout;
     int rank = 0;
 
@@ -88,8 +92,13 @@ public:
     }
 };
 
-Collective::Collective(std::unique_ptr<Impl> impl, int rank, int size)
-    : impl_(std::move(impl)), rank_(rank), size_(size) {}
+Collective::Collective(std::unique_ptr<Impl> impl, int rank, int size, c10::Device device,
+                       std::string backend)
+    : impl_(std::move(impl)),
+      rank_(rank),
+      size_(size),
+      device_(device),
+      backend_(std::move(backend)) {}
 
 Collective::~Collective() {
     if (impl_ && impl_->group) {
@@ -101,7 +110,7 @@ Collective::~Collective() {
     }
 }
 
-std::unique_ptr<Collective> Collective::connect(const WorldInfo& world,
+std::unique_ptr<Collective> Collective::connect(const WorldInfo& world, c10::Device device,
                                                 std::chrono::milliseconds timeout) {
     auto impl = std::make_unique<Impl>();
     impl->timeout = timeout;
@@ -122,6 +131,27 @@ std::unique_ptr<Collective> Collective::connect(const WorldInfo& world,
                               " failed (a port in use, or a rank that never started): " +
                               reason.substr(0, reason.find('\n')));
     }
+#ifdef BERT_STUDIO_WITH_NCCL
+    if (device.is_cuda()) {
+        try {
+            // NCCL binds each rank to its device; it connects lazily, at the first collective.
+            c10::cuda::set_device(device.index());
+            auto options = c10d::ProcessGroupNCCL::Options::create();
+            options->timeout = timeout;
+            impl->group = c10::make_intrusive<c10d::ProcessGroupNCCL>(impl->store, world.rank,
+                                                                      world.size, options);
+        } catch (const std::exception& error) {
+            std::string reason = error.what();
+            throw CollectiveError(
+                "rank " + std::to_string(world.rank) +
+                ": creating the NCCL process group failed: " + reason.substr(0, reason.find('\n')));
+        }
+        return std::unique_ptr<Collective>(
+            new Collective(std::move(impl), world.rank, world.size, device, "nccl"));
+    }
+#else
+    (void)device;  // without NCCL, Gloo reduces CUDA tensors too (through the host)
+#endif
     try {
         auto options = c10d::ProcessGroupGloo::Options::create(timeout);
         // Loopback when every rank is on this machine; otherwise the address that reaches the
@@ -138,7 +168,9 @@ std::unique_ptr<Collective> Collective::connect(const WorldInfo& world,
                               ": connecting the Gloo process group through " + where +
                               " failed: " + reason.substr(0, reason.find('\n')));
     }
-    return std::unique_ptr<Collective>(new Collective(std::move(impl), world.rank, world.size));
+    // What the collective makes itself (figures, fingerprints) stays on the CPU under Gloo.
+    return std::unique_ptr<Collective>(
+        new Collective(std::move(impl), world.rank, world.size, c10::Device(c10::kCPU), "gloo"));
 }
 
 void Collective::allReduceSum(const std::vector<at::Tensor>& tensors) {
@@ -173,9 +205,11 @@ void Collective::allReduceSum(const std::vector<at::Tensor>& tensors) {
 }
 
 std::vector<double> Collective::sumNumbers(std::vector<double> values) {
-    std::vector<at::Tensor> buffer = {at::tensor(values, at::TensorOptions().dtype(at::kDouble))};
+    std::vector<at::Tensor> buffer = {
+        onBackend(at::tensor(values, at::TensorOptions().dtype(at::kDouble)))};
     impl_->wait(impl_->group->allreduce(buffer), "an all-reduce of step figures");
-    const auto* summed = buffer.front().data_ptr<double>();
+    const auto host = buffer.front().cpu();
+    const auto* summed = host.data_ptr<double>();
     for (std::size_t i = 0; i < values.size(); ++i) {
         values[i] = summed[i];
     }
@@ -183,13 +217,18 @@ std::vector<double> Collective::sumNumbers(std::vector<double> values) {
 }
 
 std::vector<at::Tensor> Collective::allGather(const at::Tensor& tensor) {
-    std::vector<at::Tensor> input = {tensor.contiguous()};
+    // Given on the CPU (figures, random states), returned on the CPU, whatever the backend.
+    std::vector<at::Tensor> input = {onBackend(tensor).contiguous()};
     std::vector<std::vector<at::Tensor>> output(1);
     for (int r = 0; r < size_; ++r) {
         output.front().push_back(at::empty_like(input.front()));
     }
     impl_->wait(impl_->group->allgather(output, input), "an all-gather");
-    return output.front();
+    std::vector<at::Tensor> result;
+    for (const auto& gathered : output.front()) {
+        result.push_back(gathered.to(tensor.device()));
+    }
+    return result;
 }
 
 void Collective::send(const at::Tensor& tensor, int to) {
@@ -226,14 +265,8 @@ void Collective::broadcastFrom(int root, const std::vector<at::Tensor>& tensors)
 
 std::vector<std::vector<std::int64_t>> Collective::allGather(
     const std::vector<std::int64_t>& values) {
-    std::vector<at::Tensor> input = {at::tensor(values, at::TensorOptions().dtype(at::kLong))};
-    std::vector<std::vector<at::Tensor>> output(1);
-    for (int r = 0; r < size_; ++r) {
-        output.front().push_back(at::empty_like(input.front()));
-    }
-    impl_->wait(impl_->group->allgather(output, input), "an all-gather");
     std::vector<std::vector<std::int64_t>> result;
-    for (const auto& tensor : output.front()) {
+    for (const auto& tensor : allGather(at::tensor(values, at::TensorOptions().dtype(at::kLong)))) {
         const auto* data = tensor.data_ptr<std::int64_t>();
         result.emplace_back(data, data + tensor.numel());
     }

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include <ATen/core/Tensor.h>
+#include <c10/core/Device.h>
 
 #include "Error.h"
 
@@ -55,10 +56,15 @@ struct WorldInfo {
 class Collective {
 public:
     /// Rendezvous through a TCPStore at world.masterAddress:masterPort (rank 0 serves it) and
-    /// connects the process group. Throws CollectiveError when the rendezvous fails or times out
-    /// (a port in use, a rank that never came).
+    /// connects the process group: ProcessGroupNCCL for a CUDA device where this build has NCCL
+    /// (BERT_STUDIO_WITH_NCCL; the device is made current first), ProcessGroupGloo otherwise.
+    /// Throws CollectiveError when the rendezvous fails or times out (a port in use, a rank that
+    /// never came).
     static std::unique_ptr<Collective> connect(
-        const WorldInfo& world, std::chrono::milliseconds timeout = kDefaultCollectiveTimeout);
+        const WorldInfo& world, c10::Device device = c10::Device(c10::kCPU),
+        std::chrono::milliseconds timeout = kDefaultCollectiveTimeout);
+    /// "gloo" or "nccl".
+    const std::string& backend() const { return backend_; }
     ~Collective();
     Collective(const Collective&) = delete;
     Collective& operator=(const Collective&) = delete;
@@ -86,10 +92,16 @@ public:
 
 private:
     class Impl;
-    Collective(std::unique_ptr<Impl> impl, int rank, int size);
+    Collective(std::unique_ptr<Impl> impl, int rank, int size, c10::Device device,
+               std::string backend);
+    /// A tensor the collective made itself (figures, fingerprints, random states), on the
+    /// device the backend reduces on: NCCL takes CUDA tensors only.
+    at::Tensor onBackend(const at::Tensor& tensor) const { return tensor.to(device_); }
     std::unique_ptr<Impl> impl_;
     int rank_;
     int size_;
+    c10::Device device_;
+    std::string backend_;
 };
 
 }  // namespace bert

@@ -4,7 +4,6 @@
 #include <chrono>
 #include <cmath>
 #include <fstream>
-#include <set>
 
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
@@ -15,7 +14,6 @@
 #include "data/Batch.h"
 #include "data/Sampler.h"
 #include "distributed/Collective.h"
-#include "hf/SafeTensors.h"
 #include "memory/MemoryForecast.h"
 #include "train/FusedAdamW.h"
 #include "train/Metrics.h"
@@ -229,121 +227,12 @@ double Trainer::computeGradients(const std::vector<std::size_t>& window) {
     return forwardBackward(window, examples, realTokens, paddedTokens) / examples;
 }
 
-// ---- data parallel ---------------------------------------------------------------------------
-
-void Trainer::joinDataParallel(Collective& collective) {
-    // Same settings and data everywhere, or the ranks would train different models together.
-    const auto hashOf = [](const std::string& text) {
-        return static_cast<std::int64_t>(std::hash<std::string>{}(text) >> 1);
-    };
-    std::string lengths;
-    for (const auto length : data_.train.lengths) {
-        lengths += std::to_string(length) + ",";
-    }
-    for (const auto label : data_.train.labels) {
-        lengths += std::to_string(label) + ";";
-    }
-    // The device differs on purpose: on GPUs each rank has its own (cuda:LOCAL_RANK).
-    auto settings = config_.toJson();
-    settings.erase("device");
-    const std::vector<std::int64_t> fingerprint = {
-        hashOf(settings.dump()), hashOf(lengths), static_cast<std::int64_t>(data_.train.size()),
-        static_cast<std::int64_t>(data_.validation.size())};
-    const auto all = collective.allGather(fingerprint);
-    for (std::size_t r = 1; r < all.size(); ++r) {
-        if (all[r] != all.front()) {
-            throw InputError("rank " + std::to_string(r) +
-                             " was started with other settings or data than rank 0 (" +
-                             std::string(all[r][0] != all[0][0] ? "settings" : "data") +
-                             " differ); start every rank with the same command");
-        }
-    }
-    std::vector<at::Tensor> weights;
-    for (auto& parameter : bundle_.model->parameters()) {
-        weights.push_back(parameter.detach());
-    }
-    {
-        const torch::NoGradGuard noGrad;
-        collective.broadcastFromRoot(weights);
-    }
-    collective_ = &collective;
-    if (config_.shardOptimizer && collective.size() > 1) {
-        // ZeRO stage 1, partitioned by parameter as PyTorch's ZeroRedundancyOptimizer does:
-        // largest first, each to the rank holding the fewest elements so far. Every rank
-        // computes the same partition.
-        std::vector<std::size_t> order(trainable_.size());
-        for (std::size_t i = 0; i < order.size(); ++i) {
-            order[i] = i;
-        }
-        std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-            return trainable_[a].numel() > trainable_[b].numel();
-        });
-        std::vector<std::int64_t> load(static_cast<std::size_t>(collective.size()), 0);
-        owners_.assign(trainable_.size(), 0);
-        for (const auto i : order) {
-            const auto rank =
-                static_cast<std::size_t>(std::min_element(load.begin(), load.end()) - load.begin());
-            owners_[i] = static_cast<int>(rank);
-            load[rank] += trainable_[i].numel();
-        }
-        std::set<const void*> mine;
-        for (std::size_t i = 0; i < trainable_.size(); ++i) {
-            if (owners_[i] == collective.rank()) {
-                mine.insert(trainable_[i].unsafeGetTensorImpl());
-            }
-        }
-        makeOptimizer([&](const at::Tensor& parameter) {
-            return mine.count(parameter.unsafeGetTensorImpl()) > 0;
-        });
-    }
-    totalSteps_ = plannedSteps();  // a step now holds every rank's examples
-}
-
 std::size_t Trainer::plannedSteps() const {
     const auto steps = totalWindowsInEpoch() * config_.epochs;
     if (config_.maxSteps == 0) {
         return steps;
     }
     return config_.epochs > 0 ? std::min(steps, config_.maxSteps) : config_.maxSteps;
-}
-
-std::size_t Trainer::globalStepExamples() const {
-    return config_.stepExamples() *
-           static_cast<std::size_t>(collective_ != nullptr ? collective_->size() : 1);
-}
-
-std::vector<std::size_t> Trainer::shareOf(const std::vector<std::size_t>& window) const {
-    if (collective_ == nullptr) {
-        return window;
-    }
-    // Contiguous, as even as can be: rank r of R takes [r n / R, (r + 1) n / R).
-    const auto ranks = static_cast<std::size_t>(collective_->size());
-    const auto rank = static_cast<std::size_t>(collective_->rank());
-    const auto begin = window.size() * rank / ranks;
-    const auto end = window.size() * (rank + 1) / ranks;
-    return {window.begin() + static_cast<std::ptrdiff_t>(begin),
-            window.begin() + static_cast<std::ptrdiff_t>(end)};
-}
-
-void Trainer::reduceGradients() {
-    // Last layers first, as backward produces them and as DDP fills its buckets.
-    std::vector<at::Tensor> gradients;
-    for (auto it = trainable_.rbegin(); it != trainable_.rend(); ++it) {
-        auto& gradient = it->mutable_grad();
-        if (!gradient.defined()) {
-            gradient = at::zeros_like(*it);  // this rank had no example that reached it
-        }
-        gradients.push_back(gradient);
-    }
-    collective_->allReduceSum(gradients);
-}
-
-bool Trainer::stopRequested(const std::atomic<bool>& cancel) {
-    const bool local = cancel.load();
-    if (collective_ == nullptr) {
-        return local;
-    }
-    return collective_->sumNumbers({local ? 1.0 : 0.0}).front() > 0.0;
 }
 
 StepMetrics Trainer::runStep(const std::vector<std::size_t>& window, std::size_t epochWindows) {
@@ -498,162 +387,6 @@ bool Trainer::evaluatesInsideEpoch(std::size_t epochWindows) const {
 
 std::size_t Trainer::totalWindowsInEpoch() const {
     return (data_.train.size() + globalStepExamples() - 1) / globalStepExamples();
-}
-
-// ---- checkpoints -----------------------------------------------------------------------------
-
-std::vector<std::pair<std::string, at::Tensor>> Trainer::gatherForCheckpoint(
-    std::vector<void*>& borrowed) {
-    // Every rank's random state, so each continues its own dropout stream on resume.
-    std::vector<std::pair<std::string, at::Tensor>> extra;
-    const auto cpu = collective_->allGather(getRngState(c10::Device(c10::kCPU)));
-    for (std::size_t r = 0; r < cpu.size(); ++r) {
-        extra.emplace_back(rankRngTensor(static_cast<int>(r), false), cpu[r]);
-    }
-    if (device_.is_cuda()) {
-        const auto onDevice = collective_->allGather(getRngState(device_));
-        for (std::size_t r = 0; r < onDevice.size(); ++r) {
-            extra.emplace_back(rankRngTensor(static_cast<int>(r), true), onDevice[r]);
-        }
-    }
-    // Sharded optimizer state: the owners send their moments to rank 0, which writes them as
-    // if it held them (and lets them go after writing). Every rank has stepped equally often,
-    // so either all have optimizer state or none has.
-    if (owners_.empty() || optimizer_->state().empty()) {
-        return extra;
-    }
-    const int rank = collective_->rank();
-    std::int64_t steps = 0;
-    if (rank == 0) {
-        const auto& any = *optimizer_->state().begin()->second;
-        steps = static_cast<const torch::optim::AdamWParamState&>(any).step();
-    }
-    for (std::size_t i = 0; i < trainable_.size(); ++i) {
-        const int owner = owners_[i];
-        if (owner == 0 || (rank != 0 && rank != owner)) {
-            continue;
-        }
-        void* key = trainable_[i].unsafeGetTensorImpl();
-        if (rank == owner) {
-            const auto& adam =
-                static_cast<const torch::optim::AdamWParamState&>(*optimizer_->state().at(key));
-            collective_->send(adam.exp_avg(), 0);
-            collective_->send(adam.exp_avg_sq(), 0);
-            continue;
-        }
-        auto expAvg = at::empty_like(trainable_[i].detach(), at::kFloat);
-        auto expAvgSq = at::empty_like(expAvg);
-        collective_->receive(expAvg, owner);
-        collective_->receive(expAvgSq, owner);
-        auto adam = std::make_unique<torch::optim::AdamWParamState>();
-        adam->step(steps);
-        adam->exp_avg(expAvg);
-        adam->exp_avg_sq(expAvgSq);
-        optimizer_->state()[key] = std::move(adam);
-        borrowed.push_back(key);
-    }
-    return extra;
-}
-
-void Trainer::saveCheckpoint(CheckpointKind kind, double metric) {
-    if (!config_.saveCheckpoints) {
-        return;
-    }
-    std::vector<std::pair<std::string, at::Tensor>> extra;
-    std::vector<void*> borrowed;
-    if (collective_ != nullptr) {
-        // Every rank takes part (they all decide to checkpoint at the same steps); rank 0 writes.
-        extra = gatherForCheckpoint(borrowed);
-    }
-    struct GiveBack {
-        torch::optim::AdamW& optimizer;
-        const std::vector<void*>& keys;
-        ~GiveBack() {
-            for (auto* key : keys) {
-                optimizer.state().erase(key);
-            }
-        }
-    } giveBack{*optimizer_, borrowed};
-    if (checkpointFolder_.empty()) {
-        return;
-    }
-    const auto folder = checkpointFolder(checkpointFolder_, kind, position_.step);
-    observer_.beforeCheckpoint(position_.step);
-    TrainingState state;
-    state.kind = kind;
-    state.position = position_;
-    state.microBatch = microBatch_;
-    state.evalBatch = evalBatch_;
-    state.bestScore = bestScore_;
-    state.evaluationsWithoutImprovement = evaluationsWithoutImprovement_;
-    state.lossScale = scaler_ ? scaler_->scaleValue() : 0.0;
-    state.growthTracker = scaler_ ? scaler_->growthTracker() : 0;
-    state.metric = metric;
-    state.config = config_.toJson();
-    bert::saveCheckpoint(folder, *bundle_.model, bundle_.tokenizer, *optimizer_, device_, state,
-                         extra);
-    if (kind == CheckpointKind::Best) {
-        bestCheckpoint_ = folder;
-    } else {
-        // Keep only the newest regular checkpoint (and best/): checkpoints are large.
-        if (!lastCheckpoint_.empty() && lastCheckpoint_ != folder) {
-            std::error_code ignored;
-            std::filesystem::remove_all(lastCheckpoint_, ignored);
-        }
-        lastCheckpoint_ = folder;
-    }
-    observer_.onCheckpoint({position_.step, kind, folder, metric});
-    emit(EventKind::CheckpointSaved, toString(kind) + " checkpoint saved to " + folder.string(),
-         {{"path", folder.string()},
-          {"kind", toString(kind)},
-          {"metric", metric},
-          {"step", position_.step}});
-}
-
-void Trainer::resumeFrom(const std::filesystem::path& checkpoint) {
-    const auto state = loadCheckpoint(checkpoint, *bundle_.model, *optimizer_, device_);
-    if (collective_ != nullptr) {
-        // This rank's own random state; and under sharding, only its share of the moments.
-        const auto tensorsFile = checkpoint / checkpoint_files::kTrainingTensors;
-        const auto tensors = readSafeTensors(tensorsFile);
-        const int rank = collective_->rank();
-        for (const bool onDevice : {false, true}) {
-            const auto saved = tensors.find(rankRngTensor(rank, onDevice));
-            if (!saved.defined()) {
-                continue;
-            }
-            const c10::Device which = onDevice ? device_ : c10::Device(c10::kCPU);
-            if (onDevice && !device_.is_cuda()) {
-                continue;
-            }
-            const auto expected = getRngState(which);
-            if (saved.sizes() != expected.sizes() ||
-                saved.scalar_type() != expected.scalar_type()) {
-                throw InputError(tensorsFile, "random state \"" + rankRngTensor(rank, onDevice) +
-                                                  "\" does not fit this LibTorch");
-            }
-            setRngState(which, saved);
-        }
-        for (std::size_t i = 0; i < owners_.size(); ++i) {
-            if (owners_[i] != rank) {
-                optimizer_->state().erase(trainable_[i].unsafeGetTensorImpl());
-            }
-        }
-    }
-    position_ = state.position;
-    if (state.microBatch > 0) {
-        microBatch_ = state.microBatch;
-    }
-    if (state.evalBatch > 0) {
-        evalBatch_ = state.evalBatch;
-    }
-    bestScore_ = state.bestScore;
-    evaluationsWithoutImprovement_ = state.evaluationsWithoutImprovement;
-    if (scaler_) {
-        scaler_->restore(state.lossScale > 0 ? state.lossScale : DynamicLossScaler::kInitialScale,
-                         state.growthTracker);
-    }
-    lastCheckpoint_ = checkpoint;
 }
 
 // ---- the run ---------------------------------------------------------------------------------

@@ -147,9 +147,9 @@ private:
     /// (their keys in borrowed, removed again after writing).
     std::vector<std::pair<std::string, at::Tensor>> gatherForCheckpoint(
         std::vector<void*>& borrowed);
-    /// Data parallel, on resume: this rank's random state from the checkpoint and, sharded, only
-    /// its own share of the moments loadCheckpoint restored.
-    void takeOwnShareOf(const std::filesystem::path& checkpoint);
+    /// After loadCheckpoint under a sharded optimizer: drops the moments of the parameters other
+    /// ranks own (nothing to drop otherwise).
+    void dropOthersMoments();
     void emit(EventKind kind, const std::string& message,
               nlohmann::json data = nlohmann::json::object());
 

@@ -1,6 +1,7 @@
 #include <filesystem>
 
 #include "Error.h"
+#include "distributed/Collective.h"
 #include "train/Trainer.h"
 
 // The Trainer's checkpoints: writing one (rank 0 under data parallel, with what the other ranks
@@ -64,10 +65,9 @@ void Trainer::saveCheckpoint(CheckpointKind kind, double metric) {
 }
 
 void Trainer::resumeFrom(const std::filesystem::path& checkpoint) {
-    const auto state = loadCheckpoint(checkpoint, *bundle_.model, *optimizer_, device_);
-    if (collective_ != nullptr) {
-        takeOwnShareOf(checkpoint);
-    }
+    const auto state = loadCheckpoint(checkpoint, *bundle_.model, *optimizer_, device_,
+                                      collective_ != nullptr ? collective_->rank() : -1);
+    dropOthersMoments();
     position_ = state.position;
     if (state.microBatch > 0) {
         microBatch_ = state.microBatch;

@@ -6,7 +6,6 @@
 
 #include "Error.h"
 #include "distributed/Collective.h"
-#include "hf/SafeTensors.h"
 #include "train/FusedAdamW.h"
 #include "train/RandomState.h"
 #include "train/Trainer.h"
@@ -179,29 +178,11 @@ std::vector<std::pair<std::string, at::Tensor>> Trainer::gatherForCheckpoint(
     return extra;
 }
 
-void Trainer::takeOwnShareOf(const std::filesystem::path& checkpoint) {
-    // This rank's own random state; and under sharding, only its share of the moments.
-    const auto tensorsFile = checkpoint / checkpoint_files::kTrainingTensors;
-    const auto tensors = readSafeTensors(tensorsFile);
-    const int rank = collective_->rank();
-    for (const bool onDevice : {false, true}) {
-        const auto saved = tensors.find(rankRngTensor(rank, onDevice));
-        if (!saved.defined()) {
-            continue;
-        }
-        const c10::Device which = onDevice ? device_ : c10::Device(c10::kCPU);
-        if (onDevice && !device_.is_cuda()) {
-            continue;
-        }
-        const auto expected = getRngState(which);
-        if (saved.sizes() != expected.sizes() || saved.scalar_type() != expected.scalar_type()) {
-            throw InputError(tensorsFile, "random state \"" + rankRngTensor(rank, onDevice) +
-                                              "\" does not fit this LibTorch");
-        }
-        setRngState(which, saved);
-    }
+void Trainer::dropOthersMoments() {
+    // loadCheckpoint restored every trainable parameter's moments; sharded, this rank keeps its
+    // own share only.
     for (std::size_t i = 0; i < owners_.size(); ++i) {
-        if (owners_[i] != rank) {
+        if (owners_[i] != collective_->rank()) {
             optimizer_->state().erase(trainable_[i].unsafeGetTensorImpl());
         }
     }

@@ -98,7 +98,7 @@ std::string rankRngTensor(int rank, bool device) {
 
 TrainingState loadCheckpoint(const std::filesystem::path& folder,
                              BertForSequenceClassificationImpl& model,
-                             torch::optim::AdamW& optimizer, const c10::Device& device) {
+                             torch::optim::AdamW& optimizer, const c10::Device& device, int rank) {
     const auto stateFile = folder / checkpoint_files::kTrainerState;
     auto state = readTrainingState(stateFile);
     const auto& adamSteps = state.adamSteps;
@@ -135,12 +135,20 @@ TrainingState loadCheckpoint(const std::filesystem::path& folder,
         }
         restores.push_back(std::move(restore));
     }
-    const auto cpuRng = training.find(kCpuRngTensor);
-    const auto deviceRng = training.find(kDeviceRngTensor);
+    // A data-parallel rank continues its own random streams where the checkpoint has them.
+    const auto ownOr = [&](bool onDevice, const char* shared) {
+        if (rank >= 0 && training.find(rankRngTensor(rank, onDevice)).defined()) {
+            return rankRngTensor(rank, onDevice);
+        }
+        return std::string(shared);
+    };
+    const auto cpuRngName = ownOr(false, kCpuRngTensor);
+    const auto cpuRng = training.find(cpuRngName);
+    const auto deviceRng = training.find(ownOr(true, kDeviceRngTensor));
     const auto expectedCpuRng = getRngState(c10::Device(c10::kCPU));
     if (cpuRng.defined() &&
         (cpuRng.sizes() != expectedCpuRng.sizes() || cpuRng.scalar_type() != at::kByte)) {
-        throw InputError(tensorsFile, "random state \"" + std::string(kCpuRngTensor) + "\" is " +
+        throw InputError(tensorsFile, "random state \"" + cpuRngName + "\" is " +
                                           shapeText(cpuRng) + " where this LibTorch keeps " +
                                           shapeText(expectedCpuRng));
     }

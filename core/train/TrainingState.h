@@ -52,9 +52,12 @@ std::string rankRngTensor(int rank, bool device);
 /// checked against the model before anything is changed: a missing or extra weight, a weight or
 /// moment whose shape or type differs from its parameter's, a random state of the wrong size.
 /// Throws InputError naming the file and the tensor; on a throw the model is unchanged.
+/// rank >= 0: a data-parallel rank, which takes its own random states (rankRngTensor) where the
+/// checkpoint has them.
 TrainingState loadCheckpoint(const std::filesystem::path& folder,
                              BertForSequenceClassificationImpl& model,
-                             torch::optim::AdamW& optimizer, const c10::Device& device);
+                             torch::optim::AdamW& optimizer, const c10::Device& device,
+                             int rank = -1);
 
 /// Removes what an interrupted checkpoint write left in a run's folder: temporary files of
 /// AtomicFile ("*.tmp-N") and checkpoint folders without their trainer_state.json (which is

@@ -428,14 +428,29 @@ void WordPieceTokenizer::appendWordPieces(std::string_view word, std::size_t cha
     }
 }
 
-void WordPieceTokenizer::tokenizeSegment(std::string_view text,
-                                         std::vector<std::int32_t>& out) const {
+void WordPieceTokenizer::tokenizeSegment(std::string_view text, std::vector<std::int32_t>& out,
+                                         std::size_t limit) const {
     auto sink = [&](std::string_view word, std::size_t chars) {
         appendWordPieces(word, chars, out);
     };
     WordSplitter<decltype(sink)> splitter(sink);
-    normalizeInto(text, options_, [&](char32_t cp) { splitter.push(cp); });
-    splitter.flush();
+    // The text goes through in chunks cut at ASCII whitespace: such a byte is never inside a
+    // UTF-8 sequence, the normaliser keeps it a separator and nothing combines across it, so
+    // the ids of each chunk are exactly those the whole text gives there, and a limit can stop
+    // between chunks.
+    constexpr std::size_t kChunkBytes = 512;  // about 100 words: a few ids past any limit
+    std::size_t start = 0;
+    while (start < text.size() && out.size() < limit) {
+        std::size_t end = text.size();
+        if (text.size() - start > kChunkBytes) {
+            end = text.find_first_of(" \t\n\r", start + kChunkBytes);
+            end = end == std::string_view::npos ? text.size() : end + 1;
+        }
+        normalizeInto(text.substr(start, end - start), options_,
+                      [&](char32_t cp) { splitter.push(cp); });
+        splitter.flush();
+        start = end;
+    }
 }
 
 std::string WordPieceTokenizer::normalize(std::string_view text) const {
@@ -445,14 +460,15 @@ std::string WordPieceTokenizer::normalize(std::string_view text) const {
     return out;
 }
 
-std::vector<std::int32_t> WordPieceTokenizer::tokenizeToIds(std::string_view text) const {
+std::vector<std::int32_t> WordPieceTokenizer::tokenizeToIds(std::string_view text,
+                                                            std::size_t limit) const {
     std::vector<std::int32_t> ids;
-    ids.reserve(text.size() / 4 + 4);
+    ids.reserve(std::min(text.size() / 4, limit) + 4);
     // Special tokens written in the text are matched on the raw text first, as the reference's
     // added vocabulary does; the segments between them are normalised and split.
     std::size_t segmentStart = 0;
     std::size_t pos = 0;
-    while (pos < text.size()) {
+    while (pos < text.size() && ids.size() < limit) {
         const std::size_t bracket = text.find('[', pos);
         if (bracket == std::string_view::npos) {
             break;
@@ -460,7 +476,10 @@ std::vector<std::int32_t> WordPieceTokenizer::tokenizeToIds(std::string_view tex
         bool matched = false;
         for (const auto& special : specialTokens_) {
             if (text.compare(bracket, special.size(), special) == 0) {
-                tokenizeSegment(text.substr(segmentStart, bracket - segmentStart), ids);
+                tokenizeSegment(text.substr(segmentStart, bracket - segmentStart), ids, limit);
+                if (ids.size() >= limit) {
+                    return ids;  // the segment may have stopped early: nothing may follow it
+                }
                 ids.push_back(*tokenId(special));
                 pos = segmentStart = bracket + special.size();
                 matched = true;
@@ -471,7 +490,9 @@ std::vector<std::int32_t> WordPieceTokenizer::tokenizeToIds(std::string_view tex
             pos = bracket + 1;
         }
     }
-    tokenizeSegment(text.substr(segmentStart), ids);
+    if (ids.size() < limit) {
+        tokenizeSegment(text.substr(segmentStart), ids, limit);
+    }
     return ids;
 }
 
@@ -484,13 +505,14 @@ std::vector<std::string> WordPieceTokenizer::tokenize(std::string_view text) con
 }
 
 Encoding WordPieceTokenizer::encode(std::string_view text, std::size_t maxLength) const {
-    auto ids = tokenizeToIds(text);
     constexpr std::size_t kSpecialTokens = 2;  // [CLS] ... [SEP]
+    std::size_t budget = std::numeric_limits<std::size_t>::max();
     if (maxLength > 0) {
-        const std::size_t budget = maxLength > kSpecialTokens ? maxLength - kSpecialTokens : 0;
-        if (ids.size() > budget) {
-            ids.resize(budget);
-        }
+        budget = maxLength > kSpecialTokens ? maxLength - kSpecialTokens : 0;
+    }
+    auto ids = tokenizeToIds(text, budget);
+    if (ids.size() > budget) {
+        ids.resize(budget);
     }
     Encoding encoding;
     encoding.inputIds.reserve(ids.size() + kSpecialTokens);

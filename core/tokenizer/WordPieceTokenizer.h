@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -13,11 +14,11 @@ namespace bert {
 /// How text is normalised before WordPiece; the fields and defaults of transformers'
 /// BertTokenizerFast (tokenizer_config.json: do_lower_case, strip_accents, tokenize_chinese_chars).
 struct TokenizerOptions {
-    bool lowercase = true;                 ///< do_lower_case: uncased vocabularies
-    std::optional<bool> stripAccents;      ///< unset: follows lowercase, as in transformers
-    bool handleChineseChars = true;        ///< put spaces around CJK ideographs
-    bool cleanText = true;                 ///< drop control characters, map whitespace to ' '
-    std::size_t maxInputCharsPerWord = 100;///< longer words become [UNK]
+    bool lowercase = true;                   ///< do_lower_case: uncased vocabularies
+    std::optional<bool> stripAccents;        ///< unset: follows lowercase, as in transformers
+    bool handleChineseChars = true;          ///< put spaces around CJK ideographs
+    bool cleanText = true;                   ///< drop control characters, map whitespace to ' '
+    std::size_t maxInputCharsPerWord = 100;  ///< longer words become [UNK]
     std::string unkToken = "[UNK]";
     std::string clsToken = "[CLS]";
     std::string sepToken = "[SEP]";
@@ -53,13 +54,17 @@ public:
     /// vocab.txt is absent (transformers 5 saves), the WordPiece model of tokenizer.json.
     static WordPieceTokenizer fromModelFolder(const std::filesystem::path& folder);
     /// The WordPiece model of tokenizer.json text (source names it in errors).
-    static WordPieceTokenizer fromTokenizerJson(std::string_view text, const std::filesystem::path& source);
+    static WordPieceTokenizer fromTokenizerJson(std::string_view text,
+                                                const std::filesystem::path& source);
 
     WordPieceTokenizer(std::vector<std::string> vocabulary, TokenizerOptions options,
                        const std::filesystem::path& source = {});
 
-    /// WordPiece ids of text, without special tokens and without truncation.
-    std::vector<std::int32_t> tokenizeToIds(std::string_view text) const;
+    /// WordPiece ids of text, without special tokens. With a limit, tokenising stops at the
+    /// first word boundary past `limit` ids (the ids kept are the full tokenisation's first ones):
+    /// a 100 KB e-mail truncated to 128 tokens costs its first few hundred bytes, not all of it.
+    std::vector<std::int32_t> tokenizeToIds(
+        std::string_view text, std::size_t limit = std::numeric_limits<std::size_t>::max()) const;
     /// The text after BertNormalizer (what the reference's normalize_str returns).
     std::string normalize(std::string_view text) const;
     /// WordPiece strings of text (for display and debugging).
@@ -97,12 +102,13 @@ private:
 
     void appendWordPieces(std::string_view word, std::size_t charCount,
                           std::vector<std::int32_t>& out) const;
-    void tokenizeSegment(std::string_view text, std::vector<std::int32_t>& out) const;
+    void tokenizeSegment(std::string_view text, std::vector<std::int32_t>& out,
+                         std::size_t limit) const;
 
     std::vector<std::string> vocabulary_;
     TokenizerOptions options_;
-    TokenMap wordStarts_;     ///< tokens that may begin a word
-    TokenMap continuations_;  ///< "##x" tokens, keyed by x
+    TokenMap wordStarts_;                     ///< tokens that may begin a word
+    TokenMap continuations_;                  ///< "##x" tokens, keyed by x
     std::vector<std::string> specialTokens_;  ///< matched in raw text, longest first
     std::int32_t unkId_ = 0;
     std::int32_t clsId_ = 0;

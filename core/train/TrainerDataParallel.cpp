@@ -30,9 +30,12 @@ void Trainer::joinDataParallel(Collective& collective) {
     for (const auto label : data_.train.labels) {
         lengths += std::to_string(label) + ";";
     }
-    // The device differs on purpose: on GPUs each rank has its own (cuda:LOCAL_RANK).
+    // The device and its memory cap may differ on purpose: on GPUs each rank has its own
+    // (cuda:LOCAL_RANK), and ranks on smaller devices may rehearse or respect a smaller cap; the
+    // micro-batch they can afford is agreed step by step (runStep), never the step's examples.
     auto settings = config_.toJson();
     settings.erase("device");
+    settings.erase("memory_cap_bytes");
     const std::vector<std::int64_t> fingerprint = {
         hashOf(settings.dump()), hashOf(lengths), static_cast<std::int64_t>(data_.train.size()),
         static_cast<std::int64_t>(data_.validation.size())};

@@ -374,6 +374,22 @@
         <source>Data parallel only (ZeRO stage 1): each process keeps the AdamW moments of its share of the weights, updates that share and passes it to the others; optimizer memory per process falls by the number of processes.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Data-parallel processes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Train as this many processes on this machine, each taking batch size x accumulation examples of every step and summing gradients with the others: on CUDA one per GPU (all of them), on the CPU to rehearse data parallel (Gloo over loopback). 1: one process. torchrun and Slurm launches are recognised by their environment instead.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Shuffle each epoch</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A new order of the training examples each epoch, drawn from the seed. Off: the file&apos;s own order every epoch (a curriculum, or another tool&apos;s run to reproduce); grouping by length then sorts consecutive examples.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>bert::ui::CompareDialog</name>
@@ -1055,7 +1071,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Takes effect in data-parallel runs: bert-studio-cli train --nproc N, or torchrun. The studio trains in one process.</source>
+        <source>Takes effect with two or more data-parallel processes.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1526,6 +1542,10 @@
     </message>
     <message>
         <source>Cancelled before the run resumed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the command line exited with code %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -374,6 +374,22 @@
         <source>Data parallel only (ZeRO stage 1): each process keeps the AdamW moments of its share of the weights, updates that share and passes it to the others; optimizer memory per process falls by the number of processes.</source>
         <translation>仅用于数据并行（ZeRO 第 1 阶段）：每个进程只保存自己那一份权重的 AdamW 动量，更新这一份并传给其他进程；每个进程的优化器内存按进程数成比例减少。</translation>
     </message>
+    <message>
+        <source>Data-parallel processes</source>
+        <translation>数据并行进程数</translation>
+    </message>
+    <message>
+        <source>Train as this many processes on this machine, each taking batch size x accumulation examples of every step and summing gradients with the others: on CUDA one per GPU (all of them), on the CPU to rehearse data parallel (Gloo over loopback). 1: one process. torchrun and Slurm launches are recognised by their environment instead.</source>
+        <translation>在本机以这么多个进程训练，每个进程承担每一步中 批大小 × 累积步数 个样本，并与其他进程求和梯度：在 CUDA 上每块 GPU 一个进程（全部 GPU），在 CPU 上用于演练数据并行（经回环地址的 Gloo）。1：单进程。torchrun 和 Slurm 启动的任务则由其环境变量识别。</translation>
+    </message>
+    <message>
+        <source>Shuffle each epoch</source>
+        <translation>每轮打乱顺序</translation>
+    </message>
+    <message>
+        <source>A new order of the training examples each epoch, drawn from the seed. Off: the file&apos;s own order every epoch (a curriculum, or another tool&apos;s run to reproduce); grouping by length then sorts consecutive examples.</source>
+        <translation>每轮按随机种子为训练样本生成新的顺序。关闭：每轮都使用文件自身的顺序（用于课程式学习，或复现其他工具的训练）；此时按长度分组只对相邻样本排序。</translation>
+    </message>
 </context>
 <context>
     <name>bert::ui::CompareDialog</name>
@@ -1053,8 +1069,8 @@
         <translation>此 GPU 没有 %1 张量核心：比 fp32 更慢。</translation>
     </message>
     <message>
-        <source>Takes effect in data-parallel runs: bert-studio-cli train --nproc N, or torchrun. The studio trains in one process.</source>
-        <translation>在数据并行运行中生效：bert-studio-cli train --nproc N，或 torchrun。工作室在单个进程中训练。</translation>
+        <source>Takes effect with two or more data-parallel processes.</source>
+        <translation>在两个或更多数据并行进程时生效。</translation>
     </message>
 </context>
 <context>
@@ -1524,6 +1540,10 @@
     <message>
         <source>Cancelled before the run resumed.</source>
         <translation>运行恢复前已取消。</translation>
+    </message>
+    <message>
+        <source>the command line exited with code %1</source>
+        <translation>命令行程序以退出码 %1 结束</translation>
     </message>
 </context>
 <context>

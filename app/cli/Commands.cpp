@@ -4,10 +4,12 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <fcntl.h>
 #include <fstream>
 #include <functional>
 #include <iomanip>
 #include <map>
+#include <memory>
 #include <ostream>
 #include <sstream>
 #include <unistd.h>
@@ -26,6 +28,7 @@
 #include "model/Inference.h"
 #include "runs/RunCompare.h"
 #include "text/Format.h"
+#include "train/EventStream.h"
 #include "train/Metrics.h"
 
 namespace bert::cli {
@@ -277,19 +280,55 @@ TrainingJob TrainArguments::resolve() const {
     return resolved;
 }
 
+namespace {
+
+/// The --events-fd observer, or null without one. Throws InputError for a descriptor that is
+/// not open, before anything is stored.
+std::unique_ptr<JsonLinesObserver> eventsObserver(int fd) {
+    if (fd < 0) {
+        return nullptr;
+    }
+    if (::fcntl(fd, F_GETFD) < 0) {
+        throw InputError("--events-fd " + std::to_string(fd) + " is not an open file descriptor");
+    }
+    return std::make_unique<JsonLinesObserver>(fd);
+}
+
+/// What rank 0 (or the only process) reports to: the progress line, and the events' pipe.
+struct Rank0Observers {
+    Rank0Observers(std::ostream& err, int eventsFd)
+        : progress(err), events(eventsObserver(eventsFd)) {
+        list.add(&progress);
+        if (events) {
+            list.add(events.get());
+        }
+    }
+    std::function<void(std::int64_t)> onRunCreated() {
+        return [this](std::int64_t runId) {
+            if (events) {
+                events->runCreated(runId);
+            }
+        };
+    }
+    ProgressPrinter progress;
+    std::unique_ptr<JsonLinesObserver> events;
+    ObserverList list;
+};
+
+}  // namespace
+
 int train(const TrainArguments& args, const std::filesystem::path& database,
           const std::atomic<bool>& cancel, std::ostream& out, std::ostream& err) {
     const auto job = args.resolve();
-    ProgressPrinter progress(err);
+    Rank0Observers observers(err, args.eventsFd);
     // The report reads /proc every step and resets the process's peak resident size: only when
     // asked for.
     RunReport report;
-    ObserverList observers;
-    observers.add(&progress);
     if (!args.reportFile.empty()) {
-        observers.add(&report);
+        observers.list.add(&report);
     }
-    const auto session = runTrainingJob(job, database, &observers, cancel);
+    const auto session =
+        runTrainingJob(job, database, &observers.list, cancel, observers.onRunCreated());
     err << "\n";
     if (!args.reportFile.empty()) {
         writeFileAtomically(args.reportFile, report.toJson(session).dump(1) + "\n");
@@ -323,15 +362,16 @@ int trainAsRank(const TrainArguments& args, const std::filesystem::path& databas
     }
     const auto collective = Collective::connect(world, c10::Device(job.training.device));
     if (world.rank == 0) {
-        ProgressPrinter progress(err);
-        const auto session = runTrainingJob(job, database, &progress, cancel, {}, collective.get());
+        Rank0Observers observers(err, args.eventsFd);
+        const auto session = runTrainingJob(job, database, &observers.list, cancel,
+                                            observers.onRunCreated(), collective.get());
         err << "\n";
         return reportResult(session, out, err);
     }
     return rankExitCode(trainAsDataParallelWorker(job, *collective, cancel), world.rank, err);
 }
 
-int resumeAsRank(std::int64_t runId, const std::filesystem::path& database,
+int resumeAsRank(std::int64_t runId, const std::filesystem::path& database, int eventsFd,
                  const std::atomic<bool>& cancel, std::ostream& out, std::ostream& err) {
     const auto world = WorldInfo::fromEnvironment();
     // The backend follows the run's device: each rank on its own GPU under CUDA.
@@ -345,9 +385,10 @@ int resumeAsRank(std::int64_t runId, const std::filesystem::path& database,
     }
     const auto collective = Collective::connect(world, device);
     if (world.rank == 0) {
-        ProgressPrinter progress(err);
+        Rank0Observers observers(err, eventsFd);
+        observers.onRunCreated()(runId);
         const auto session =
-            resumeTrainingRun(runId, database, &progress, cancel, collective.get());
+            resumeTrainingRun(runId, database, &observers.list, cancel, collective.get());
         err << "\n";
         return reportResult(session, out, err);
     }
@@ -355,10 +396,11 @@ int resumeAsRank(std::int64_t runId, const std::filesystem::path& database,
                         world.rank, err);
 }
 
-int resume(std::int64_t runId, const std::filesystem::path& database,
+int resume(std::int64_t runId, const std::filesystem::path& database, int eventsFd,
            const std::atomic<bool>& cancel, std::ostream& out, std::ostream& err) {
-    ProgressPrinter progress(err);
-    const auto session = resumeTrainingRun(runId, database, &progress, cancel);
+    Rank0Observers observers(err, eventsFd);
+    observers.onRunCreated()(runId);
+    const auto session = resumeTrainingRun(runId, database, &observers.list, cancel);
     err << "\n";
     return reportResult(session, out, err);
 }
@@ -408,6 +450,11 @@ void estimate(const TrainArguments& args, bool trial, bool largestBatch, std::os
     row("activations", forecast.activations);
     row("peak", forecast.total(), "weights + optimizer state + activations + gradients alive");
     row(job.training.memoryCapBytes ? "memory cap" : "device memory", budget);
+    if (const auto warning = emulatedPrecisionWarning(deviceTraits(job.training.device),
+                                                      toString(job.training.precision));
+        !warning.empty()) {
+        out << "note: " << warning << "\n";
+    }
     if (trial) {
         row("trial step peak", trainer.trialStepPeak());
     }

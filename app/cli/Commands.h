@@ -42,7 +42,7 @@ struct TrainArguments {
     TrainingJob job;
     std::string configFile;
     std::string reportFile;  ///< train --report: per-step timings and memory as JSON
-    int processes = 1;       ///< train --nproc: local data-parallel workers to start
+    int eventsFd = -1;       ///< train --events-fd: JSON lines of the run's events (-1: none)
     /// The job, checked as a whole; throws InputError for an impossible combination.
     TrainingJob resolve() const;
 };
@@ -68,9 +68,10 @@ int trainAsRank(const TrainArguments& args, const std::filesystem::path& databas
 int launchWorkers(int processes, int argc, char** argv, const std::atomic<bool>& cancel,
                   std::ostream& err);
 /// `resume` as one rank of a data-parallel launch (as trainAsRank).
-int resumeAsRank(std::int64_t runId, const std::filesystem::path& database,
+int resumeAsRank(std::int64_t runId, const std::filesystem::path& database, int eventsFd,
                  const std::atomic<bool>& cancel, std::ostream& out, std::ostream& err);
-int resume(std::int64_t runId, const std::filesystem::path& database,
+/// `resume`; eventsFd >= 0: the run's events as JSON lines there too (EventStream.h).
+int resume(std::int64_t runId, const std::filesystem::path& database, int eventsFd,
            const std::atomic<bool>& cancel, std::ostream& out, std::ostream& err);
 void estimate(const TrainArguments& args, bool trial, bool largestBatch, std::ostream& out);
 

@@ -170,12 +170,10 @@ int main(int argc, char** argv) {
     train->add_option("--report", trainArgs.reportFile,
                       "Also write per-step timings and process memory to this JSON file");
     train
-        ->add_option("--nproc", trainArgs.processes,
-                     "Data parallel: start this many worker processes on this machine (Gloo "
-                     "over loopback); each takes --batch-size x --accumulation examples of "
-                     "every step. torchrun and Slurm launches are recognised by their "
-                     "environment instead")
-        ->check(CLI::Range(1, 256));
+        ->add_option("--events-fd", trainArgs.eventsFd,
+                     "Also write the run's events as JSON lines to this open file descriptor "
+                     "(for programs that start training: core/train/EventStream.h)")
+        ->check(CLI::Range(0, 1 << 20));
 
     bert::cli::TrainArguments estimateArgs;
     estimateArgs.job.modelFolder = defaultModel;
@@ -198,6 +196,11 @@ int main(int argc, char** argv) {
         ->add_option("--nproc", resumeProcesses,
                      "A data-parallel run resumes on as many local workers as it trained on")
         ->check(CLI::Range(1, 256));
+    int resumeEventsFd = -1;
+    resume
+        ->add_option("--events-fd", resumeEventsFd,
+                     "Also write the run's events as JSON lines to this open file descriptor")
+        ->check(CLI::Range(0, 1 << 20));
 
     std::int64_t exportRunId = 0;
     std::string exportTarget;
@@ -263,6 +266,8 @@ int main(int argc, char** argv) {
             return app.exit(error) == 0 ? bert::exit_code::kDone : bert::exit_code::kBadInput;
         }
         std::signal(SIGINT, onInterrupt);
+        // A reader of --events-fd that goes away must not kill a run (EventStream.h).
+        std::signal(SIGPIPE, SIG_IGN);
         using Access = bert::RunStore::Access;
         if (inspect->parsed()) {
             bert::cli::inspect(inspectFolder, inspectJson, std::cout);
@@ -273,23 +278,24 @@ int main(int argc, char** argv) {
                 return bert::cli::trainAsRank(trainArgs, database, cancelRequested, std::cout,
                                               std::cerr);
             }
-            if (trainArgs.processes > 1) {
-                return bert::cli::launchWorkers(trainArgs.processes, argc, argv, cancelRequested,
-                                                std::cerr);
+            if (trainArgs.job.training.processes > 1) {
+                return bert::cli::launchWorkers(trainArgs.job.training.processes, argc, argv,
+                                                cancelRequested, std::cerr);
             }
             return bert::cli::train(trainArgs, database, cancelRequested, std::cout, std::cerr);
         } else if (estimate->parsed()) {
             bert::cli::estimate(estimateArgs, estimateTrial, estimateLargest, std::cout);
         } else if (resume->parsed()) {
             if (bert::WorldInfo::fromEnvironment().distributed()) {
-                return bert::cli::resumeAsRank(resumeRun, database, cancelRequested, std::cout,
-                                               std::cerr);
+                return bert::cli::resumeAsRank(resumeRun, database, resumeEventsFd, cancelRequested,
+                                               std::cout, std::cerr);
             }
             if (resumeProcesses > 1) {
                 return bert::cli::launchWorkers(resumeProcesses, argc, argv, cancelRequested,
                                                 std::cerr);
             }
-            return bert::cli::resume(resumeRun, database, cancelRequested, std::cout, std::cerr);
+            return bert::cli::resume(resumeRun, database, resumeEventsFd, cancelRequested,
+                                     std::cout, std::cerr);
         } else if (exporter->parsed()) {
             bert::RunStore store(database, Access::ReadOnly);
             const auto folder =

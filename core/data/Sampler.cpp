@@ -41,12 +41,18 @@ std::vector<std::vector<std::size_t>> splitWindow(const std::vector<std::size_t>
 
 std::vector<std::vector<std::size_t>> planEpoch(const std::vector<std::size_t>& lengths,
                                                 std::size_t stepExamples, BatchOrder order,
-                                                std::uint64_t seed, std::size_t epoch) {
+                                                std::uint64_t seed, std::size_t epoch,
+                                                bool shuffle) {
     if (stepExamples == 0) {
         throw std::invalid_argument("planEpoch: a step of 0 examples");
     }
     const std::size_t n = lengths.size();
-    std::vector<std::size_t> indices = shuffled(n, seed, epoch);
+    std::vector<std::size_t> indices(n);
+    if (!shuffle) {
+        std::iota(indices.begin(), indices.end(), std::size_t{0});
+    } else {
+        indices = shuffled(n, seed, epoch);
+    }
     if (order == BatchOrder::LengthGrouped && n > 0) {
         const std::size_t multiplier =
             std::max<std::size_t>(1, std::min(n / (stepExamples * 4), kMaxMegaBatchMultiplier));

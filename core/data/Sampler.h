@@ -19,9 +19,12 @@ enum class BatchOrder {
 /// train batch x accumulation: shuffle, cut into megabatches of min(n / (4 x batch), 50)
 /// batches (at least 1), sort each megabatch by length descending, and swap the longest example
 /// of all to the very front, so an out-of-memory error shows on the first step, not hours later.
+/// With shuffle false the epoch starts from the file's order instead of a seeded shuffle (Random
+/// is then the file's order; LengthGrouped sorts megabatches of consecutive examples).
 std::vector<std::vector<std::size_t>> planEpoch(const std::vector<std::size_t>& lengths,
                                                 std::size_t stepExamples, BatchOrder order,
-                                                std::uint64_t seed, std::size_t epoch);
+                                                std::uint64_t seed, std::size_t epoch,
+                                                bool shuffle = true);
 
 /// Splits a window into consecutive micro-batches of at most microBatch examples.
 std::vector<std::vector<std::size_t>> splitWindow(const std::vector<std::size_t>& window,

@@ -101,4 +101,19 @@ DeviceTraits deviceTraits(const std::string& device) {
     return known.emplace(device, readTraits(device)).first->second;
 }
 
+std::string emulatedPrecisionWarning(const DeviceTraits& traits, std::string_view precision) {
+    if (precision == "bf16" && !traits.nativeBf16) {
+        return traits.cuda ? "bf16 on " + traits.name +
+                                 " is emulated (no bf16 tensor cores before compute capability "
+                                 "8.0): slower than fp32"
+                           : "bf16 on this CPU is emulated (it has neither AVX512-BF16 nor "
+                             "AMX-BF16): several times slower a step than fp32";
+    }
+    if (precision == "fp16" && !traits.fastFp16) {
+        return traits.cuda ? "fp16 on " + traits.name + " has no tensor cores: slower than fp32"
+                           : "fp16 on a CPU is emulated and needs loss scaling: slower than fp32";
+    }
+    return {};
+}
+
 }  // namespace bert

@@ -26,4 +26,9 @@ DeviceTraits deviceTraits(const std::string& device);
 /// Whether /proc/cpuinfo text lists a native bf16 instruction set (avx512_bf16 or amx_bf16).
 bool cpuInfoHasNativeBf16(std::string_view cpuinfo);
 
+/// A warning for a half-precision choice the device only emulates ("bf16 on this CPU is
+/// emulated: ..."), for `estimate` and a run's log; empty when the choice is fast there or is
+/// fp32. precision is the JSON name: "fp32", "bf16", "fp16".
+std::string emulatedPrecisionWarning(const DeviceTraits& traits, std::string_view precision);
+
 }  // namespace bert

@@ -27,6 +27,8 @@ MemoryBreakdown forecastMemory(const BertConfig& model, const TrainingConfig& tr
                                std::size_t longestExample, std::size_t ranks) {
     constexpr std::int64_t kFloatBytes = 4;   // fp32 weights, gradients, moments, LayerNorm inputs
     constexpr std::int64_t kAdamMoments = 2;  // exp_avg and exp_avg_sq
+    // The launcher's processes count when no collective says otherwise (the form, `estimate`).
+    ranks = std::max(ranks, static_cast<std::size_t>(std::max(1, training.processes)));
     const auto counts = countParameters(model);
     const std::int64_t layers = model.numHiddenLayers;
     const auto frozenLayers = static_cast<std::int64_t>(training.freezeLayers);

@@ -35,8 +35,9 @@ ParameterCounts countParameters(const BertConfig& model);
 /// The peak (MemoryBreakdown::total) is weights + optimizer state + activations + the gradients
 /// alive at that moment: all of them with accumulation, all but the embeddings' under
 /// checkpointing, only the head's otherwise (the peak is then the start of backward).
-/// Under data parallel the figures are per process (ranks of them, each with batchSize
-/// examples per micro-batch); with shardOptimizer each keeps 1/ranks of the optimizer state.
+/// Under data parallel the figures are per process (ranks of them, or training.processes when
+/// more, each with batchSize examples per micro-batch); with shardOptimizer each keeps 1/ranks
+/// of the optimizer state.
 MemoryBreakdown forecastMemory(const BertConfig& model, const TrainingConfig& training,
                                std::size_t longestExample, std::size_t ranks = 1);
 

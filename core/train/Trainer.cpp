@@ -14,6 +14,7 @@
 #include "data/Batch.h"
 #include "data/Sampler.h"
 #include "distributed/Collective.h"
+#include "memory/DeviceTraits.h"
 #include "memory/MemoryForecast.h"
 #include "train/FusedAdamW.h"
 #include "train/Metrics.h"
@@ -406,12 +407,20 @@ void Trainer::trainLoop(const std::atomic<bool>& cancel, RunResult& result, std:
         start.trialPeakBytes = trialStepPeak();
     }
     observer_.onStarted(start);
+    if (const auto warning =
+            emulatedPrecisionWarning(deviceTraits(config_.device), toString(config_.precision));
+        !warning.empty()) {
+        emit(EventKind::Info, warning, {{"precision", toString(config_.precision)}});
+    }
     if (start.trialPeakBytes > 0) {
         emit(EventKind::Info,
              "forecast peak " + std::to_string(start.forecast.total() >> 20) +
-                 " MiB; trial step on the longest batch " +
+                 " MiB; trial step on the longest micro-batch (" +
+                 std::to_string(lastTrialExamples_) + " examples) " +
                  std::to_string(start.trialPeakBytes >> 20) + " MiB",
-             {{"forecast", start.forecast.toJson()}, {"trial_peak", start.trialPeakBytes}});
+             {{"forecast", start.forecast.toJson()},
+              {"trial_peak", start.trialPeakBytes},
+              {"trial_examples", lastTrialExamples_}});
     }
 
     const BatchOrder order = config_.groupByLength ? BatchOrder::LengthGrouped : BatchOrder::Random;
@@ -451,7 +460,7 @@ void Trainer::trainLoop(const std::atomic<bool>& cancel, RunResult& result, std:
     };
     while (position_.epoch < epochs && position_.step < totalSteps_) {
         const auto windows = planEpoch(data_.train.lengths, globalStepExamples(), order,
-                                       config_.seed, position_.epoch);
+                                       config_.seed, position_.epoch, config_.shuffle);
         EpochSummary epoch;
         epoch.epoch = position_.epoch + 1;
         const auto epochStart = Clock::now();

@@ -80,9 +80,12 @@ public:
     /// Evaluation under NoGradGuard and eval(); an OOM halves the evaluation batch only.
     EvalMetrics evaluate();
 
-    /// Peak bytes of one forward + backward on the longest training micro-batch, plus the
-    /// optimizer state the first step creates. Model, gradients and random state are unchanged.
+    /// Peak bytes of one forward + backward on the longest training micro-batch (with the
+    /// gradients earlier micro-batches leave when accumulating), plus the optimizer state the
+    /// first step creates. Model, gradients and random state are unchanged.
     std::int64_t trialStepPeak();
+    /// Examples the last trial step ran forward and backward: one micro-batch.
+    std::size_t lastTrialExamples() const { return lastTrialExamples_; }
 
     /// Runs forward and backward over the examples of window (indices into the training set)
     /// in micro-batches of the current size, leaving the summed gradients in the parameters;
@@ -167,6 +170,7 @@ private:
     std::unique_ptr<DynamicLossScaler> scaler_;
     std::size_t totalSteps_ = 0;
     std::size_t microBatch_;
+    std::size_t lastTrialExamples_ = 0;  ///< examples of the last trial step
     std::size_t evalBatch_;
     TrainingPosition position_;
     std::optional<double> bestScore_;  ///< best_metric so far, higher is better

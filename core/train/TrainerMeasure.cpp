@@ -118,14 +118,23 @@ std::int64_t Trainer::trialStepPeak() {
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
         return data_.train.lengths[a] > data_.train.lengths[b];
     });
-    // With accumulation, two micro-batches: the first one's gradients are alive during the second.
-    const std::size_t microBatches =
-        (config_.accumulationSteps > 1 && microBatch_ < config_.stepExamples()) ? 2 : 1;
-    order.resize(std::min(order.size(), microBatch_ * microBatches));
+    // One micro-batch, whatever the accumulation: the step's peak comes inside a micro-batch.
+    // With accumulation the earlier micro-batches' gradients are alive during a later one's
+    // backward, so they are made here (zeros, as big as what backward would leave) instead of
+    // computed: the peak of the step at 1/accumulation of its cost (once 2 micro-batches).
+    order.resize(std::min(order.size(), microBatch_));
+    const bool accumulating = config_.accumulationSteps > 1 && microBatch_ < config_.stepExamples();
     const auto rng = getRngState(device_);
-    monitor_.resetPeak();
     std::int64_t peak = 0;
     try {
+        if (accumulating) {
+            const torch::NoGradGuard noGrad;
+            for (auto& parameter : trainable_) {
+                parameter.mutable_grad() = at::zeros_like(parameter);
+            }
+        }
+        monitor_.resetPeak();
+        lastTrialExamples_ = order.size();
         computeGradients(order);
         peak = monitor_.sample().peak;
     } catch (const c10::Error& error) {

@@ -54,6 +54,7 @@ struct TrainingConfig {
     PaddingMode padding = PaddingMode::Dynamic;
     std::size_t padToMultipleOf = 1;  ///< 8 suits tensor cores under fp16
     bool groupByLength = false;       ///< length-grouped batching (megabatches)
+    bool shuffle = true;              ///< a seeded order each epoch; off: the file's order
     double validationFraction = 0.2;  ///< stratified split when no validation file is given
     // ---- batch ----
     std::size_t batchSize = 16;         ///< micro-batch: examples per forward/backward
@@ -91,7 +92,11 @@ struct TrainingConfig {
     std::optional<std::int64_t> memoryCapBytes;  ///< rehearse a smaller device
     bool recoverFromOom = true;                  ///< halve micro-batch, double accumulation on OOM
     // ---- device and outputs ----
-    std::string device = "cpu";   ///< "cpu" or "cuda:N"
+    std::string device = "cpu";  ///< "cpu" or "cuda:N"
+    /// Data parallel on this machine: processes the launcher starts, one per GPU on CUDA
+    /// (`train --nproc`, the studio's "processes"); 1: this process alone. torchrun and Slurm
+    /// launches set their world in the environment instead and leave this at 1.
+    int processes = 1;
     bool saveCheckpoints = true;  ///< at epoch end, best-by-validation, and on cancel
     int threads = 0;              ///< intra-op threads on CPU (0: LibTorch's default)
 

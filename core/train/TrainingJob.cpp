@@ -141,6 +141,12 @@ SessionResult runTrainingJob(const TrainingJob& job, const std::filesystem::path
                              TrainerObserver* observer, const std::atomic<bool>& cancel,
                              const std::function<void(std::int64_t)>& onRunCreated,
                              Collective* collective) {
+    if (job.training.processes > 1 && collective == nullptr) {
+        // One process must not quietly train what was asked of several (a different batch).
+        throw InputError("this job asks for " + std::to_string(job.training.processes) +
+                         " data-parallel processes: start it with bert-studio-cli train --nproc " +
+                         std::to_string(job.training.processes) + " (or torchrun)");
+    }
     auto prepared = prepareJob(job);
     checkTrainable(prepared.model, prepared.data, job.training);
     RunStore store(database);

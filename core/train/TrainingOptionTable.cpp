@@ -103,6 +103,18 @@ std::vector<OptionDescriptor> buildTrainingOptionTable() {
                    .technique = "length-grouped batching",
                    .summary = whenOn(&TrainingConfig::groupByLength, "length-grouped")},
                   &TrainingConfig::groupByLength));
+    add(bindField({.key = "shuffle",
+                   .flag = "--no-shuffle",
+                   .alias = "",
+                   .label = QT_TRANSLATE_NOOP("TrainingOptions", "Shuffle each epoch"),
+                   .help = QT_TRANSLATE_NOOP(
+                       "TrainingOptions",
+                       "A new order of the training examples each epoch, drawn from the seed. "
+                       "Off: the file's own order every epoch (a curriculum, or another tool's "
+                       "run to reproduce); grouping by length then sorts consecutive examples."),
+                   .group = G::Batching,
+                   .kind = K::Flag},
+                  &TrainingConfig::shuffle));
     add(bindField(
         {.key = "batch_size",
          .flag = "--batch-size",
@@ -513,6 +525,22 @@ std::vector<OptionDescriptor> buildTrainingOptionTable() {
          .group = G::Run,
          .kind = K::Device},
         &TrainingConfig::device));
+    add(bindField(
+        {.key = "processes",
+         .flag = "--nproc",
+         .alias = "",
+         .label = QT_TRANSLATE_NOOP("TrainingOptions", "Data-parallel processes"),
+         .help = QT_TRANSLATE_NOOP(
+             "TrainingOptions",
+             "Train as this many processes on this machine, each taking batch size x accumulation "
+             "examples of every step and summing gradients with the others: on CUDA one per GPU "
+             "(all of them), on the CPU to rehearse data parallel (Gloo over loopback). 1: one "
+             "process. torchrun and Slurm launches are recognised by their environment instead."),
+         .group = G::Run,
+         .kind = K::Integer,
+         .minimum = 1,
+         .maximum = 256},
+        &TrainingConfig::processes));
     add(bindField({.key = "threads",
                    .flag = "--threads",
                    .alias = "",

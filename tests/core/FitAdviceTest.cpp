@@ -203,6 +203,21 @@ TEST(DeviceTraits, ReadsNativeBf16FromTheCpuFlagsLineOnly) {
         cpuInfoHasNativeBf16("processor\t: 0\nflags\t\t: fpu sse avx512f avx512_bf16 amx_tile\n"));
     EXPECT_TRUE(cpuInfoHasNativeBf16("flags\t\t: fpu amx_bf16 amx_int8\n"));
     EXPECT_FALSE(cpuInfoHasNativeBf16("flags\t\t: fpu sse avx2 avx512f\n"));
+    // Issue 14, point 5: `estimate` and the run's log say when a choice is only emulated.
+    DeviceTraits emulating;
+    emulating.name = "CPU";
+    EXPECT_NE(emulatedPrecisionWarning(emulating, "bf16").find("emulated"), std::string::npos);
+    EXPECT_NE(emulatedPrecisionWarning(emulating, "fp16").find("emulated"), std::string::npos);
+    EXPECT_TRUE(emulatedPrecisionWarning(emulating, "fp32").empty());
+    DeviceTraits native = emulating;
+    native.nativeBf16 = true;
+    EXPECT_TRUE(emulatedPrecisionWarning(native, "bf16").empty());
+    DeviceTraits volta;
+    volta.cuda = true;
+    volta.fastFp16 = true;
+    volta.name = "Tesla V100 (cuda:0)";
+    EXPECT_NE(emulatedPrecisionWarning(volta, "bf16").find("Tesla V100"), std::string::npos);
+    EXPECT_TRUE(emulatedPrecisionWarning(volta, "fp16").empty());
     EXPECT_FALSE(cpuInfoHasNativeBf16("model name\t: avx512_bf16 marketing\nflags\t\t: fpu sse\n"));
     EXPECT_FALSE(cpuInfoHasNativeBf16("flags\t\t: fpu avx512_bf16x\n"));
     EXPECT_FALSE(deviceTraits("cpu").cuda);
@@ -228,6 +243,9 @@ TEST(DataParallelForecast, ShardedOptimizerStateIsAShareOfTheRanksAndNothingElse
     EXPECT_EQ(sharded.activations, single.activations);
     EXPECT_EQ(forecastMemory(miniLm(), training, 128, 1).total(), single.total())
         << "sharding alone, in one process, changes nothing";
+    // The form and `estimate --nproc 4` have no collective: the processes setting counts.
+    training.processes = 4;
+    EXPECT_EQ(forecastMemory(miniLm(), training, 128).optimizerState, sharded.optimizerState);
 }
 
 }  // namespace

@@ -1,11 +1,11 @@
 // On CPU, each memory technique lowers the measured peak of a small model, and the forecast made
 // from the configuration alone stays within 20% of the measured peak. Prints the figures.
+#include <cstdio>
+#include <functional>
+
 #include <ATen/ATen.h>
 #include <gtest/gtest.h>
 #include <torch/csrc/autograd/grad_mode.h>
-
-#include <cstdio>
-#include <functional>
 
 #include "TinyModel.h"
 #include "data/Batch.h"
@@ -71,7 +71,9 @@ Measured measure(const TrainingData& data, const TrainingConfig& config) {
     return m;
 }
 
-double mib(std::int64_t bytes) { return static_cast<double>(bytes) / (1024.0 * 1024.0); }
+double mib(std::int64_t bytes) {
+    return static_cast<double>(bytes) / (1024.0 * 1024.0);
+}
 
 TEST(MemoryTechniques, EachTechniqueLowersTheMeasuredCpuPeakAndTheForecastHolds) {
     const auto data = test::makeTinyData(256, 32, 5, 10, 110, 128);
@@ -84,11 +86,24 @@ TEST(MemoryTechniques, EachTechniqueLowersTheMeasuredCpuPeakAndTheForecastHolds)
         {"baseline: fixed padding 128, batch 16, fp32", [](TrainingConfig&) {}, false},
         {"dynamic padding", [](TrainingConfig& c) { c.padding = PaddingMode::Dynamic; }, true},
         {"dynamic padding + length grouping",
-         [](TrainingConfig& c) { c.padding = PaddingMode::Dynamic; c.groupByLength = true; }, true},
-        {"batch 4 x accumulation 4", [](TrainingConfig& c) { c.batchSize = 4; c.accumulationSteps = 4; }, true},
+         [](TrainingConfig& c) {
+             c.padding = PaddingMode::Dynamic;
+             c.groupByLength = true;
+         },
+         true},
+        {"batch 4 x accumulation 4",
+         [](TrainingConfig& c) {
+             c.batchSize = 4;
+             c.accumulationSteps = 4;
+         },
+         true},
         {"frozen embeddings", [](TrainingConfig& c) { c.freezeEmbeddings = true; }, true},
         {"frozen embeddings + 2 lower layers",
-         [](TrainingConfig& c) { c.freezeEmbeddings = true; c.freezeLayers = 2; }, true},
+         [](TrainingConfig& c) {
+             c.freezeEmbeddings = true;
+             c.freezeLayers = 2;
+         },
+         true},
         {"bf16 autocast", [](TrainingConfig& c) { c.precision = Precision::Bf16; }, true},
         {"gradient checkpointing", [](TrainingConfig& c) { c.gradientCheckpointing = true; }, true},
         {"all of the above",
@@ -103,8 +118,8 @@ TEST(MemoryTechniques, EachTechniqueLowersTheMeasuredCpuPeakAndTheForecastHolds)
          },
          true},
     };
-    std::printf("\n%-46s %10s %10s %10s %8s\n", "configuration (CPU)", "peak MiB", "forecast", "trial",
-                "error");
+    std::printf("\n%-46s %10s %10s %10s %8s\n", "configuration (CPU)", "peak MiB", "forecast",
+                "trial", "error");
     std::int64_t baselinePeak = 0;
     double worstError = 0.0;
     for (const auto& row : rows) {
@@ -146,8 +161,10 @@ TEST(MemoryTechniques, EvaluationWithoutGradientsKeepsNoActivations) {
     };
     const auto withGrad = peakOf(true);
     const auto withoutGrad = peakOf(false);
-    std::printf("evaluation forward of 16 x ~110 tokens: %.2f MiB with autograd, %.2f MiB under "
-                "NoGradGuard\n", mib(withGrad), mib(withoutGrad));
+    std::printf(
+        "evaluation forward of 16 x ~110 tokens: %.2f MiB with autograd, %.2f MiB under "
+        "NoGradGuard\n",
+        mib(withGrad), mib(withoutGrad));
     EXPECT_LT(withoutGrad * 3, withGrad);
 }
 

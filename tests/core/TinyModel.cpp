@@ -7,10 +7,11 @@ namespace bert::test {
 
 std::vector<std::string> tinyVocabulary() {
     std::vector<std::string> vocabulary = {"[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"};
-    for (const char* word : {"the", "a", "cat", "dog", "sat", "on", "mat", "good", "bad", "movie",
-                             "film", "great", "awful", "i", "loved", "hated", "it", "was", "very",
-                             "not", ".", ",", "!", "##s", "##ed", "##ing", "free", "money", "win",
-                             "now", "meeting", "today", "report", "click", "here", "offer"}) {
+    for (const char* word :
+         {"the",   "a",    "cat",   "dog",     "sat",   "on",     "mat",   "good",  "bad",
+          "movie", "film", "great", "awful",   "i",     "loved",  "hated", "it",    "was",
+          "very",  "not",  ".",     ",",       "!",     "##s",    "##ed",  "##ing", "free",
+          "money", "win",  "now",   "meeting", "today", "report", "click", "here",  "offer"}) {
         vocabulary.emplace_back(word);
     }
     return vocabulary;
@@ -19,7 +20,8 @@ std::vector<std::string> tinyVocabulary() {
 ModelBundle makeModel(std::int64_t layers, std::int64_t hidden, std::int64_t heads, double dropout,
                       std::uint64_t seed, std::vector<std::string> labels, std::int64_t vocabSize) {
     BertConfig config;
-    config.vocabSize = vocabSize > 0 ? vocabSize : static_cast<std::int64_t>(tinyVocabulary().size());
+    config.vocabSize =
+        vocabSize > 0 ? vocabSize : static_cast<std::int64_t>(tinyVocabulary().size());
     config.hiddenSize = hidden;
     config.numHiddenLayers = layers;
     config.numAttentionHeads = heads;
@@ -37,8 +39,9 @@ TrainingData makeTinyData(std::size_t trainCount, std::size_t validationCount, s
                           std::size_t minWords, std::size_t maxWords, std::size_t maxLength) {
     const auto vocabulary = tinyVocabulary();
     const std::vector<std::string> positive = {"good", "great", "loved"};
-    const std::vector<std::string> neutral = {"the", "a", "cat", "dog", "sat", "on", "mat", "movie",
-                                              "film", "it", "was", "very", "meeting", "today"};
+    const std::vector<std::string> neutral = {"the", "a",    "cat",     "dog",  "sat",
+                                              "on",  "mat",  "movie",   "film", "it",
+                                              "was", "very", "meeting", "today"};
     std::mt19937_64 random(seed);
     auto makeSet = [&](std::size_t count) {
         ExampleSet set;
@@ -74,8 +77,8 @@ void writeReviewsCsv(const std::filesystem::path& file, int rows) {
     std::ofstream csv(file);
     csv << "review,sentiment\n";
     for (int i = 0; i < rows; ++i) {
-        csv << (i % 2 == 0 ? "\"i loved it, a great film !\"" : "\"the film was very bad , awful\"") << ","
-            << (i % 2 == 0 ? "pos" : "neg") << "\n";
+        csv << (i % 2 == 0 ? "\"i loved it, a great film !\"" : "\"the film was very bad , awful\"")
+            << "," << (i % 2 == 0 ? "pos" : "neg") << "\n";
     }
 }
 

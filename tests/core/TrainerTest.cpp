@@ -1,4 +1,5 @@
 // Tests that fail if a technique were fake: each compares the technique with its definition.
+#include <algorithm>
 #include <map>
 #include <numeric>
 #include <thread>
@@ -133,6 +134,31 @@ TEST(Trainer, CheckpointingWithFrozenEmbeddingsStillTrainsTheEncoder) {
     const auto after =
         bundle.model->bert->encoder->layer[0]->as<BertLayerImpl>()->attention->self->query->weight;
     EXPECT_FALSE(at::equal(before, after)) << "the encoder's first layer did not change";
+}
+
+// Issue 14, point 7: with shuffling off every epoch is the file's order, so that a run can be
+// fed exactly the batches another tool (transformers' Trainer with a sequential sampler) sees;
+// neither the seed nor the epoch changes it.
+TEST(Sampler, ShuffleOffKeepsTheFilesOrderEveryEpoch) {
+    const std::vector<std::size_t> lengths(21, 10);
+    for (std::size_t epoch = 0; epoch < 2; ++epoch) {
+        const auto windows = planEpoch(lengths, 4, BatchOrder::Random, 42, epoch, false);
+        ASSERT_EQ(windows.size(), 6U);
+        std::size_t next = 0;
+        for (const auto& window : windows) {
+            for (const auto index : window) {
+                EXPECT_EQ(index, next++) << "epoch " << epoch;
+            }
+        }
+    }
+    // Grouped without shuffling: megabatches of consecutive examples, sorted; the same each epoch.
+    std::vector<std::size_t> uneven(64);
+    for (std::size_t i = 0; i < uneven.size(); ++i) {
+        uneven[i] = 1 + (i * 37) % 29;
+    }
+    const auto grouped = planEpoch(uneven, 4, BatchOrder::LengthGrouped, 42, 0, false);
+    EXPECT_EQ(grouped, planEpoch(uneven, 4, BatchOrder::LengthGrouped, 7, 1, false));
+    EXPECT_NE(grouped, planEpoch(uneven, 4, BatchOrder::LengthGrouped, 42, 0, true));
 }
 
 TEST(Sampler, LengthGroupingIsAPermutationWithTheLongestFirst) {
@@ -307,6 +333,46 @@ TEST(Trainer, OutOfMemoryAtMicroBatchOneFailsWithAClearMessage) {
     EXPECT_NE(result.error.find("cannot shrink further"), std::string::npos) << result.error;
     EXPECT_EQ(recorder.count(EventKind::Error), 1U);
     EXPECT_EQ(recorder.count(EventKind::OomRecovered), 3U);  // 8 -> 4 -> 2 -> 1, then give up
+}
+
+// Issue 14, point 4: the trial step ran two micro-batches (and was reported taking 18 min for
+// BERT-base at 512 tokens on this machine's CPU); it now runs one, with the gradients earlier
+// micro-batches leave made as zeros, and must find the same peak the two reach.
+TEST(Trainer, TheTrialStepRunsOneMicroBatchAndFindsTheAccumulatingPeak) {
+    const auto data = test::makeTinyData(64, 48, 31);
+    auto config = smallConfig();
+    config.batchSize = 4;
+    config.accumulationSteps = 8;
+    config.padding = PaddingMode::Fixed;
+    Recorder recorder;
+    auto bundle = test::makeModel(2, 64, 4, 0.0, 15);
+    Trainer trainer(bundle, data, config, recorder);
+    const auto optimizerState = 2 * trainer.residentMemory().gradients;  // AdamW's two moments
+
+    // The reference: the two longest micro-batches, measured as a step measures them.
+    std::vector<std::size_t> longest(data.train.size());
+    std::iota(longest.begin(), longest.end(), 0);
+    std::stable_sort(longest.begin(), longest.end(), [&](std::size_t a, std::size_t b) {
+        return data.train.lengths[a] > data.train.lengths[b];
+    });
+    longest.resize(2 * config.batchSize);
+    MemoryMonitor cpu(c10::kCPU);
+    cpu.resetPeak();
+    trainer.computeGradients(longest);
+    const auto twoMicroBatches = cpu.sample().peak;
+    for (auto& parameter : bundle.model->parameters()) {
+        parameter.mutable_grad() = at::Tensor();
+    }
+
+    const auto trial = trainer.trialStepPeak() - optimizerState;
+    std::cout << "trial step: " << trainer.lastTrialExamples() << " examples, peak " << trial
+              << " B; two micro-batches " << twoMicroBatches << " B\n";
+    EXPECT_EQ(trainer.lastTrialExamples(), config.batchSize) << "one micro-batch, not more";
+    EXPECT_NEAR(static_cast<double>(trial), static_cast<double>(twoMicroBatches),
+                0.01 * static_cast<double>(twoMicroBatches));
+    for (const auto& parameter : bundle.model->parameters()) {
+        EXPECT_FALSE(parameter.grad().defined()) << "the trial left gradients behind";
+    }
 }
 
 TEST(Trainer, EvaluationOutOfMemoryShrinksOnlyTheEvaluationBatch) {

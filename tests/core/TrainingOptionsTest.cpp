@@ -49,6 +49,8 @@ TrainingConfig everyOptionChanged() {
     c.device = "cuda:1";
     c.saveCheckpoints = false;
     c.threads = 3;
+    c.processes = 4;
+    c.shuffle = false;
     return c;
 }
 

@@ -105,7 +105,8 @@ TEST(UserFiles, ImpossibleSizesInConfigJsonAreRefusedBeforeAnyAllocation) {
     // Found by fuzz_config_json: a float where a whole number belongs was converted (undefined
     // behaviour), not refused.
     write(R"(, "hidden_size": 4.2e84)");
-    expectRefused([&] { BertConfig::fromFile(file); }, file, "\"hidden_size\" must be a whole number");
+    expectRefused([&] { BertConfig::fromFile(file); }, file,
+                  "\"hidden_size\" must be a whole number");
     write("");
     EXPECT_EQ(BertConfig::fromFile(file).hiddenSize, 768);
 }

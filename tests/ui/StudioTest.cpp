@@ -284,6 +284,86 @@ TEST_F(Studio, ClosingDuringARunAsksThenCancelsAndTheRunKeepsItsData) {
         << "no checkpoint to resume from";
 }
 
+// Issue 13, point 7: the studio trains data parallel as N processes (2 on the CPU here). The
+// command line's launcher starts the ranks; the studio shows the run live from rank 0's events
+// like any other, a cancel reaches every rank at the same step, and Resume continues the run on
+// as many processes; a short run completes with every step charted.
+TEST_F(Studio, DataParallelRunsAsProcessesLiveCancelledAndResumed) {
+    ::setenv("BERT_STUDIO_CLI", BERT_STUDIO_CLI, 1);
+    ASSERT_TRUE(openReviews());
+    configure(PaddingMode::Dynamic, 30);
+    auto config = window_->techniquesPage()->config();
+    config.processes = 2;
+    config.threads = 1;
+    window_->techniquesPage()->setConfig(config);
+    auto* training = window_->trainingPage();
+    qint64 finished = 0;
+    QObject::connect(window_.get(), &ui::MainWindow::trainingFinished,
+                     [&](qint64 runId) { finished = runId; });
+    ASSERT_TRUE(window_->startTraining());
+    ASSERT_TRUE(waitUntil([&] { return training->charts()->stepPoints() >= 4; }, 120000))
+        << training->log().join(QLatin1Char('\n')).toStdString();
+    window_->cancelTraining();
+    ASSERT_TRUE(waitUntil([&] { return finished != 0; }, 60000)) << "the ranks did not stop";
+    EXPECT_TRUE(training->status().contains(QStringLiteral("cancelled")))
+        << training->status().toStdString();
+    const auto runId = finished;
+    std::size_t stored = 0;
+    {
+        RunStore store(dir_ / "runs.sqlite", RunStore::Access::ReadOnly);
+        const auto run = store.run(runId);
+        ASSERT_TRUE(run);
+        EXPECT_EQ(run->status, RunStatus::Cancelled);
+        EXPECT_EQ(run->config["world_size"], 2);
+        const auto steps = store.steps(runId);
+        stored = steps.size();
+        ASSERT_GE(stored, 4U);
+        EXPECT_EQ(steps.back().rankMemory.size(), 2U) << "not a two-rank run";
+        EXPECT_EQ(training->charts()->stepPoints(), static_cast<int>(stored))
+            << "the studio did not see every step the ranks made";
+    }
+
+    // Resume: again two processes, again live.
+    finished = 0;
+    QPushButton* resume = nullptr;
+    for (auto* button : training->findChildren<QPushButton*>()) {
+        if (button->text() == QStringLiteral("&Resume")) {
+            resume = button;
+        }
+    }
+    ASSERT_NE(resume, nullptr);
+    ASSERT_TRUE(resume->isEnabled());
+    resume->click();
+    ASSERT_TRUE(waitUntil(
+        [&] { return training->charts()->stepPoints() >= static_cast<int>(stored) + 3; }, 120000))
+        << training->log().join(QLatin1Char('\n')).toStdString();
+    window_->cancelTraining();
+    ASSERT_TRUE(waitUntil([&] { return finished != 0; }, 60000));
+    EXPECT_EQ(finished, runId);
+    {
+        RunStore store(dir_ / "runs.sqlite", RunStore::Access::ReadOnly);
+        EXPECT_GE(store.steps(runId).size(), stored + 3);
+        EXPECT_EQ(store.run(runId)->status, RunStatus::Cancelled);
+    }
+
+    // A short run to its end: completed, every step charted, the ranks' peaks on the chart.
+    configure(PaddingMode::Dynamic, 1);
+    config = window_->techniquesPage()->config();
+    config.processes = 2;
+    config.threads = 1;
+    window_->techniquesPage()->setConfig(config);
+    finished = 0;
+    ASSERT_TRUE(window_->startTraining());
+    ASSERT_TRUE(waitUntil([&] { return finished != 0; }, 120000));
+    EXPECT_TRUE(training->status().contains(QStringLiteral("completed")))
+        << training->status().toStdString() << "\n"
+        << training->log().join(QLatin1Char('\n')).toStdString();
+    RunStore store(dir_ / "runs.sqlite", RunStore::Access::ReadOnly);
+    EXPECT_EQ(training->charts()->stepPoints(), static_cast<int>(store.steps(finished).size()));
+    EXPECT_EQ(store.run(finished)->status, RunStatus::Completed);
+    ::unsetenv("BERT_STUDIO_CLI");
+}
+
 // Issue 12, points 6 and 7: the training tab tells the truth. Before Start it says what a run
 // trains on and warns of a mis-chosen label column (the text column here; one value per row and
 // a head of another size are tested in TrainingPlanTest); a new run clears the previous

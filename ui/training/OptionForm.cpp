@@ -281,13 +281,16 @@ void OptionForm::setMaximum(const std::string& key, int maximum) {
 
 void OptionForm::updateEnabled() {
     updatePrecisionChoices();
-    // The studio trains in one process; sharding needs several (train --nproc, torchrun). The
-    // row stays visible, off, and says where it applies, so a job file saved here keeps it.
-    if (auto* shard = editor("shard_optimizer"); shard != nullptr && shard->isEnabled()) {
-        shard->setEnabled(false);
-        shard->setToolTip(shard->toolTip() + QStringLiteral("\n\n") +
-                          tr("Takes effect in data-parallel runs: bert-studio-cli train --nproc N, "
-                             "or torchrun. The studio trains in one process."));
+    // Sharding needs several processes: with one, the row stays visible but off and says where
+    // it applies, so a job file saved here keeps it.
+    if (auto* shard = editor("shard_optimizer")) {
+        const auto processes = rows_.find("processes");
+        shard->setEnabled(processes != rows_.end() && processes->second.value().get<int>() > 1);
+        if (!shard->property("explained").toBool()) {
+            shard->setProperty("explained", true);
+            shard->setToolTip(shard->toolTip() + QStringLiteral("\n\n") +
+                              tr("Takes effect with two or more data-parallel processes."));
+        }
     }
     for (auto& [key, row] : rows_) {
         const std::string rule = row.option->enabledWhen;

@@ -87,7 +87,7 @@ TechniquesPage::TechniquesPage(QWidget* parent) : QWidget(parent) {
     chart->setTitle(tr("Memory forecast"));
     chart->legend()->setAlignment(Qt::AlignBottom);
     forecastChart_ = new QChartView(chart, this);
-    forecastChart_->setMinimumHeight(170);
+    forecastChart_->setMinimumHeight(200);  // room for the axis labels and title
     forecastChart_->setRenderHint(QPainter::Antialiasing);
     forecastLabel_ = new QLabel(this);
     forecastLabel_->setWordWrap(true);

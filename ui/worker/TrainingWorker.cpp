@@ -1,8 +1,15 @@
 #include "worker/TrainingWorker.h"
 
+#include <cstdlib>
+#include <unistd.h>
+
 #include <QMetaType>
 
+#include "Error.h"
 #include "common/Guard.h"
+#include "io/AtomicFile.h"
+#include "runs/RunStore.h"
+#include "worker/WorkerProcesses.h"
 
 Q_DECLARE_METATYPE(bert::TrainingJob)
 Q_DECLARE_METATYPE(bert::RunStart)
@@ -16,6 +23,33 @@ Q_DECLARE_METATYPE(bert::BatchFit)
 namespace bert::ui {
 
 namespace {
+
+/// The job as a --config file for the command line, removed when it goes out of scope.
+class ScratchJobFile {
+public:
+    explicit ScratchJobFile(const TrainingJob& job) {
+        std::string pattern =
+            (std::filesystem::temp_directory_path() / "bert-studio-job-XXXXXX.json").string();
+        const int fd = ::mkstemps(pattern.data(), 5);
+        if (fd < 0) {
+            throw StoreError(std::filesystem::temp_directory_path(),
+                             "cannot write the job for the command line");
+        }
+        ::close(fd);
+        path_ = pattern;
+        writeFileAtomically(path_, job.toJson().dump(2) + "\n");
+    }
+    ScratchJobFile(const ScratchJobFile&) = delete;
+    ScratchJobFile& operator=(const ScratchJobFile&) = delete;
+    ~ScratchJobFile() {
+        std::error_code ignored;
+        std::filesystem::remove(path_, ignored);
+    }
+    const std::filesystem::path& path() const { return path_; }
+
+private:
+    std::filesystem::path path_;
+};
 
 /// Forwards trainer callbacks as the worker's signals (emitted on the training thread).
 class SignalObserver final : public TrainerObserver {
@@ -32,6 +66,37 @@ private:
 };
 
 }  // namespace
+
+void TrainingWorker::runInProcesses(const std::vector<std::string>& arguments,
+                                    std::optional<qint64> knownRunId, const CancelToken& cancel) {
+    SignalObserver observer(*this);
+    const auto launched = runCommandLine(
+        arguments, database_, observer,
+        [this, knownRunId](std::int64_t runId) {
+            if (!knownRunId) {
+                Q_EMIT runCreated(runId);
+            }
+        },
+        *cancel);
+    const auto runId = launched.runId.value_or(knownRunId.value_or(0));
+    if (launched.result) {
+        Q_EMIT finished(runId, *launched.result);
+        return;
+    }
+    // No finished line: the launcher or a rank failed before or outside the run's own ending.
+    const QString why = launched.errorMessage.empty()
+                            ? tr("the command line exited with code %1").arg(launched.exitCode)
+                            : QString::fromStdString(launched.errorMessage);
+    if (runId == 0) {
+        Q_EMIT failed(why);
+        return;
+    }
+    RunResult result;
+    result.status =
+        launched.exitCode == exit_code::kCancelled ? RunStatus::Cancelled : RunStatus::Failed;
+    result.error = why.toStdString();
+    Q_EMIT finished(runId, result);
+}
 
 void registerMetaTypes() {
     qRegisterMetaType<bert::TrainingJob>();
@@ -52,6 +117,16 @@ void TrainingWorker::start(const bert::TrainingJob& job, const bert::ui::CancelT
         Q_EMIT failed(tr("Cancelled before training started; no run was created."));
         return;
     }
+    if (job.training.processes > 1) {
+        // Data parallel: the command line's launcher starts the ranks (WorkerProcesses.h).
+        try {
+            ScratchJobFile file(job);
+            runInProcesses({"train", "--config", file.path().string()}, std::nullopt, cancel);
+        } catch (...) {
+            Q_EMIT failed(describeError(std::current_exception()));
+        }
+        return;
+    }
     SignalObserver observer(*this);
     try {
         const auto session =
@@ -68,8 +143,25 @@ void TrainingWorker::resume(qint64 runId, const bert::ui::CancelToken& cancel) {
         Q_EMIT failed(tr("Cancelled before the run resumed."));
         return;
     }
-    SignalObserver observer(*this);
     Q_EMIT runCreated(runId);
+    try {
+        int processes = 1;
+        {
+            RunStore store(database_, RunStore::Access::ReadOnly);
+            if (const auto run = store.run(runId)) {
+                processes = run->config.value("world_size", 1);
+            }
+        }
+        if (processes > 1) {
+            runInProcesses({"resume", std::to_string(runId), "--nproc", std::to_string(processes)},
+                           runId, cancel);
+            return;
+        }
+    } catch (...) {
+        Q_EMIT failed(describeError(std::current_exception()));
+        return;
+    }
+    SignalObserver observer(*this);
     try {
         const auto session = resumeTrainingRun(runId, database_, &observer, *cancel);
         Q_EMIT finished(session.runId, session.result);

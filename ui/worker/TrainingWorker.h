@@ -3,6 +3,9 @@
 #include <atomic>
 #include <filesystem>
 #include <memory>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include <QObject>
 #include <QString>
@@ -30,6 +33,9 @@ using CancelToken = std::shared_ptr<std::atomic<bool>>;
 ///  - Every failure ends in failed(message) (nothing could start, or an error escaped the run;
 ///    the run, when it existed, records it) or in finished() with a Failed status and its error:
 ///    no exception leaves the worker.
+///  - A job with more than one data-parallel process runs as child processes of the command
+///    line (WorkerProcesses.h): this thread reads their events and emits the same signals; a
+///    cancel reaches them as SIGINT.
 ///  - Process-wide state during a run (memory cap, thread count) belongs to the run's Trainer;
 ///    engine work on other threads runs inside UncountedAllocations (common/AsyncTask.h).
 class TrainingWorker : public QObject {
@@ -60,6 +66,11 @@ Q_SIGNALS:
     void largestBatchFailed(const QString& message);
 
 private:
+    /// A data-parallel run: the command line with `arguments` starts the ranks; their events
+    /// arrive as this worker's signals, as an in-process run's do (WorkerProcesses.h).
+    void runInProcesses(const std::vector<std::string>& arguments, std::optional<qint64> knownRunId,
+                        const CancelToken& cancel);
+
     std::filesystem::path database_;
 };
 

@@ -97,10 +97,12 @@ def tokenizer_folder():
     return Path(folder) if folder else minilm_folder()
 
 
-def classifier_folder(kind, folder, labels=2, seed=0):
+def classifier_folder(kind, folder, labels=2, seed=0, label_names=("ham", "spam")):
     """A transformers BertForSequenceClassification folder both sides start from, so that both
     train the very same weights: 'minilm' (pretrained encoder, seeded head) or 'bert-base'
-    (BERT-base shape from scratch, seeded, with MiniLM's uncased vocabulary)."""
+    (BERT-base shape from scratch, seeded, with MiniLM's uncased vocabulary). config.json names
+    the data's labels (sorted, as both sides number them): with other names our engine would
+    replace the head by a fresh one for the data's labels, as it does for a user's folder."""
     import torch
     from transformers import BertConfig, BertForSequenceClassification
     torch.manual_seed(seed)
@@ -111,6 +113,9 @@ def classifier_folder(kind, folder, labels=2, seed=0):
         config = BertConfig(vocab_size=30522, hidden_size=768, num_hidden_layers=12, num_attention_heads=12,
                             intermediate_size=3072, max_position_embeddings=512, num_labels=labels)
         model = BertForSequenceClassification(config)
+    if label_names:
+        model.config.id2label = dict(enumerate(sorted(label_names)))
+        model.config.label2id = {name: i for i, name in model.config.id2label.items()}
     folder = Path(folder)
     model.save_pretrained(folder, safe_serialization=True)
     for name in ("vocab.txt", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json"):
@@ -172,6 +177,69 @@ def figures(report):
         result["peak_tensor_mib"] = report["peak_tensor_bytes"] / MIB
         result["forecast_mib"] = report["forecast_bytes"] / MIB
     return result
+
+
+# ---- model FLOP utilisation (issue 14, point 1) ----------------------------------------------
+# The limit is measured, not taken from a data sheet: the best of GEMM_REPEATS square matrix
+# multiplies of GEMM_SIZE in the row's precision, with the row's threads, through torch.matmul
+# (the MKL/oneDNN kernels LibTorch's linears use), in the same run as the rows.
+GEMM_SIZE = 2048
+GEMM_REPEATS = 8
+
+
+def gemm_peak(threads, precision="fp32"):
+    """FLOP/s of this machine's best large matrix multiply in precision ("fp32" or "bf16")."""
+    import time
+    import torch
+    torch.set_num_threads(threads)
+    dtype = {"fp32": torch.float32, "bf16": torch.bfloat16}[precision]
+    device = "cuda" if torch.cuda.is_available() and os.environ.get("BERT_STUDIO_GEMM_DEVICE") == "cuda" else "cpu"
+    a = torch.randn(GEMM_SIZE, GEMM_SIZE, dtype=dtype, device=device)
+    b = torch.randn(GEMM_SIZE, GEMM_SIZE, dtype=dtype, device=device)
+    best = float("inf")
+    for _ in range(GEMM_REPEATS):
+        if device == "cuda":
+            torch.cuda.synchronize()
+        start = time.perf_counter()
+        torch.matmul(a, b)
+        if device == "cuda":
+            torch.cuda.synchronize()
+        best = min(best, time.perf_counter() - start)
+    return 2 * GEMM_SIZE ** 3 / best
+
+
+def length_moments(train_csv, max_length):
+    """Mean and mean square of the training examples' token counts ([CLS] and [SEP] included,
+    truncated at max_length), with the model's own tokenizer: attention costs a sequence's
+    length squared, so its FLOPs per real token are mean square / mean."""
+    from transformers import AutoTokenizer
+    tokenizer = AutoTokenizer.from_pretrained(str(tokenizer_folder()))
+    csv.field_size_limit(sys.maxsize)
+    with open(train_csv, newline="", encoding="utf-8") as f:
+        texts = [row["text"] for row in csv.DictReader(f)]
+    lengths = [len(ids) for ids in tokenizer(texts, truncation=True, max_length=max_length)["input_ids"]]
+    return sum(lengths) / len(lengths), sum(n * n for n in lengths) / len(lengths)
+
+
+def training_flops_per_real_token(config, mean_length, mean_square_length, frozen_layers=0, labels=2):
+    """The FLOPs a training step must do per real (non-pad) token, counted from the model's
+    configuration: every linear (2 FLOPs a multiply-add), attention's two batched products on the
+    real tokens only, the pooler and classifier once per example; backward twice forward for
+    trainable layers; the frozen lower layers forward only (nothing below them needs a gradient).
+    Recomputation under checkpointing and anything done on padding are not model FLOPs."""
+    h, i = config["hidden_size"], config["intermediate_size"]
+    layers = config["num_hidden_layers"]
+    linear = 2 * (4 * h * h + 2 * h * i)                              # Q, K, V, output; FFN in and out
+    attention = 2 * 2 * h * (mean_square_length / mean_length)       # Q K^T and scores x V
+    per_layer = linear + attention
+    head = 2 * (h * h + h * labels) / mean_length                    # pooler, classifier
+    trainable_layers = layers - frozen_layers
+    return 3 * (per_layer * trainable_layers + head) + per_layer * frozen_layers
+
+
+def model_flop_utilisation(tokens_per_second, flops_per_token, peak):
+    """Model FLOPs per second (real tokens only) over the measured GEMM peak."""
+    return tokens_per_second * flops_per_token / peak
 
 
 def save(name, payload):

@@ -67,6 +67,7 @@ class StepTimes(TrainerCallback):
         self.peak_training = -1
         self.consumed = 0
         self.cuda_peaks = None  # (allocated, reserved) during training, on CUDA
+        self.losses = None  # the step's micro-batch losses, unrounded (LossRecordingTrainer)
 
     def on_train_begin(self, args, state, control, **kwargs):
         self.resident_at_start = status_bytes("VmRSS")
@@ -78,18 +79,42 @@ class StepTimes(TrainerCallback):
     def on_step_end(self, args, state, control, **kwargs):
         batches = self.counter.batches[self.consumed:]
         self.consumed = len(self.counter.batches)
-        self.steps.append({
+        step = {
             "step": state.global_step,
             "end_seconds": time.perf_counter() - self.started,
             "examples": self.examples_per_step,
             "real_tokens": sum(b[0] for b in batches),
             "padded_tokens": sum(b[1] for b in batches),
-        })
+        }
+        if self.losses is not None and self.losses:
+            step["loss"] = sum(self.losses)  # each micro-batch's share of the step's mean
+            self.losses.clear()
+        self.steps.append(step)
         self.peak_training = status_bytes("VmHWM")
 
     def on_train_end(self, args, state, control, **kwargs):
         if torch.cuda.is_available() and not args.use_cpu:
             self.cuda_peaks = (torch.cuda.max_memory_allocated(), torch.cuda.max_memory_reserved())
+
+
+class LossRecordingTrainer(Trainer):
+    """Trainer that keeps every micro-batch's loss as a full-precision number: its own logging
+    rounds the loss to 4 decimals, too coarse for a 1e-4 parity check. With accumulation each
+    micro-batch's loss is scaled to its share of the step, as Trainer's backward scales it."""
+
+    def __init__(self, *args, losses, accumulation, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.recorded_losses = losses
+        self.accumulation = accumulation
+
+    def compute_loss(self, model, inputs, return_outputs=False, num_items_in_batch=None):
+        result = super().compute_loss(model, inputs, return_outputs=return_outputs,
+                                      num_items_in_batch=num_items_in_batch)
+        loss = result[0] if return_outputs else result
+        if model.training:
+            share = 1.0 if num_items_in_batch is not None and self.model_accepts_loss_kwargs else 1.0 / self.accumulation
+            self.recorded_losses.append(float(loss.detach()) * share)
+        return result
 
 
 def main():
@@ -102,6 +127,8 @@ def main():
     parser.add_argument("--max-length", type=int, default=128)
     parser.add_argument("--padding", choices=["fixed", "dynamic"], default="dynamic")
     parser.add_argument("--group-by-length", action="store_true")
+    parser.add_argument("--no-shuffle", action="store_true", help="the file's order (a sequential sampler)")
+    parser.add_argument("--save-model", help="also save the trained model to this folder")
     parser.add_argument("--batch-size", type=int, default=16)
     parser.add_argument("--accumulation", type=int, default=1)
     parser.add_argument("--eval-batch-size", type=int, default=64)
@@ -153,18 +180,24 @@ def main():
         learning_rate=args.lr, weight_decay=args.weight_decay, warmup_steps=args.warmup_ratio,
         max_grad_norm=args.max_grad_norm, bf16=args.precision == "bf16", fp16=args.precision == "fp16",
         activation_checkpointing=args.gradient_checkpointing, optim=args.optim,
-        train_sampling_strategy="group_by_length" if args.group_by_length else "random",
+        train_sampling_strategy=("group_by_length" if args.group_by_length
+                                 else "sequential" if args.no_shuffle else "random"),
         logging_strategy="no", save_strategy="no", eval_strategy="no", dataloader_num_workers=0)
 
     def accuracy(prediction):
         return {"accuracy": float((prediction.predictions.argmax(-1) == prediction.label_ids).mean())}
 
     timer = StepTimes(counter, args.batch_size * args.accumulation)
-    trainer = Trainer(model=model, args=training_args, train_dataset=train_set, eval_dataset=validation_set,
-                      data_collator=collator, callbacks=[timer], compute_metrics=accuracy)
+    timer.losses = []
+    trainer = LossRecordingTrainer(model=model, args=training_args, train_dataset=train_set,
+                                   eval_dataset=validation_set, data_collator=collator, callbacks=[timer],
+                                   compute_metrics=accuracy, losses=timer.losses,
+                                   accumulation=args.accumulation)
     started = time.perf_counter()
     trainer.train()
     seconds = time.perf_counter() - started
+    if args.save_model:
+        trainer.save_model(args.save_model)
     evaluation = trainer.evaluate()
 
     report = {

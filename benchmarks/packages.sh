@@ -27,10 +27,12 @@ runtime_seconds=$(seconds "$started" "$(now)")
 runtime=$(ls "$work"/out/bert-studio-runtime_*.deb)
 
 printf '%-48s %10s %12s %8s\n' package "size MiB" "installed" "build s"
+rows=()
 for row in "$studio $studio_seconds" "$runtime $runtime_seconds"; do
   set -- $row
-  printf '%-48s %10.1f %12s %8s\n' "$(basename "$1")" "$(du -k "$1" | awk '{ print $1 / 1024 }')" \
-    "$(installed_mib "$1")" "$2"
+  size=$(du -k "$1" | awk '{ print $1 / 1024 }')
+  printf '%-48s %10.1f %12s %8s\n' "$(basename "$1")" "$size" "$(installed_mib "$1")" "$2"
+  rows+=("$(basename "$1")" "$size" "$(installed_mib "$1")" "$2")
 done
 
 home="$work/home"
@@ -46,3 +48,16 @@ window=$(now)
 [ -s "$home/shot.png" ] || { echo "the studio did not start" >&2; exit 1; }
 echo "install to first window: $(seconds "$started" "$window") s" \
   "(unpack $(seconds "$started" "$unpacked") s, start to first window $(seconds "$unpacked" "$window") s)"
+# Kept for docs/benchmarks.md (benchmarks/report.py).
+python3 - "$root/benchmarks/results/packages.json" "$(seconds "$started" "$window")" \
+  "$(seconds "$started" "$unpacked")" "$(seconds "$unpacked" "$window")" "$(nproc)" \
+  "$(git -C "$root" rev-parse --short HEAD)" "${rows[@]}" <<'PY'
+import json, sys
+out, total, unpack, start, threads, commit, *rows = sys.argv[1:]
+packages = [{"file": rows[i], "deb_mib": float(rows[i + 1]), "installed_mib": float(rows[i + 2]),
+             "build_seconds": float(rows[i + 3])} for i in range(0, len(rows), 4)]
+json.dump({"threads": int(threads), "commit": commit, "packages": packages,
+           "install_to_first_window_seconds": float(total), "unpack_seconds": float(unpack),
+           "start_to_first_window_seconds": float(start)}, open(out, "w"), indent=1)
+print(f"wrote {out}")
+PY

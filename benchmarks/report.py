@@ -73,9 +73,23 @@ def side_by_side_section(data):
            "is the process's peak resident set during training minus its resident set when training "
            "began (both sides reset the peak at that moment); *process peak* is the whole process's peak. "
            "Accuracy is on 200 validation examples after the run, a sanity check.", "",
-           "| model | setting | steps | samples/s ours | samples/s reference | ratio | training memory ours (MiB) "
-           "| reference (MiB) | ratio | process peak ours / reference (MiB) | accuracy ours / reference |",
-           "|---|---|---|---|---|---|---|---|---|---|---|"]
+           "| model | setting | steps | samples/s ours | samples/s reference | ratio | MFU ours / reference "
+           "| training memory ours (MiB) | reference (MiB) | ratio | process peak ours / reference (MiB) "
+           "| accuracy ours / reference |",
+           "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    peaks = data.get("gemm_peak_gflops")
+    if peaks:
+        out[2:2] = [f"*MFU* (model FLOP utilisation) is the FLOPs a step must do, counted from the model's "
+                    "configuration on real tokens only (linears, attention on each sequence's own length, "
+                    "backward twice forward, frozen layers forward only; recomputation and padding are not "
+                    "model FLOPs; `training_flops_per_real_token` in benchmarks/bench_common.py), per second, "
+                    f"over this machine's matrix-multiply peak measured in the same run ({data['gemm']}): "
+                    + ", ".join(f"{p} {v:.1f} GFLOP/s" for p, v in peaks.items())
+                    + ". It is the ratio to the machine's limit beside the ratio to Trainer.", ""]
+
+    def mfu(side):
+        return f"{side['mfu']:.0%}" if "mfu" in side else "-"
+
     for row in data["rows"]:
         o, r = row["ours"], row["reference"]
         extra = ", ".join(f"{k.replace('_', ' ')} {v}" if v is not True else k.replace("_", " ")
@@ -83,7 +97,7 @@ def side_by_side_section(data):
         setting = row["setting"] + (f" (ours also: {extra})" if extra else "")
         out.append(f"| {row['model']} | {setting} | {row['steps']} | {o['samples_per_second']:.2f} | "
                    f"{r['samples_per_second']:.2f} | **{row['throughput_ratio']:.2f}** | "
-                   f"{o['training_growth_mib']:.0f} | {r['training_growth_mib']:.0f} | "
+                   f"{mfu(o)} / {mfu(r)} | {o['training_growth_mib']:.0f} | {r['training_growth_mib']:.0f} | "
                    f"**{row['training_memory_ratio']:.2f}** | {o['peak_resident_mib']:.0f} / "
                    f"{r['peak_resident_mib']:.0f} | {o['accuracy']:.3f} / {r['accuracy']:.3f} |")
     out.append("")
@@ -168,6 +182,45 @@ def optimizer_section(data):
     return out
 
 
+def parity_section(data):
+    out = ["## 1b. Training parity with Hugging Face Trainer", "",
+           f"Machine: {machine_line(data['machine'])}. Threads: {data['threads']} on both sides.", "",
+           "The proof that the speed above is honest: the same training, step for step. Both sides start from "
+           "the same folder (dropout set to 0 in its config.json, the head named for the data's labels so "
+           "that ours keeps it), read the same training file in its own order (ours `--no-shuffle`, Trainer "
+           "`train_sampling_strategy=\"sequential\"`), fp32, dynamic padding, the same learning rate, warm-up, "
+           "linear schedule, weight decay and clipping. Losses are each step's, unrounded (Trainer's own log "
+           "rounds to 4 decimals, so hf_trainer_run.py records them from `compute_loss`); weights are the "
+           "final `model.safetensors` of each (ours through `export --last`).", "",
+           "| model | steps | micro-batch x max length | largest loss difference (step) | largest weight "
+           "difference (tensor) | first step's loss ours / Trainer | within "
+           f"{data['tolerance']:g} |", "|---|---|---|---|---|---|---|"]
+    for row in data["rows"]:
+        settings = row["settings"]
+        first = row["first_losses"][0]
+        out.append(f"| {row['model']} | {row['steps']} | {settings['batch_size']} x {settings['max_length']} | "
+                   f"{row['largest_loss_difference']:.2e} ({row['at_step']}) | "
+                   f"{row['largest_weight_difference']:.2e} ({row['in_tensor']}) | {first[0]:.6f} / {first[1]:.6f} | "
+                   f"{'yes' if row['passed'] else '**no**'} |")
+    return out + ["", "Reproduce: `benchmarks/training_parity.sh --models minilm bert-base --steps 50`, then "
+                  "`python3 benchmarks/report.py`.", ""]
+
+
+def packages_section(data):
+    out = ["## 5. Packages: size and install to first window", "",
+           f"`benchmarks/packages.sh` on this {data['threads']}-thread machine, commit {data['commit']}:", "",
+           "| package | .deb (zstd -6) | installed | build |", "|---|---|---|---|"]
+    for package in data["packages"]:
+        out.append(f"| {package['file']} | {package['deb_mib']:,.1f} MiB | {package['installed_mib']:,.1f} MiB | "
+                   f"{package['build_seconds']:.1f} s |")
+    return out + ["", f"Install to first window: {data['install_to_first_window_seconds']:.1f} s (unpacking both "
+                  f"{data['unpack_seconds']:.1f} s, the studio's start to its first window drawn and saved "
+                  f"{data['start_to_first_window_seconds']:.1f} s, under Xvfb). The runtime's size is the CUDA "
+                  "build of the wheel (cuDNN, cuBLAS, NCCL, cuSPARSELt are most of it); no CPU-only LibTorch was "
+                  "at hand to measure the alternative.", "", "Reproduce: `benchmarks/packages.sh`, then "
+                  "`python3 benchmarks/report.py`.", ""]
+
+
 def tokenizer_section(data):
     return ["## 3. Tokenizer throughput", "",
             f"Machine: {machine_line(data['machine'])}. One thread each, the 3,000 e-mails of the corpus, MiniLM's "
@@ -217,10 +270,11 @@ def main():
            "Generated by `benchmarks/report.py` from `benchmarks/results/*.json`; do not edit by hand. "
            "Each section names the machine its figures came from and the command that reproduces them. "
            "These are benchmarks, not tests: nothing here passes or fails.", ""]
-    sections = [("side_by_side", side_by_side_section), ("technique_matrix-cpu", matrix_section),
+    sections = [("side_by_side", side_by_side_section), ("training_parity", parity_section),
+                ("technique_matrix-cpu", matrix_section),
                 ("technique_matrix-cuda", matrix_section), ("technique_matrix-gpu", gpu_section),
                 ("tokenizer", tokenizer_section),
-                ("optimizer", optimizer_section)]
+                ("optimizer", optimizer_section), ("packages", packages_section)]
     for name, section in sections:
         data = load(name)
         if data:

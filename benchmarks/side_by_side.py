@@ -67,6 +67,12 @@ def main():
 
     results = {"machine": common.machine(), "threads": args.threads, "warmup_steps": common.WARMUP_STEPS,
                "rows": []}
+    # The machine's limit, in this run: model FLOP utilisation of every row is against it.
+    peaks = {precision: common.gemm_peak(args.threads, precision) for precision in ("fp32", "bf16")}
+    results["gemm_peak_gflops"] = {precision: peak / 1e9 for precision, peak in peaks.items()}
+    results["gemm"] = f"best of {common.GEMM_REPEATS} torch.matmul {common.GEMM_SIZE}x{common.GEMM_SIZE}"
+    print("GEMM peak: " + ", ".join(f"{p} {v:.1f} GFLOP/s" for p, v in results["gemm_peak_gflops"].items()),
+          flush=True)
     with tempfile.TemporaryDirectory(prefix="bert-bench-") as scratch:
         scratch = Path(scratch)
         for model_name in args.models:
@@ -79,7 +85,9 @@ def main():
             folder = common.classifier_folder(model_name, scratch / f"{model_name}-start")
             shared = {"max_length": spec["max_length"], "batch_size": spec["batch_size"], "max_steps": steps,
                       "lr": 1e-4, "seed": 42, "eval_batch_size": 64}
-            layers = json.loads((folder / "config.json").read_text())["num_hidden_layers"]
+            config = json.loads((folder / "config.json").read_text())
+            layers = config["num_hidden_layers"]
+            mean_length, mean_square = common.length_moments(train, spec["max_length"])
             for title, both, ours_only, reference_only in SETTINGS:
                 if ours_only.get("freeze_layers") == "half":
                     ours_only = {**ours_only, "freeze_layers": layers // 2}
@@ -90,6 +98,12 @@ def main():
                 reference = run_reference(folder, train, validation, {**shared, **both, **reference_only},
                                           args.threads, scratch / "reference.json", scratch / "hf-output")
                 row["ours"], row["reference"] = common.figures(ours), common.figures(reference)
+                peak = peaks[both.get("precision", "fp32")]
+                for side, frozen in (("ours", ours_only.get("freeze_layers", 0)),
+                                     ("reference", reference_only.get("freeze_layers", 0))):
+                    flops = common.training_flops_per_real_token(config, mean_length, mean_square, frozen)
+                    row[side]["flops_per_real_token"] = flops
+                    row[side]["mfu"] = common.model_flop_utilisation(row[side]["tokens_per_second"], flops, peak)
                 row["reference_engine"] = reference["engine"]
                 o, r = row["ours"], row["reference"]
                 row["throughput_ratio"] = o["samples_per_second"] / r["samples_per_second"]
@@ -100,7 +114,8 @@ def main():
                       f"{r['samples_per_second']:7.2f} ({row['throughput_ratio']:.2f}x); training memory "
                       f"{o['training_growth_mib']:6.0f} vs {r['training_growth_mib']:6.0f} MiB "
                       f"({row['training_memory_ratio']:.2f}); process peak {o['peak_resident_mib']:5.0f} vs "
-                      f"{r['peak_resident_mib']:5.0f} MiB; accuracy {o['accuracy']:.3f} vs {r['accuracy']:.3f}",
+                      f"{r['peak_resident_mib']:5.0f} MiB; accuracy {o['accuracy']:.3f} vs {r['accuracy']:.3f}; "
+                      f"MFU {o['mfu']:.1%} vs {r['mfu']:.1%}",
                       flush=True)
     common.save("side_by_side" + ("-quick" if args.quick else ""), results)
 

@@ -93,8 +93,11 @@ def main():
                     ours_only = {**ours_only, "freeze_layers": layers // 2}
                 row = {"model": model_name, "setting": title, "train_examples": examples, "steps": steps,
                        "shared": {**shared, **both}, "ours_only": ours_only, "reference_only": reference_only}
+                # One evaluation, after the last step, as the reference evaluates after training: our
+                # default of 4 a epoch would put evaluations inside the timed steps.
                 ours = common.run_ours(folder, train, validation, {**shared, **both, **ours_only}, args.threads,
-                                       scratch / "ours.json", scratch / "runs.sqlite")
+                                       scratch / "ours.json", scratch / "runs.sqlite",
+                                       extra=("--evals-per-epoch", "1"))
                 reference = run_reference(folder, train, validation, {**shared, **both, **reference_only},
                                           args.threads, scratch / "reference.json", scratch / "hf-output")
                 row["ours"], row["reference"] = common.figures(ours), common.figures(reference)

@@ -79,12 +79,12 @@ def main():
                                "--train", str(train), "--validation", str(validation), "--threads",
                                str(args.threads), "--report", str(scratch / "ours.json"), "--eval-every", "0",
                                "--evals-per-epoch", "1", *common.flags(settings)])
-            common.run_logged([str(common.CLI), "--db", str(database), "export", "1", str(scratch / "ours-model"),
+            common.run_logged([str(common.CLI), "--db", str(database), "export", "1", str(scratch / f"{model_name}-ours-model"),
                                "--last"])
             common.run_logged([sys.executable, str(HERE / "hf_trainer_run.py"), "--model", str(folder),
                                "--train", str(train), "--validation", str(validation), "--threads",
                                str(args.threads), "--report", str(scratch / "reference.json"), "--output-dir",
-                               str(scratch / "hf-output"), "--save-model", str(scratch / "reference-model"),
+                               str(scratch / f"{model_name}-hf-output"), "--save-model", str(scratch / f"{model_name}-reference-model"),
                                *common.flags(settings)])
             ours = json.loads((scratch / "ours.json").read_text())["steps"]
             reference = json.loads((scratch / "reference.json").read_text())["steps"]
@@ -92,7 +92,7 @@ def main():
             loss_difference = max(abs(o - r) for o, r in losses)
             worst_step = max(range(len(losses)), key=lambda i: abs(losses[i][0] - losses[i][1])) + 1
             weight_difference, worst_tensor, unmatched = largest_weight_difference(
-                scratch / "ours-model", scratch / "reference-model")
+                scratch / f"{model_name}-ours-model", scratch / f"{model_name}-reference-model")
             row = {"model": model_name, "steps": len(losses), "steps_ours": len(ours),
                    "steps_reference": len(reference), "settings": settings,
                    "largest_loss_difference": loss_difference, "at_step": worst_step,

@@ -10,6 +10,10 @@ namespace {
 
 using Json = nlohmann::json;
 
+constexpr int kCompact = -1;  // one line per event
+// Label names and messages come from users' files: a byte that is not UTF-8 must not fail the run.
+constexpr auto kReplaceInvalidUtf8 = Json::error_handler_t::replace;
+
 Json memoryJson(const MemorySample& sample) {
     return {{"current", sample.current}, {"peak", sample.peak}, {"reserved", sample.reserved}};
 }
@@ -84,7 +88,7 @@ void JsonLinesObserver::write(const std::string& line) {
 }
 
 void JsonLinesObserver::runCreated(std::int64_t runId) {
-    write(Json{{"event", "run_created"}, {"run_id", runId}}.dump());
+    write(Json{{"event", "run_created"}, {"run_id", runId}}.dump(kCompact));
 }
 
 void JsonLinesObserver::onStarted(const RunStart& start) {
@@ -98,7 +102,7 @@ void JsonLinesObserver::onStarted(const RunStart& start) {
                {"trial_peak_bytes", start.trialPeakBytes},
                {"resumed_from_step", start.resumedFromStep},
                {"memory_cap_bytes", start.memoryCapBytes}}
-              .dump());
+              .dump(kCompact, ' ', false, kReplaceInvalidUtf8));
 }
 
 void JsonLinesObserver::onStep(const StepMetrics& m) {
@@ -124,13 +128,13 @@ void JsonLinesObserver::onStep(const StepMetrics& m) {
                {"accumulation", m.accumulation},
                {"skipped", m.skipped},
                {"rank_memory", ranks}}
-              .dump(-1, ' ', false, Json::error_handler_t::replace));
+              .dump(kCompact, ' ', false, kReplaceInvalidUtf8));
 }
 
 void JsonLinesObserver::onEvaluation(const EvalMetrics& metrics) {
     auto json = evaluationJson(metrics);
     json["event"] = "evaluation";
-    write(json.dump(-1, ' ', false, Json::error_handler_t::replace));
+    write(json.dump(kCompact, ' ', false, kReplaceInvalidUtf8));
 }
 
 void JsonLinesObserver::onEpochEnd(const EpochSummary& summary) {
@@ -139,7 +143,7 @@ void JsonLinesObserver::onEpochEnd(const EpochSummary& summary) {
                {"real_tokens", summary.realTokens},
                {"padded_tokens", summary.paddedTokens},
                {"seconds", summary.seconds}}
-              .dump());
+              .dump(kCompact, ' ', false, kReplaceInvalidUtf8));
 }
 
 void JsonLinesObserver::onEvent(const TrainerEvent& event) {
@@ -148,7 +152,7 @@ void JsonLinesObserver::onEvent(const TrainerEvent& event) {
                {"step", event.step},
                {"message", event.message},
                {"data", event.data}}
-              .dump(-1, ' ', false, Json::error_handler_t::replace));
+              .dump(kCompact, ' ', false, kReplaceInvalidUtf8));
 }
 
 void JsonLinesObserver::onFinished(const RunResult& result) {
@@ -163,7 +167,7 @@ void JsonLinesObserver::onFinished(const RunResult& result) {
                {"last_checkpoint", result.lastCheckpoint.string()},
                {"best_checkpoint", result.bestCheckpoint.string()},
                {"seconds", result.seconds}}
-              .dump(-1, ' ', false, Json::error_handler_t::replace));
+              .dump(kCompact, ' ', false, kReplaceInvalidUtf8));
 }
 
 bool EventLineReader::feed(std::string_view line) {

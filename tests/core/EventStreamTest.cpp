@@ -139,6 +139,29 @@ TEST(EventStream, EveryCallbackCrossesAPipeWhole) {
     ASSERT_TRUE(reader.result().has_value());
 }
 
+// Label names come from the user's file: a byte that is not UTF-8 must not end the run (the
+// JSON writer throws on it by default) but arrive replaced.
+TEST(EventStream, ALabelThatIsNotUtf8StillCrosses) {
+    std::array<int, 2> fds{};
+    ASSERT_EQ(::pipe(fds.data()), 0);
+    JsonLinesObserver writer(fds[1]);
+    RunStart start;
+    start.labels = {"ham",
+                    "sp\xff"
+                    "am"};
+    EXPECT_NO_THROW(writer.onStarted(start));
+    ::close(fds[1]);
+    const std::string text = drain(fds[0]);
+    ::close(fds[0]);
+    Recorded seen;
+    EventLineReader reader(seen);
+    EXPECT_TRUE(reader.feed(text.substr(0, text.find('\n'))));
+    ASSERT_EQ(seen.start.labels.size(), 2U);
+    EXPECT_EQ(seen.start.labels[1],
+              "sp\xEF\xBF\xBD"
+              "am");
+}
+
 TEST(EventStream, LinesThatAreNotOursCallNothing) {
     Recorded seen;
     EventLineReader reader(seen);

@@ -149,6 +149,16 @@ protected:
         return finished;
     }
 
+    /// The training tab's Resume button, or null.
+    QPushButton* resumeButton() const {
+        for (auto* button : window_->trainingPage()->findChildren<QPushButton*>()) {
+            if (button->text() == QStringLiteral("&Resume")) {
+                return button;
+            }
+        }
+        return nullptr;
+    }
+
     test::TempDir dir_;
     std::unique_ptr<ui::MainWindow> window_;
 };
@@ -325,12 +335,7 @@ TEST_F(Studio, DataParallelRunsAsProcessesLiveCancelledAndResumed) {
 
     // Resume: again two processes, again live.
     finished = 0;
-    QPushButton* resume = nullptr;
-    for (auto* button : training->findChildren<QPushButton*>()) {
-        if (button->text() == QStringLiteral("&Resume")) {
-            resume = button;
-        }
-    }
+    QPushButton* resume = resumeButton();
     ASSERT_NE(resume, nullptr);
     ASSERT_TRUE(resume->isEnabled());
     resume->click();
@@ -361,6 +366,16 @@ TEST_F(Studio, DataParallelRunsAsProcessesLiveCancelledAndResumed) {
     RunStore store(dir_ / "runs.sqlite", RunStore::Access::ReadOnly);
     EXPECT_EQ(training->charts()->stepPoints(), static_cast<int>(store.steps(finished).size()));
     EXPECT_EQ(store.run(finished)->status, RunStatus::Completed);
+
+    // The command line missing (a broken install): a message that names it, no run, no hang.
+    ::setenv("BERT_STUDIO_CLI", (dir_ / "no-such-program").c_str(), 1);
+    QSignalSpy failed(window_->worker(), &ui::TrainingWorker::failed);
+    ASSERT_TRUE(window_->startTraining());
+    ASSERT_TRUE(waitUntil([&] { return failed.count() > 0; }, 30000));
+    EXPECT_TRUE(training->status().contains(QStringLiteral("no-such-program")))
+        << training->status().toStdString();
+    EXPECT_EQ(RunStore(dir_ / "runs.sqlite", RunStore::Access::ReadOnly).runs().size(), 2U)
+        << "a run was created although nothing started";
     ::unsetenv("BERT_STUDIO_CLI");
 }
 
@@ -416,12 +431,7 @@ TEST_F(Studio, TheTrainingTabTellsTheTruth) {
     const auto runId = finished;
     finished = 0;
     QSignalSpy started(window_->worker(), &ui::TrainingWorker::started);
-    QPushButton* resume = nullptr;
-    for (auto* button : training->findChildren<QPushButton*>()) {
-        if (button->text() == QStringLiteral("&Resume")) {
-            resume = button;
-        }
-    }
+    QPushButton* resume = resumeButton();
     ASSERT_NE(resume, nullptr);
     ASSERT_TRUE(resume->isEnabled());
     resume->click();

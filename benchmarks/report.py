@@ -206,6 +206,29 @@ def parity_section(data):
                   "`python3 benchmarks/report.py`.", ""]
 
 
+def data_parallel_section(data):
+    device = data["device"]
+    out = [f"## 6. Data parallel ({device.upper()}): one process against two", "",
+           f"Machine: {machine_line(data['machine'])}. MiniLM, {data['steps']} steps of {data['effective_batch']} "
+           f"examples x {data['max_length']} tokens whatever the number of processes (2 processes: 8 each), "
+           "each process with its share of the threads. Throughput is the run store's samples/s per step after "
+           "the warm-up; the optimizer state is what rank 0 measured after its first step, beside the forecast "
+           "the run started with (per process).", "",
+           "| run | samples/s | optimizer state on rank 0 (MiB) | forecast (MiB) |", "|---|---|---|---|"]
+    for row in data["rows"]:
+        out.append(f"| {row['name']} | {row['samples_per_second']:.2f} | {row['optimizer_state_mib']:.1f} | "
+                   f"{row['forecast_optimizer_state_mib']:.1f} |")
+    single = data["rows"][0]["samples_per_second"]
+    out += ["", "On one 2-core machine the processes share the cores, so two are no faster than one: the table "
+            f"shows the collective's cost ({data['rows'][1]['samples_per_second'] / single:.2f}x of one process's "
+            "throughput) and the memory sharding saves. On a machine with several GPUs the same command gives each "
+            "rank its own GPU and NCCL: `benchmarks/data_parallel.sh --device cuda` (or "
+            "`bert-studio-cli train --nproc N --device cuda ...`; across machines, `torchrun --nnodes M "
+            "--nproc-per-node N --no-python bert-studio-cli train ...`).", "",
+            "Reproduce: `benchmarks/data_parallel.sh`, then `python3 benchmarks/report.py`.", ""]
+    return out
+
+
 def packages_section(data):
     out = ["## 5. Packages: size and install to first window", "",
            f"`benchmarks/packages.sh` on this {data['threads']}-thread machine, commit {data['commit']}:", "",
@@ -274,7 +297,8 @@ def main():
                 ("technique_matrix-cpu", matrix_section),
                 ("technique_matrix-cuda", matrix_section), ("technique_matrix-gpu", gpu_section),
                 ("tokenizer", tokenizer_section),
-                ("optimizer", optimizer_section), ("packages", packages_section)]
+                ("optimizer", optimizer_section), ("packages", packages_section),
+                ("data_parallel-cpu", data_parallel_section), ("data_parallel-cuda", data_parallel_section)]
     for name, section in sections:
         data = load(name)
         if data:

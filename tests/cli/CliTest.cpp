@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <fstream>
+#include <functional>
 #include <netinet/in.h>
 #include <set>
 #include <signal.h>
@@ -350,6 +351,25 @@ protected:
         RunStore store(dir_ / (name + ".sqlite"), RunStore::Access::ReadOnly);
         return store.evaluations(1).back();
     }
+
+    /// Two ranks started by hand, each in its own folder, as torchrun starts them (the
+    /// environment names the world); argsOfRank gives each rank's command line. Waits for both.
+    std::vector<Outcome> runTwoRanksByHand(
+        int port, const std::function<std::vector<std::string>(int)>& argsOfRank) {
+        ::setenv("WORLD_SIZE", "2", 1);
+        ::setenv("MASTER_ADDR", "127.0.0.1", 1);
+        ::setenv("MASTER_PORT", std::to_string(port).c_str(), 1);
+        std::vector<pid_t> ranks;
+        for (int rank = 0; rank < 2; ++rank) {
+            ::setenv("RANK", std::to_string(rank).c_str(), 1);
+            std::filesystem::create_directories(dir_ / ("rank" + std::to_string(rank)));
+            ranks.push_back(start(argsOfRank(rank), dir_ / ("rank" + std::to_string(rank))));
+        }
+        for (const char* name : {"WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT", "RANK"}) {
+            ::unsetenv(name);
+        }
+        return {finish(ranks[0], dir_ / "rank0"), finish(ranks[1], dir_ / "rank1")};
+    }
 };
 
 TEST_F(DataParallel, TwoRanksEndWithTheWeightsAndMetricsOfOneBigBatch) {
@@ -524,22 +544,12 @@ TEST_F(DataParallel, AResumedRunEndsWithTheWeightsOfAnUninterruptedOne) {
 // Issue 13: ranks started with different settings (here by hand, as torchrun would start them)
 // must refuse to train together, with a message, instead of training two models in lock step.
 TEST_F(DataParallel, RanksStartedWithOtherSettingsRefuseToTrainTogether) {
-    ::setenv("WORLD_SIZE", "2", 1);
-    ::setenv("MASTER_ADDR", "127.0.0.1", 1);
-    ::setenv("MASTER_PORT", std::to_string(29400 + ::getpid() % 500).c_str(), 1);
-    std::vector<pid_t> ranks;
-    for (int rank = 0; rank < 2; ++rank) {
-        ::setenv("RANK", std::to_string(rank).c_str(), 1);
-        std::filesystem::create_directories(dir_ / ("rank" + std::to_string(rank)));
-        ranks.push_back(start(trainArgs({"--model", (dir_ / "no-dropout").string(), "--lr",
-                                         rank == 0 ? "1e-3" : "2e-3", "--max-steps", "3"}),
-                              dir_ / ("rank" + std::to_string(rank))));
-    }
-    for (const char* name : {"WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT", "RANK"}) {
-        ::unsetenv(name);
-    }
-    const auto first = finish(ranks[0], dir_ / "rank0");
-    const auto second = finish(ranks[1], dir_ / "rank1");
+    const auto outcomes = runTwoRanksByHand(29400 + ::getpid() % 500, [&](int rank) {
+        return trainArgs({"--model", (dir_ / "no-dropout").string(), "--lr",
+                          rank == 0 ? "1e-3" : "2e-3", "--max-steps", "3"});
+    });
+    const auto& first = outcomes[0];
+    const auto& second = outcomes[1];
     EXPECT_EQ(first.code, 2) << first.err;
     EXPECT_EQ(second.code, 2) << second.err;
     EXPECT_NE(first.err.find("rank 1 was started with other settings or data than rank 0"),
@@ -585,24 +595,15 @@ TEST_F(DataParallel, OutOfMemoryOnOneRankShrinksEveryRankTogether) {
               << " B on rank 1 only\n";
 
     // Started by hand, as torchrun starts ranks: only rank 1 gets the cap.
-    ::setenv("WORLD_SIZE", "2", 1);
-    ::setenv("MASTER_ADDR", "127.0.0.1", 1);
-    ::setenv("MASTER_PORT", std::to_string(29900 + ::getpid() % 90).c_str(), 1);
-    std::vector<pid_t> ranks;
-    for (int rank = 0; rank < 2; ++rank) {
-        ::setenv("RANK", std::to_string(rank).c_str(), 1);
-        std::filesystem::create_directories(dir_ / ("rank" + std::to_string(rank)));
+    const auto outcomes = runTwoRanksByHand(29900 + ::getpid() % 90, [&](int rank) {
         std::vector<std::string> extra = {"--batch-size", "4"};
         if (rank == 1) {
             extra.insert(extra.end(), {"--memory-cap", std::to_string(cap)});
         }
-        ranks.push_back(start(withDb("capped", extra), dir_ / ("rank" + std::to_string(rank))));
-    }
-    for (const char* name : {"WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT", "RANK"}) {
-        ::unsetenv(name);
-    }
-    const auto first = finish(ranks[0], dir_ / "rank0");
-    const auto second = finish(ranks[1], dir_ / "rank1");
+        return withDb("capped", extra);
+    });
+    const auto& first = outcomes[0];
+    const auto& second = outcomes[1];
     ASSERT_EQ(first.code, 0) << first.err;
     ASSERT_EQ(second.code, 0) << second.err;
 

@@ -71,10 +71,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Dynamic pads each batch to its longest example instead of max length: less memory and time, same results.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>dynamic</source>
         <translation type="unfinished"></translation>
     </message>
@@ -390,6 +386,14 @@
         <source>A new order of the training examples each epoch, drawn from the seed. Off: the file&apos;s own order every epoch (a curriculum, or another tool&apos;s run to reproduce); grouping by length then sorts consecutive examples.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Unpadded computes on the real tokens alone (attention runs per group of equal lengths); dynamic pads each batch to its longest example; fixed pads every batch to max length. Same results; unpadded uses the least memory and time.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unpadded</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>bert::ui::CompareDialog</name>
@@ -581,10 +585,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>At max length %1 and batch %2, padding would be %3 of the tokens with fixed padding, %4 with dynamic padding, %5 with length-grouped batches. %6 examples are longer than %1 tokens and will be truncated.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>&gt; %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -602,6 +602,10 @@
     </message>
     <message>
         <source>%1 has no column %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>At max length %1 and batch %2, padding would be %3 of the tokens with fixed padding, %4 with dynamic padding, %5 with length-grouped batches; unpadded batches compute none of it. %6 examples are longer than %1 tokens and will be truncated.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

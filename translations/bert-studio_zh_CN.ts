@@ -71,10 +71,6 @@
         <translation>填充(&amp;P)</translation>
     </message>
     <message>
-        <source>Dynamic pads each batch to its longest example instead of max length: less memory and time, same results.</source>
-        <translation>动态填充把每个批次填充到其最长样本而非最大长度：更省内存和时间，结果相同。</translation>
-    </message>
-    <message>
         <source>dynamic</source>
         <translation>动态</translation>
     </message>
@@ -390,6 +386,14 @@
         <source>A new order of the training examples each epoch, drawn from the seed. Off: the file&apos;s own order every epoch (a curriculum, or another tool&apos;s run to reproduce); grouping by length then sorts consecutive examples.</source>
         <translation>每轮按随机种子为训练样本生成新的顺序。关闭：每轮都使用文件自身的顺序（用于课程式学习，或复现其他工具的训练）；此时按长度分组只对相邻样本排序。</translation>
     </message>
+    <message>
+        <source>Unpadded computes on the real tokens alone (attention runs per group of equal lengths); dynamic pads each batch to its longest example; fixed pads every batch to max length. Same results; unpadded uses the least memory and time.</source>
+        <translation>不填充：只计算真实的词元（注意力按长度相同的分组计算）；动态：每个批次填充到其中最长的样本；固定：每个批次都填充到最大长度。结果相同；不填充占用的内存和时间最少。</translation>
+    </message>
+    <message>
+        <source>unpadded</source>
+        <translation>不填充</translation>
+    </message>
 </context>
 <context>
     <name>bert::ui::CompareDialog</name>
@@ -581,10 +585,6 @@
         <translation>选择模型后可查看词元长度。</translation>
     </message>
     <message>
-        <source>At max length %1 and batch %2, padding would be %3 of the tokens with fixed padding, %4 with dynamic padding, %5 with length-grouped batches. %6 examples are longer than %1 tokens and will be truncated.</source>
-        <translation>在最大长度 %1、批大小 %2 下，填充占词元的比例：固定填充 %3，动态填充 %4，按长度分组 %5。有 %6 个样本超过 %1 个词元，将被截断。</translation>
-    </message>
-    <message>
         <source>&gt; %1</source>
         <translation>&gt; %1</translation>
     </message>
@@ -603,6 +603,10 @@
     <message>
         <source>%1 has no column %2.</source>
         <translation>%1 没有列 %2。</translation>
+    </message>
+    <message>
+        <source>At max length %1 and batch %2, padding would be %3 of the tokens with fixed padding, %4 with dynamic padding, %5 with length-grouped batches; unpadded batches compute none of it. %6 examples are longer than %1 tokens and will be truncated.</source>
+        <translation>在最大长度 %1、批大小 %2 下，填充词元占比：固定填充 %3，动态填充 %4，按长度分组的批次 %5；不填充的批次完全不计算填充。有 %6 个样本长于 %1 个词元，将被截断。</translation>
     </message>
 </context>
 <context>

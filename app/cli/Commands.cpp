@@ -463,11 +463,8 @@ void estimate(const TrainArguments& args, bool trial, bool largestBatch, std::os
             << "% of the budget)\n";
         return;
     }
-    std::size_t longest = 0;
-    for (const auto length : prepared.data.train.lengths) {
-        longest = std::max(longest, length);
-    }
-    const auto advice = suggestFit(prepared.model.config, job.training, longest, budget,
+    const auto advice = suggestFit(prepared.model.config, job.training,
+                                   ExampleLengths::of(prepared.data.train.lengths), budget,
                                    deviceTraits(job.training.device));
     out << "will not fit"
         << (advice.fits ? "; to fit: " + advice.description : "; nothing makes it fit") << "\n";

@@ -9,6 +9,32 @@
 
 namespace bert {
 
+ExampleLengths::ExampleLengths(std::size_t longest) : uniform_(longest) {}
+
+ExampleLengths ExampleLengths::of(std::vector<std::size_t> lengths) {
+    ExampleLengths result;
+    std::sort(lengths.begin(), lengths.end(), std::greater<>());
+    result.descending_ = std::move(lengths);
+    return result;
+}
+
+std::size_t ExampleLengths::longest() const {
+    return descending_.empty() ? uniform_ : descending_.front();
+}
+
+std::vector<std::size_t> ExampleLengths::longestBatch(std::size_t count,
+                                                      std::size_t maxLength) const {
+    std::vector<std::size_t> batch;
+    if (descending_.empty()) {
+        batch.assign(count, std::min(uniform_, maxLength));
+        return batch;
+    }
+    for (std::size_t i = 0; i < std::min(count, descending_.size()); ++i) {
+        batch.push_back(std::min(descending_[i], maxLength));
+    }
+    return batch;
+}
+
 ParameterCounts countParameters(const BertConfig& m) {
     const std::int64_t h = m.hiddenSize;
     const std::int64_t i = m.intermediateSize;
@@ -24,7 +50,7 @@ ParameterCounts countParameters(const BertConfig& m) {
 }
 
 MemoryBreakdown forecastMemory(const BertConfig& model, const TrainingConfig& training,
-                               std::size_t longestExample, std::size_t ranks) {
+                               const ExampleLengths& lengths, std::size_t ranks) {
     constexpr std::int64_t kFloatBytes = 4;   // fp32 weights, gradients, moments, LayerNorm inputs
     constexpr std::int64_t kAdamMoments = 2;  // exp_avg and exp_avg_sq
     // The launcher's processes count when no collective says otherwise (the form, `estimate`).
@@ -48,17 +74,34 @@ MemoryBreakdown forecastMemory(const BertConfig& model, const TrainingConfig& tr
         forecast.optimizerState = (forecast.optimizerState + shares - 1) / shares;
     }
 
-    // The longest micro-batch decides the peak.
-    PaddingOptions padding;
-    padding.fixedLength = training.padding == PaddingMode::Fixed ? training.maxLength : 0;
-    padding.multipleOf = training.padToMultipleOf;
-    const auto length = static_cast<std::int64_t>(
-        paddedLength(std::min(longestExample, training.maxLength), padding));
-    const auto batch = static_cast<std::int64_t>(training.batchSize);
-    const std::int64_t tokens = batch * length;
+    // The longest micro-batch decides the peak: its tokens (every row the linears compute) and
+    // its attention map elements per head (query-key pairs).
+    const bool cuda = training.device.rfind("cuda", 0) == 0;
+    const auto longestBatch = lengths.longestBatch(training.batchSize, training.maxLength);
+    const auto batch = static_cast<std::int64_t>(longestBatch.size());
+    std::int64_t tokens = 0;
+    std::int64_t attentionPairs = 0;
+    if (training.padding == PaddingMode::Unpadded) {
+        const auto grouping =
+            AttentionGrouping::forDevice(cuda ? c10::Device(c10::kCUDA) : c10::Device(c10::kCPU));
+        for (const auto& group : attentionGroups(longestBatch, grouping)) {
+            const auto length = static_cast<std::int64_t>(group.front());
+            for (const auto member : group) {
+                tokens += static_cast<std::int64_t>(member);
+            }
+            attentionPairs += static_cast<std::int64_t>(group.size()) * length * length;
+        }
+    } else {
+        PaddingOptions padding;
+        padding.fixedLength = training.padding == PaddingMode::Fixed ? training.maxLength : 0;
+        padding.multipleOf = training.padToMultipleOf;
+        const auto length = static_cast<std::int64_t>(
+            paddedLength(longestBatch.empty() ? 0 : longestBatch.front(), padding));
+        tokens = batch * length;
+        attentionPairs = batch * length * length;
+    }
     const std::int64_t h = model.hiddenSize;
     const std::int64_t heads = model.numAttentionHeads;
-    const bool cuda = training.device.rfind("cuda", 0) == 0;
     const bool autocast = training.precision != Precision::Fp32;
     const std::int64_t e = autocast ? 2 : kFloatBytes;  // element of autocast's matmul outputs
     const bool hiddenDropout = model.hiddenDropoutProb > 0.0;
@@ -83,9 +126,8 @@ MemoryBreakdown forecastMemory(const BertConfig& model, const TrainingConfig& tr
     // CPU math path: the fp32 softmax output per head and query-key pair, and with attention
     // dropout its one-byte mask and the fp32 dropped weights. CUDA: a log-sum-exp per query.
     const std::int64_t attentionMaps =
-        cuda ? batch * heads * length * kFloatBytes
-             : batch * heads * length * length *
-                   (attentionDropout ? 2 * kFloatBytes + 1 : kFloatBytes);
+        cuda ? tokens * heads * kFloatBytes
+             : heads * attentionPairs * (attentionDropout ? 2 * kFloatBytes + 1 : kFloatBytes);
     const std::int64_t layerActivations =
         tokens * (perTokenHidden * h + perTokenIntermediate * model.intermediateSize) +
         attentionMaps;
@@ -172,7 +214,7 @@ std::string costText(double factor) {
 
 /// One point of suggestFit's search: which changes are applied to the user's configuration.
 struct Plan {
-    bool dynamicPadding = false;
+    bool unpadded = false;
     bool checkpointing = false;
     Precision precision = Precision::Fp32;  // Fp32: unchanged
     bool freezeEmbeddings = false;
@@ -182,14 +224,18 @@ struct Plan {
 
 class FitSearch {
 public:
-    FitSearch(const BertConfig& model, const TrainingConfig& training, std::size_t longest,
-              const DeviceTraits& device)
-        : model_(model), training_(training), longest_(longest), device_(device) {}
+    FitSearch(const BertConfig& model, const TrainingConfig& training,
+              const ExampleLengths& lengths, const DeviceTraits& device)
+        : model_(model),
+          training_(training),
+          lengths_(lengths),
+          longest_(lengths.longest()),
+          device_(device) {}
 
     TrainingConfig apply(const Plan& plan) const {
         TrainingConfig c = training_;
-        if (plan.dynamicPadding) {
-            c.padding = PaddingMode::Dynamic;
+        if (plan.unpadded) {
+            c.padding = PaddingMode::Unpadded;
         }
         c.gradientCheckpointing = c.gradientCheckpointing || plan.checkpointing;
         if (plan.precision != Precision::Fp32) {
@@ -205,17 +251,16 @@ public:
     }
 
     std::int64_t peak(const Plan& plan) const {
-        return forecastMemory(model_, apply(plan), longest_).total();
+        return forecastMemory(model_, apply(plan), lengths_).total();
     }
 
     /// Expected step time after / before, and the ranking score (which adds the penalties).
     double timeFactor(const Plan& plan) const {
         double factor = 1.0;
         const auto changed = apply(plan);
-        if (plan.dynamicPadding || plan.maxLengthHalvings > 0) {
-            // Step time follows the padded length of the batches.
-            factor *= static_cast<double>(paddedTokens(changed)) /
-                      static_cast<double>(std::max<std::size_t>(1, paddedTokens(training_)));
+        if (plan.unpadded || plan.maxLengthHalvings > 0) {
+            // Step time follows the tokens the linears compute per example.
+            factor *= tokensPerExample(changed) / std::max(1.0, tokensPerExample(training_));
         }
         if (plan.checkpointing) {
             factor *= kRecomputeSlowdown;
@@ -278,8 +323,8 @@ public:
             changes.push_back(std::move(what) + " (" + costText(timeFactor(alone)) +
                               (note.empty() ? "" : "; " + note) + ")");
         };
-        if (plan.dynamicPadding) {
-            add("use dynamic padding", Plan{.dynamicPadding = true});
+        if (plan.unpadded) {
+            add("use unpadded batches", Plan{.unpadded = true});
         }
         if (plan.checkpointing) {
             add("turn on gradient checkpointing", Plan{.checkpointing = true});
@@ -308,21 +353,35 @@ public:
     }
 
 private:
-    std::size_t paddedTokens(const TrainingConfig& c) const {
+    // Rows per example the linears compute in the longest micro-batch: its padded length, or
+    // unpadded its mean real length.
+    double tokensPerExample(const TrainingConfig& c) const {
+        const auto batch = lengths_.longestBatch(c.batchSize, c.maxLength);
+        if (batch.empty()) {
+            return 0.0;
+        }
+        if (c.padding == PaddingMode::Unpadded) {
+            double sum = 0.0;
+            for (const auto length : batch) {
+                sum += static_cast<double>(length);
+            }
+            return sum / static_cast<double>(batch.size());
+        }
         PaddingOptions padding;
         padding.fixedLength = c.padding == PaddingMode::Fixed ? c.maxLength : 0;
         padding.multipleOf = c.padToMultipleOf;
-        return paddedLength(std::min(longest_, c.maxLength), padding);
+        return static_cast<double>(paddedLength(batch.front(), padding));
     }
 
     const BertConfig& model_;
     const TrainingConfig& training_;
+    const ExampleLengths& lengths_;
     std::size_t longest_;
     const DeviceTraits& device_;
 };
 
 int changeCount(const Plan& p) {
-    return int{p.dynamicPadding} + int{p.checkpointing} + int{p.precision != Precision::Fp32} +
+    return int{p.unpadded} + int{p.checkpointing} + int{p.precision != Precision::Fp32} +
            int{p.freezeEmbeddings} + p.maxLengthHalvings + int{p.microBatch != 0};
 }
 
@@ -341,13 +400,13 @@ std::vector<std::size_t> microBatchesKeeping(const TrainingConfig& training) {
 
 std::optional<TrainingConfig> largestFittingBatch(const BertConfig& model,
                                                   const TrainingConfig& training,
-                                                  std::size_t longestExample,
+                                                  const ExampleLengths& lengths,
                                                   std::int64_t budgetBytes) {
     for (const auto size : microBatchesKeeping(training)) {
         TrainingConfig candidate = training;
         candidate.accumulationSteps = training.stepExamples() / size;
         candidate.batchSize = size;
-        if (forecastMemory(model, candidate, longestExample).total() <= budgetBytes) {
+        if (forecastMemory(model, candidate, lengths).total() <= budgetBytes) {
             return candidate;
         }
     }
@@ -355,9 +414,9 @@ std::optional<TrainingConfig> largestFittingBatch(const BertConfig& model,
 }
 
 FitAdvice suggestFit(const BertConfig& model, const TrainingConfig& training,
-                     std::size_t longestExample, std::int64_t budgetBytes,
+                     const ExampleLengths& lengths, std::int64_t budgetBytes,
                      const DeviceTraits& device) {
-    const FitSearch search(model, training, longestExample, device);
+    const FitSearch search(model, training, lengths, device);
     std::vector<std::size_t> microBatches{0};
     for (const auto size : microBatchesKeeping(training)) {
         if (size < training.batchSize) {
@@ -370,7 +429,8 @@ FitAdvice suggestFit(const BertConfig& model, const TrainingConfig& training,
     }
     std::optional<Plan> best;
     double bestScore = 0.0;
-    for (int padding = 0; padding <= (training.padding == PaddingMode::Fixed ? 1 : 0); ++padding) {
+    for (int padding = 0; padding <= (training.padding == PaddingMode::Unpadded ? 0 : 1);
+         ++padding) {
         for (int recompute = 0; recompute <= (training.gradientCheckpointing ? 0 : 1);
              ++recompute) {
             for (const auto precision : search.precisions()) {
@@ -410,7 +470,7 @@ FitAdvice suggestFit(const BertConfig& model, const TrainingConfig& training,
             plan = without;
         }
     };
-    dropIfIdle(&Plan::dynamicPadding, false);
+    dropIfIdle(&Plan::unpadded, false);
     dropIfIdle(&Plan::checkpointing, false);
     dropIfIdle(&Plan::precision, Precision::Fp32);
     dropIfIdle(&Plan::freezeEmbeddings, false);

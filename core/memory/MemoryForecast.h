@@ -13,6 +13,27 @@
 
 namespace bert {
 
+/// The training examples' token counts, as the forecast needs them: the peak comes with the
+/// micro-batch of the longest examples, and unpadded batches hold only their real tokens.
+class ExampleLengths {
+public:
+    /// Every example `longest` tokens long: what the forecast assumes without the data (or
+    /// for padded batches, whose size depends on the longest alone). Implicit, so that a
+    /// length is an ExampleLengths.
+    ExampleLengths(std::size_t longest = 0);  // NOLINT(google-explicit-constructor)
+    /// The lengths of a training set, in any order.
+    static ExampleLengths of(std::vector<std::size_t> lengths);
+
+    std::size_t longest() const;
+    /// The count longest examples' lengths, each cut at maxLength, longest first: the
+    /// micro-batch of the forecast's peak.
+    std::vector<std::size_t> longestBatch(std::size_t count, std::size_t maxLength) const;
+
+private:
+    std::vector<std::size_t> descending_;  ///< empty: every example uniform_ tokens long
+    std::size_t uniform_ = 0;
+};
+
 /// Parameter counts of a BERT classifier, from its configuration alone.
 struct ParameterCounts {
     std::int64_t embeddings = 0;
@@ -27,7 +48,9 @@ ParameterCounts countParameters(const BertConfig& model);
 ///  - gradients: 4 bytes per trainable parameter (frozen parts have none);
 ///  - optimizer state: AdamW's two moments, 8 bytes per trainable parameter;
 ///  - activations of the longest micro-batch (batchSize x padded length of the longest example,
-///    or maxLength under fixed padding): the tensors autograd keeps per layer for backward,
+///    or maxLength under fixed padding; unpadded, the real tokens of the batchSize longest
+///    examples, with attention maps per group of packBatch): the tensors autograd keeps per
+///    layer for backward,
 ///    counted one by one in MemoryForecast.cpp for LibTorch's CPU kernels (attention on the math
 ///    path, float dropout noise) and CUDA's (memory-efficient attention, bool dropout masks);
 ///    under gradient checkpointing each layer keeps only its input, plus one layer recomputed in
@@ -39,7 +62,7 @@ ParameterCounts countParameters(const BertConfig& model);
 /// more, each with batchSize examples per micro-batch); with shardOptimizer each keeps 1/ranks
 /// of the optimizer state.
 MemoryBreakdown forecastMemory(const BertConfig& model, const TrainingConfig& training,
-                               std::size_t longestExample, std::size_t ranks = 1);
+                               const ExampleLengths& lengths, std::size_t ranks = 1);
 
 /// What would make a run fit a memory budget, and what it costs on the device.
 struct FitAdvice {
@@ -55,7 +78,7 @@ struct FitAdvice {
 };
 
 /// The change that makes a run fit budgetBytes while losing the least time on this device.
-/// Every combination of dynamic padding, gradient checkpointing, bf16 or fp16 (where the device
+/// Every combination of unpadded batches, gradient checkpointing, bf16 or fp16 (where the device
 /// runs them fast, or for bf16 on a CPU at its real cost), frozen embeddings, a shorter max
 /// length and a smaller micro-batch with more accumulation (the effective batch kept) is
 /// forecast; the fitting one with the smallest expected slowdown wins (changes that alter what
@@ -63,7 +86,7 @@ struct FitAdvice {
 /// change that saves no memory is dropped, so nothing costs time without saving memory.
 /// fits is false when even all of them together do not fit.
 FitAdvice suggestFit(const BertConfig& model, const TrainingConfig& training,
-                     std::size_t longestExample, std::int64_t budgetBytes,
+                     const ExampleLengths& lengths, std::int64_t budgetBytes,
                      const DeviceTraits& device);
 
 /// The largest micro-batch whose forecast fits budgetBytes, with the accumulation that keeps
@@ -71,7 +94,7 @@ FitAdvice suggestFit(const BertConfig& model, const TrainingConfig& training,
 /// of the effective batch. Returns nothing when not even a micro-batch of one fits.
 std::optional<TrainingConfig> largestFittingBatch(const BertConfig& model,
                                                   const TrainingConfig& training,
-                                                  std::size_t longestExample,
+                                                  const ExampleLengths& lengths,
                                                   std::int64_t budgetBytes);
 
 /// The divisors of the effective batch, largest first: the micro-batches that keep it exactly.

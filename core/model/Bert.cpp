@@ -1,12 +1,12 @@
 #include "model/Bert.h"
 
-#include "model/Dropout.h"
+#include <limits>
 
 #include <ATen/ATen.h>
 #include <ATen/CPUGeneratorImpl.h>
 #include <torch/csrc/autograd/grad_mode.h>
 
-#include <limits>
+#include "model/Dropout.h"
 
 namespace bert {
 
@@ -38,6 +38,38 @@ at::Tensor additiveAttentionMask(const at::Tensor& attentionMask, at::ScalarType
         .masked_fill_(keep.logical_not(), lowestFinite(dtype));
 }
 
+at::Tensor paddedMaskRows(std::int64_t sequences, std::int64_t length) {
+    return (at::arange(sequences, at::kLong).unsqueeze(1) * kMaskPositionStride +
+            at::arange(length, at::kLong).unsqueeze(0))
+        .reshape({-1});
+}
+
+TokenBatch paddedTokenBatch(const BertInputs& inputs) {
+    TokenBatch batch;
+    batch.inputIds = inputs.inputIds;
+    batch.tokenTypeIds = inputs.tokenTypeIds;
+    const auto sequences = inputs.inputIds.size(0);
+    const auto length = inputs.inputIds.size(1);
+    AttentionGroup group;
+    group.length = length;
+    group.tokens = sequences * length;
+    group.keepMask = inputs.attentionMask.to(at::kBool).view({sequences, 1, 1, length});
+    batch.layout.sequences = sequences;
+    batch.layout.groups.push_back(std::move(group));
+    batch.layout.maskRows = paddedMaskRows(sequences, length);
+    return batch;
+}
+
+namespace {
+
+// Dropout over hidden rows keyed by the layout (see TokenLayout).
+at::Tensor dropHidden(const at::Tensor& hidden, double p, bool training,
+                      const TokenLayout& layout) {
+    return applyDropout(hidden, p, training, MaskLayout{layout.maskRows, hidden.size(-1)});
+}
+
+}  // namespace
+
 // ---- embeddings ------------------------------------------------------------------------------
 
 BertEmbeddingsImpl::BertEmbeddingsImpl(const BertConfig& config) {
@@ -45,21 +77,23 @@ BertEmbeddingsImpl::BertEmbeddingsImpl(const BertConfig& config) {
         "word_embeddings",
         torch::nn::Embedding(torch::nn::EmbeddingOptions(config.vocabSize, config.hiddenSize)
                                  .padding_idx(config.padTokenId)));
-    position_embeddings = register_module(
-        "position_embeddings",
-        torch::nn::Embedding(config.maxPositionEmbeddings, config.hiddenSize));
+    position_embeddings =
+        register_module("position_embeddings",
+                        torch::nn::Embedding(config.maxPositionEmbeddings, config.hiddenSize));
     token_type_embeddings = register_module(
         "token_type_embeddings", torch::nn::Embedding(config.typeVocabSize, config.hiddenSize));
     LayerNorm = register_module("LayerNorm", makeLayerNorm(config));
     dropoutProbability = config.hiddenDropoutProb;
 }
 
-at::Tensor BertEmbeddingsImpl::forward(const at::Tensor& inputIds, const at::Tensor& tokenTypeIds) {
-    const auto length = inputIds.size(1);
-    const auto positions = at::arange(length, inputIds.options()).unsqueeze(0);
-    auto embedded = word_embeddings(inputIds) + token_type_embeddings(tokenTypeIds) +
+at::Tensor BertEmbeddingsImpl::forward(const TokenBatch& batch) {
+    const auto positions =
+        batch.positionIds.defined()
+            ? batch.positionIds
+            : at::arange(batch.inputIds.size(1), batch.inputIds.options()).unsqueeze(0);
+    auto embedded = word_embeddings(batch.inputIds) + token_type_embeddings(batch.tokenTypeIds) +
                     position_embeddings(positions);
-    return applyDropout(LayerNorm(embedded), dropoutProbability, is_training());
+    return dropHidden(LayerNorm(embedded), dropoutProbability, is_training(), batch.layout);
 }
 
 // ---- attention -------------------------------------------------------------------------------
@@ -73,20 +107,59 @@ BertSelfAttentionImpl::BertSelfAttentionImpl(const BertConfig& config)
     value = register_module("value", torch::nn::Linear(config.hiddenSize, config.hiddenSize));
 }
 
-at::Tensor BertSelfAttentionImpl::forward(const at::Tensor& hidden, const at::Tensor& keepMask) {
-    const auto batch = hidden.size(0);
-    const auto length = hidden.size(1);
-    auto split = [&](const at::Tensor& x) {
-        return x.view({batch, length, heads_, headDim_}).transpose(1, 2);
+at::Tensor BertSelfAttentionImpl::forward(const at::Tensor& hidden, const TokenLayout& layout) {
+    const auto q = query(hidden);
+    const auto k = key(hidden);
+    const auto v = value(hidden);
+    const auto width = heads_ * headDim_;
+    // One group's attention over [G, heads, S, head_dim]. The additive mask is built in the
+    // dtype attention runs in (fp32, or bf16/fp16 under autocast) so that its "minus infinity"
+    // is that dtype's lowest finite value.
+    // The layer's attention dropout is one mask cut into groups: one seed for all of them, so
+    // that packed and padded layers draw alike from the generator.
+    std::optional<std::uint64_t> seed;
+    if (layout.groups.size() > 1 && dropsOnCpu(q, dropout_, is_training())) {
+        seed = drawDropoutSeed();
+    }
+    auto attend = [&](const AttentionGroup& group, const at::Tensor& gq, const at::Tensor& gk,
+                      const at::Tensor& gv) {
+        const auto mask = group.keepMask.defined()
+                              ? additiveAttentionMask(group.keepMask.flatten(1), q.scalar_type())
+                              : at::Tensor();
+        return dotProductAttention(gq, gk, gv, mask, dropout_, is_training(), group.sequences,
+                                   seed);
     };
-    const auto q = split(query(hidden));
-    const auto k = split(key(hidden));
-    const auto v = split(value(hidden));
-    // The additive mask is built in the dtype attention runs in (fp32, or bf16/fp16 under
-    // autocast) so that its "minus infinity" is that dtype's lowest finite value.
-    const auto mask = additiveAttentionMask(keepMask, q.scalar_type());
-    const auto context = dotProductAttention(q, k, v, mask, dropout_, is_training());
-    return context.transpose(1, 2).reshape({batch, length, heads_ * headDim_});
+    if (!layout.packed) {
+        const auto batch = hidden.size(0);
+        const auto length = hidden.size(1);
+        auto split = [&](const at::Tensor& x) {
+            return x.view({batch, length, heads_, headDim_}).transpose(1, 2);
+        };
+        const auto context = attend(layout.groups.front(), split(q), split(k), split(v));
+        return context.transpose(1, 2).reshape({batch, length, width});
+    }
+    std::vector<at::Tensor> parts;
+    parts.reserve(layout.groups.size());
+    for (const auto& group : layout.groups) {
+        const auto sequences =
+            group.keepMask.defined() ? group.keepMask.size(0) : group.tokens / group.length;
+        // The group's real tokens into its padded grid [G x S, H] (zeros on padding: masked
+        // keys must still be finite), as [G, heads, S, head_dim].
+        auto grid = [&](const at::Tensor& x) {
+            auto rows = x.narrow(0, group.firstToken, group.tokens);
+            if (group.gridRows.defined()) {
+                rows = at::zeros({sequences * group.length, width}, rows.options())
+                           .index_copy(0, group.gridRows, rows);
+            }
+            return rows.view({sequences, group.length, heads_, headDim_}).transpose(1, 2);
+        };
+        auto context = attend(group, grid(q), grid(k), grid(v))
+                           .transpose(1, 2)
+                           .reshape({sequences * group.length, width});
+        parts.push_back(group.gridRows.defined() ? context.index_select(0, group.gridRows)
+                                                 : context);
+    }
+    return parts.size() == 1 ? parts.front() : at::cat(parts);
 }
 
 BertResidualOutputImpl::BertResidualOutputImpl(std::int64_t inFeatures, const BertConfig& config) {
@@ -95,8 +168,10 @@ BertResidualOutputImpl::BertResidualOutputImpl(std::int64_t inFeatures, const Be
     dropoutProbability = config.hiddenDropoutProb;
 }
 
-at::Tensor BertResidualOutputImpl::forward(const at::Tensor& hidden, const at::Tensor& residual) {
-    return LayerNorm(applyDropout(dense(hidden), dropoutProbability, is_training()) + residual);
+at::Tensor BertResidualOutputImpl::forward(const at::Tensor& hidden, const at::Tensor& residual,
+                                           const TokenLayout& layout) {
+    return LayerNorm(dropHidden(dense(hidden), dropoutProbability, is_training(), layout) +
+                     residual);
 }
 
 BertAttentionImpl::BertAttentionImpl(const BertConfig& config) {
@@ -104,8 +179,8 @@ BertAttentionImpl::BertAttentionImpl(const BertConfig& config) {
     output = register_module("output", BertResidualOutput(config.hiddenSize, config));
 }
 
-at::Tensor BertAttentionImpl::forward(const at::Tensor& hidden, const at::Tensor& keepMask) {
-    return output(self(hidden, keepMask), hidden);
+at::Tensor BertAttentionImpl::forward(const at::Tensor& hidden, const TokenLayout& layout) {
+    return output(self(hidden, layout), hidden, layout);
 }
 
 // ---- feed-forward and layer ------------------------------------------------------------------
@@ -136,9 +211,9 @@ BertLayerImpl::BertLayerImpl(const BertConfig& config) {
     output = register_module("output", BertResidualOutput(config.intermediateSize, config));
 }
 
-at::Tensor BertLayerImpl::forward(const at::Tensor& hidden, const at::Tensor& keepMask) {
-    const auto attended = attention(hidden, keepMask);
-    return output(intermediate(attended), attended);
+at::Tensor BertLayerImpl::forward(const at::Tensor& hidden, const TokenLayout& layout) {
+    const auto attended = attention(hidden, layout);
+    return output(intermediate(attended), attended, layout);
 }
 
 BertEncoderImpl::BertEncoderImpl(const BertConfig& config) {
@@ -148,11 +223,14 @@ BertEncoderImpl::BertEncoderImpl(const BertConfig& config) {
     }
 }
 
-at::Tensor BertEncoderImpl::forward(at::Tensor hidden, const at::Tensor& keepMask,
-                                    const LayerRunner& runner) {
-    for (const auto& module : *layer) {
-        auto& block = *module->as<BertLayerImpl>();
-        hidden = runner ? runner(block, hidden, keepMask) : block.forward(hidden, keepMask);
+at::Tensor BertEncoderImpl::forward(at::Tensor hidden, const TokenLayout& layout,
+                                    const LayerRunner& runner, std::int64_t first,
+                                    std::int64_t last) {
+    const auto count = static_cast<std::int64_t>(layer->size());
+    last = last < 0 ? count : std::min(last, count);
+    for (std::int64_t i = first; i < last; ++i) {
+        auto& block = *layer[static_cast<std::size_t>(i)]->as<BertLayerImpl>();
+        hidden = runner ? runner(block, hidden, layout) : block.forward(hidden, layout);
     }
     return hidden;
 }
@@ -161,8 +239,10 @@ BertPoolerImpl::BertPoolerImpl(const BertConfig& config) {
     dense = register_module("dense", torch::nn::Linear(config.hiddenSize, config.hiddenSize));
 }
 
-at::Tensor BertPoolerImpl::forward(const at::Tensor& hidden) {
-    return at::tanh(dense(hidden.select(1, 0)));
+at::Tensor BertPoolerImpl::forward(const at::Tensor& hidden, const TokenLayout& layout) {
+    const auto first =
+        layout.packed ? hidden.index_select(0, layout.firstTokens) : hidden.select(1, 0);
+    return at::tanh(dense(first));
 }
 
 // ---- models ----------------------------------------------------------------------------------
@@ -174,8 +254,11 @@ BertModelImpl::BertModelImpl(const BertConfig& config) {
 }
 
 at::Tensor BertModelImpl::forward(const BertInputs& inputs, const LayerRunner& runner) {
-    const auto keepMask = inputs.attentionMask.to(at::kBool);
-    return encoder(embeddings(inputs.inputIds, inputs.tokenTypeIds), keepMask, runner);
+    return forward(paddedTokenBatch(inputs), runner);
+}
+
+at::Tensor BertModelImpl::forward(const TokenBatch& batch, const LayerRunner& runner) {
+    return encoder->forward(embeddings(batch), batch.layout, runner);
 }
 
 BertForSequenceClassificationImpl::BertForSequenceClassificationImpl(const BertConfig& config)
@@ -187,8 +270,25 @@ BertForSequenceClassificationImpl::BertForSequenceClassificationImpl(const BertC
 }
 
 at::Tensor BertForSequenceClassificationImpl::forward(const BertInputs& inputs) {
-    const auto hidden = bert->forward(inputs, layerRunner_);
-    return classifier(applyDropout(bert->pooler(hidden), dropoutProbability, is_training()));
+    return forward(paddedTokenBatch(inputs));
+}
+
+at::Tensor BertForSequenceClassificationImpl::forward(const TokenBatch& batch) {
+    return forwardFrom(bert->embeddings(batch), batch.layout, 0);
+}
+
+at::Tensor BertForSequenceClassificationImpl::prefix(const TokenBatch& batch, std::int64_t layers) {
+    return bert->encoder->forward(bert->embeddings(batch), batch.layout, layerRunner_, 0, layers);
+}
+
+at::Tensor BertForSequenceClassificationImpl::forwardFrom(const at::Tensor& hidden,
+                                                          const TokenLayout& layout,
+                                                          std::int64_t layers) {
+    const auto top = bert->encoder->forward(hidden, layout, layerRunner_, layers);
+    // The pooled rows are one per sequence in micro-batch order in both layouts: the default
+    // (row-major) mask layout gives them the same dropout either way.
+    return classifier(
+        applyDropout(bert->pooler->forward(top, layout), dropoutProbability, is_training()));
 }
 
 namespace {

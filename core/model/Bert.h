@@ -5,14 +5,15 @@
 //   bert.embeddings.word_embeddings.weight, bert.encoder.layer.N.attention.self.query.weight, ...,
 //   bert.pooler.dense.weight, classifier.weight.
 
+#include <functional>
+#include <vector>
+
 #include <torch/nn/module.h>
 #include <torch/nn/modules/container/modulelist.h>
 #include <torch/nn/modules/embedding.h>
 #include <torch/nn/modules/linear.h>
 #include <torch/nn/modules/normalization.h>
 #include <torch/nn/pimpl.h>
-
-#include <functional>
 
 #include "model/BertConfig.h"
 
@@ -23,24 +24,67 @@ namespace bert {
 /// where masked (not -inf: a fully masked row would give NaN; and it must fit in fp16).
 at::Tensor additiveAttentionMask(const at::Tensor& attentionMask, at::ScalarType dtype);
 
+/// Sequences of a micro-batch whose attention runs as one padded batch [G, heads, S, S].
+struct AttentionGroup {
+    std::int64_t length = 0;      ///< S: the group's longest sequence
+    std::int64_t firstToken = 0;  ///< packed: the group's tokens are hidden rows
+    std::int64_t tokens = 0;      ///< [firstToken, firstToken + tokens)
+    /// [G] int64 on the CPU: each sequence's index in the micro-batch (dropout's keys);
+    /// undefined: 0 .. G-1.
+    at::Tensor sequences;
+    /// [G, 1, 1, S] bool on the device, true = a real token; undefined: no padding.
+    at::Tensor keepMask;
+    /// Packed: [tokens] int64 on the device, each token's row g x S + s in the group's padded
+    /// grid; undefined when the group has no padding (its tokens are the grid).
+    at::Tensor gridRows;
+};
+
+/// How a micro-batch's tokens sit in its hidden states.
+///  - Padded: [B, S, H], padding included; attention is one group, the whole batch.
+///  - Packed (unpadded batches): [T, H], the T real tokens only, group after group. Every
+///    linear, LayerNorm, activation and dropout runs on real tokens alone; attention scatters
+///    each group into its own padded grid (the group's longest sequence), attends, and gathers
+///    the real tokens back.
+/// Dropout keys every hidden row by (sequence b, position s) as b x kMaskPositionStride + s
+/// (model/Dropout.h), so a real token gets the same mask packed or padded to any length.
+struct TokenLayout {
+    std::int64_t sequences = 0;  ///< B
+    bool packed = false;
+    std::vector<AttentionGroup> groups;
+    /// Packed: [B] int64 on the device, the hidden row of each sequence's first token ([CLS]),
+    /// in micro-batch order (the pooler's input).
+    at::Tensor firstTokens;
+    /// [rows of the hidden states] int64 on the CPU: dropout's key of each row.
+    at::Tensor maskRows;
+};
+
+/// One micro-batch's tokens as the model takes them, padded or packed.
+struct TokenBatch {
+    at::Tensor inputIds;      ///< padded [B, S]; packed [T]
+    at::Tensor tokenTypeIds;  ///< as inputIds
+    at::Tensor positionIds;   ///< packed: [T], each token's position; padded: undefined (0..S-1)
+    TokenLayout layout;
+};
+
 class BertEmbeddingsImpl : public torch::nn::Module {
 public:
     explicit BertEmbeddingsImpl(const BertConfig& config);
-    at::Tensor forward(const at::Tensor& inputIds, const at::Tensor& tokenTypeIds);
+    /// Hidden states of batch's tokens, in batch's layout.
+    at::Tensor forward(const TokenBatch& batch);
 
     torch::nn::Embedding word_embeddings{nullptr};
     torch::nn::Embedding position_embeddings{nullptr};
     torch::nn::Embedding token_type_embeddings{nullptr};
     torch::nn::LayerNorm LayerNorm{nullptr};  // NOLINT: transformers' parameter name
-    double dropoutProbability = 0.0;  ///< applied with applyDropout (model/Dropout.h)
+    double dropoutProbability = 0.0;          ///< applied with applyDropout (model/Dropout.h)
 };
 TORCH_MODULE(BertEmbeddings);
 
 class BertSelfAttentionImpl : public torch::nn::Module {
 public:
     explicit BertSelfAttentionImpl(const BertConfig& config);
-    /// hidden [B, S, H]; keepMask [B, 1, 1, S] bool (true = attend).
-    at::Tensor forward(const at::Tensor& hidden, const at::Tensor& keepMask);
+    /// hidden in layout's form ([B, S, H] or [T, H]); the context in the same form.
+    at::Tensor forward(const at::Tensor& hidden, const TokenLayout& layout);
 
     torch::nn::Linear query{nullptr};
     torch::nn::Linear key{nullptr};
@@ -57,18 +101,19 @@ TORCH_MODULE(BertSelfAttention);
 class BertResidualOutputImpl : public torch::nn::Module {
 public:
     BertResidualOutputImpl(std::int64_t inFeatures, const BertConfig& config);
-    at::Tensor forward(const at::Tensor& hidden, const at::Tensor& residual);
+    at::Tensor forward(const at::Tensor& hidden, const at::Tensor& residual,
+                       const TokenLayout& layout);
 
     torch::nn::Linear dense{nullptr};
     torch::nn::LayerNorm LayerNorm{nullptr};  // NOLINT: transformers' parameter name
-    double dropoutProbability = 0.0;  ///< applied with applyDropout (model/Dropout.h)
+    double dropoutProbability = 0.0;          ///< applied with applyDropout (model/Dropout.h)
 };
 TORCH_MODULE(BertResidualOutput);
 
 class BertAttentionImpl : public torch::nn::Module {
 public:
     explicit BertAttentionImpl(const BertConfig& config);
-    at::Tensor forward(const at::Tensor& hidden, const at::Tensor& keepMask);
+    at::Tensor forward(const at::Tensor& hidden, const TokenLayout& layout);
 
     BertSelfAttention self{nullptr};
     BertResidualOutput output{nullptr};
@@ -90,7 +135,7 @@ TORCH_MODULE(BertIntermediate);
 class BertLayerImpl : public torch::nn::Module {
 public:
     explicit BertLayerImpl(const BertConfig& config);
-    at::Tensor forward(const at::Tensor& hidden, const at::Tensor& keepMask);
+    at::Tensor forward(const at::Tensor& hidden, const TokenLayout& layout);
 
     BertAttention attention{nullptr};
     BertIntermediate intermediate{nullptr};
@@ -99,13 +144,15 @@ public:
 TORCH_MODULE(BertLayer);
 
 /// Runs one encoder layer; the default calls it directly, gradient checkpointing replaces it.
-using LayerRunner =
-    std::function<at::Tensor(BertLayerImpl& layer, const at::Tensor& hidden, const at::Tensor& keepMask)>;
+using LayerRunner = std::function<at::Tensor(BertLayerImpl& layer, const at::Tensor& hidden,
+                                             const TokenLayout& layout)>;
 
 class BertEncoderImpl : public torch::nn::Module {
 public:
     explicit BertEncoderImpl(const BertConfig& config);
-    at::Tensor forward(at::Tensor hidden, const at::Tensor& keepMask, const LayerRunner& runner);
+    /// Runs layers [first, last) (last -1: to the top) over hidden.
+    at::Tensor forward(at::Tensor hidden, const TokenLayout& layout, const LayerRunner& runner,
+                       std::int64_t first = 0, std::int64_t last = -1);
 
     torch::nn::ModuleList layer{nullptr};
 };
@@ -114,7 +161,8 @@ TORCH_MODULE(BertEncoder);
 class BertPoolerImpl : public torch::nn::Module {
 public:
     explicit BertPoolerImpl(const BertConfig& config);
-    at::Tensor forward(const at::Tensor& hidden);
+    /// tanh(dense(first token of each sequence)): [B, H].
+    at::Tensor forward(const at::Tensor& hidden, const TokenLayout& layout);
 
     torch::nn::Linear dense{nullptr};
 };
@@ -127,11 +175,19 @@ struct BertInputs {
     at::Tensor attentionMask;
 };
 
+/// The padded layout of inputs: one attention group masked by its attention mask.
+TokenBatch paddedTokenBatch(const BertInputs& inputs);
+
+/// Dropout's keys of padded hidden rows [B x S]: b x kMaskPositionStride + s, on the CPU.
+at::Tensor paddedMaskRows(std::int64_t sequences, std::int64_t length);
+
 class BertModelImpl : public torch::nn::Module {
 public:
     explicit BertModelImpl(const BertConfig& config);
     /// Last hidden states [B, S, H].
     at::Tensor forward(const BertInputs& inputs, const LayerRunner& runner = {});
+    /// Last hidden states in batch's layout.
+    at::Tensor forward(const TokenBatch& batch, const LayerRunner& runner = {});
 
     BertEmbeddings embeddings{nullptr};
     BertEncoder encoder{nullptr};
@@ -145,6 +201,15 @@ public:
     explicit BertForSequenceClassificationImpl(const BertConfig& config);
     /// Logits [B, num_labels].
     at::Tensor forward(const BertInputs& inputs);
+    /// Logits [B, num_labels] of a padded or packed micro-batch.
+    at::Tensor forward(const TokenBatch& batch);
+    /// The hidden states after the embeddings and the lowest `layers` encoder layers: what a
+    /// frozen prefix computes (train/PrefixCache.h).
+    at::Tensor prefix(const TokenBatch& batch, std::int64_t layers);
+    /// Logits from the hidden states after the lowest `layers` layers (prefix's output, or the
+    /// cache's), in layout.
+    at::Tensor forwardFrom(const at::Tensor& hidden, const TokenLayout& layout,
+                           std::int64_t layers);
 
     /// How encoder layers run (gradient checkpointing installs its own); empty: directly.
     void setLayerRunner(LayerRunner runner) { layerRunner_ = std::move(runner); }

@@ -183,11 +183,20 @@ void Trainer::clearGradients() {
     }
 }
 
+TokenBatch Trainer::makeBatch(const std::vector<const Encoding*>& examples, bool training) const {
+    if (config_.padding == PaddingMode::Unpadded) {
+        return packBatch(examples, device_, AttentionGrouping::forDevice(device_));
+    }
+    PaddingOptions padding;
+    // Evaluation pads to the batch's longest whatever the training padding: its batches are
+    // sorted by length, and its results do not depend on padding.
+    padding.fixedLength = training && config_.padding == PaddingMode::Fixed ? config_.maxLength : 0;
+    padding.multipleOf = config_.padToMultipleOf;
+    return paddedTokenBatch(collate(examples, bundle_.tokenizer.padId(), padding, device_));
+}
+
 double Trainer::forwardBackward(const std::vector<std::size_t>& window, double stepExamples,
                                 double& realTokens, double& paddedTokens) {
-    PaddingOptions padding;
-    padding.fixedLength = config_.padding == PaddingMode::Fixed ? config_.maxLength : 0;
-    padding.multipleOf = config_.padToMultipleOf;
     // The exact loss of the step: the sum over all its examples divided by their number, so N
     // micro-batches (on any number of ranks) equal one batch of N x b, not a mean of means.
     const double examples = stepExamples;
@@ -200,7 +209,8 @@ double Trainer::forwardBackward(const std::vector<std::size_t>& window, double s
             labels.push_back(data_.train.labels[index]);
             realTokens += static_cast<double>(data_.train.lengths[index]);
         }
-        const auto inputs = collate(batch, bundle_.tokenizer.padId(), padding, device_);
+        const auto inputs = makeBatch(batch, /*training=*/true);
+        // The rows the linears compute: every token of a padded batch, the real ones unpadded.
         paddedTokens += static_cast<double>(inputs.inputIds.numel());
         const auto target = at::tensor(labels, at::kLong).to(device_);
         at::Tensor loss;

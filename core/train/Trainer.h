@@ -119,6 +119,9 @@ private:
     };
 
     StepMetrics runStep(const std::vector<std::size_t>& window, std::size_t epochWindows);
+    /// One micro-batch of examples in the configured layout: packed when unpadded, else padded
+    /// (to max length under fixed padding in training, to the longest otherwise).
+    TokenBatch makeBatch(const std::vector<const Encoding*>& examples, bool training) const;
     /// Forward and backward over examples in micro-batches, each loss divided by stepExamples
     /// (the whole step's count, all ranks); returns the sum of the examples' losses.
     double forwardBackward(const std::vector<std::size_t>& examples, double stepExamples,

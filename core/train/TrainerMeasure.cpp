@@ -48,9 +48,7 @@ EvalMetrics Trainer::evaluate() {
                 batch.push_back(&data_.validation.encodings[order[k]]);
                 targets.push_back(data_.validation.labels[order[k]]);
             }
-            PaddingOptions padding;
-            padding.multipleOf = config_.padToMultipleOf;
-            const auto inputs = collate(batch, bundle_.tokenizer.padId(), padding, device_);
+            const auto inputs = makeBatch(batch, /*training=*/false);
             at::Tensor logits;
             {
                 const AutocastGuard autocast(device_.type(), config_.precision != Precision::Fp32,
@@ -158,12 +156,8 @@ std::int64_t Trainer::trialStepPeak() {
 }
 
 MemoryBreakdown Trainer::forecast() const {
-    std::size_t longest = 0;
-    for (const auto length : data_.train.lengths) {
-        longest = std::max(longest, length);
-    }
     return forecastMemory(
-        bundle_.config, config_, longest,
+        bundle_.config, config_, ExampleLengths::of(data_.train.lengths),
         collective_ != nullptr ? static_cast<std::size_t>(collective_->size()) : 1);
 }
 

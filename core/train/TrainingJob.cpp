@@ -42,15 +42,12 @@ PreparedJob prepareJob(const TrainingJob& job) {
 BatchFit findLargestBatch(const TrainingJob& job, const std::atomic<bool>& cancel) {
     auto prepared = prepareJob(job);
     checkTrainable(prepared.model, prepared.data, job.training);
-    std::size_t longest = 0;
-    for (const auto length : prepared.data.train.lengths) {
-        longest = std::max(longest, length);
-    }
     BatchFit fit;
     fit.budgetBytes =
         job.training.memoryCapBytes.value_or(deviceMemoryBytes(c10::Device(job.training.device)));
     const auto first =
-        largestFittingBatch(prepared.model.config, job.training, longest, fit.budgetBytes);
+        largestFittingBatch(prepared.model.config, job.training,
+                            ExampleLengths::of(prepared.data.train.lengths), fit.budgetBytes);
     if (!first) {
         return fit;
     }

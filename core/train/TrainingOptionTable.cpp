@@ -64,16 +64,23 @@ std::vector<OptionDescriptor> buildTrainingOptionTable() {
          .label = QT_TRANSLATE_NOOP("TrainingOptions", "&Padding"),
          .help = QT_TRANSLATE_NOOP(
              "TrainingOptions",
-             "Dynamic pads each batch to its longest example instead of max length: less memory "
-             "and time, same results."),
+             "Unpadded computes on the real tokens alone (attention runs per group of equal "
+             "lengths); dynamic pads each batch to its longest example; fixed pads every batch to "
+             "max length. Same results; unpadded uses the least memory and time."),
          .group = G::Batching,
          .kind = K::Choice,
-         .choices = {{static_cast<int>(PaddingMode::Dynamic), "dynamic",
+         .choices = {{static_cast<int>(PaddingMode::Unpadded), "unpadded",
+                      QT_TRANSLATE_NOOP("TrainingOptions", "unpadded")},
+                     {static_cast<int>(PaddingMode::Dynamic), "dynamic",
                       QT_TRANSLATE_NOOP("TrainingOptions", "dynamic")},
                      {static_cast<int>(PaddingMode::Fixed), "fixed",
                       QT_TRANSLATE_NOOP("TrainingOptions", "fixed")}},
          .technique = "dynamic padding",
-         .summary = [](const TrainingConfig& c) { return toString(c.padding) + " padding"; }},
+         .summary =
+             [](const TrainingConfig& c) {
+                 return c.padding == PaddingMode::Unpadded ? std::string("unpadded")
+                                                           : toString(c.padding) + " padding";
+             }},
         &TrainingConfig::padding));
     add(bindField(
         {.key = "pad_to_multiple_of",

@@ -1,5 +1,6 @@
 // On CPU, each memory technique lowers the measured peak of a small model, and the forecast made
-// from the configuration alone stays within 20% of the measured peak. Prints the figures.
+// from the configuration and the data's lengths stays within 20% of the measured peak of the
+// longest micro-batch. Prints the figures.
 #include <cstdio>
 #include <functional>
 
@@ -91,6 +92,13 @@ TEST(MemoryTechniques, EachTechniqueLowersTheMeasuredCpuPeakAndTheForecastHolds)
              c.groupByLength = true;
          },
          true},
+        {"unpadded", [](TrainingConfig& c) { c.padding = PaddingMode::Unpadded; }, true},
+        {"unpadded + length grouping",
+         [](TrainingConfig& c) {
+             c.padding = PaddingMode::Unpadded;
+             c.groupByLength = true;
+         },
+         true},
         {"batch 4 x accumulation 4",
          [](TrainingConfig& c) {
              c.batchSize = 4;
@@ -108,7 +116,7 @@ TEST(MemoryTechniques, EachTechniqueLowersTheMeasuredCpuPeakAndTheForecastHolds)
         {"gradient checkpointing", [](TrainingConfig& c) { c.gradientCheckpointing = true; }, true},
         {"all of the above",
          [](TrainingConfig& c) {
-             c.padding = PaddingMode::Dynamic;
+             c.padding = PaddingMode::Unpadded;
              c.groupByLength = true;
              c.batchSize = 4;
              c.accumulationSteps = 4;
@@ -126,7 +134,12 @@ TEST(MemoryTechniques, EachTechniqueLowersTheMeasuredCpuPeakAndTheForecastHolds)
         auto config = baseline();
         row.apply(config);
         const auto m = measure(data, config);
-        const double error = static_cast<double>(m.forecast - m.peak) / static_cast<double>(m.peak);
+        // The forecast is the peak of the micro-batch of the longest examples, which the trial
+        // step runs; a few steps of random unpadded batches may not meet it (their size is their
+        // real tokens), so the forecast is held against the larger of the two.
+        const auto worstBatch = std::max(m.peak, m.trial);
+        const double error =
+            static_cast<double>(m.forecast - worstBatch) / static_cast<double>(worstBatch);
         worstError = std::max(worstError, std::abs(error));
         std::printf("%-46s %10.2f %10.2f %10.2f %+7.1f%%\n", row.name, mib(m.peak), mib(m.forecast),
                     mib(m.trial), 100.0 * error);

@@ -134,7 +134,7 @@ TEST(TrainingOptions, JsonWithWrongTypesOrUnknownKeysIsRefusedByName) {
     expectRefused({{"batch_size", "16"}}, "\"batch_size\"");
     expectRefused({{"batch_size", -16}}, "\"batch_size\"");
     expectRefused({{"batch_size", 2.5}}, "\"batch_size\"");
-    expectRefused({{"padding", 1}}, "one of dynamic, fixed");
+    expectRefused({{"padding", 1}}, "one of unpadded, dynamic, fixed");
     expectRefused({{"batchsize", 16}}, "\"batchsize\" is unknown");
     expectRefused({{"epochs", 0}, {"max_steps", 0}}, "at least one epoch or one step");
     expectRefused(nlohmann::json::array(), "JSON object");
@@ -147,6 +147,8 @@ TEST(TrainingOptions, JsonWithWrongTypesOrUnknownKeysIsRefusedByName) {
 
 TEST(TrainingOptions, TheTechniquesSummaryComesFromTheTable) {
     TrainingConfig config;
+    EXPECT_EQ(config.techniquesSummary(), "unpadded");
+    config.padding = PaddingMode::Dynamic;
     EXPECT_EQ(config.techniquesSummary(), "dynamic padding");
     config.padding = PaddingMode::Fixed;
     config.accumulationSteps = 2;

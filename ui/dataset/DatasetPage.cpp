@@ -375,8 +375,8 @@ void DatasetPage::refreshProfile() {
                                          [&](std::size_t l) { return l > maxLength_; });
     paddingLabel_->setText(
         tr("At max length %1 and batch %2, padding would be %3 of the tokens with fixed "
-           "padding, %4 with dynamic padding, %5 with length-grouped batches. %6 examples "
-           "are longer than %1 tokens and will be truncated.")
+           "padding, %4 with dynamic padding, %5 with length-grouped batches; unpadded batches "
+           "compute none of it. %6 examples are longer than %1 tokens and will be truncated.")
             .arg(maxLength_)
             .arg(batchSize_)
             .arg(percent(shares_.fixed), percent(shares_.dynamic), percent(shares_.grouped))

@@ -59,6 +59,8 @@ public:
     QString errorText() const;
     /// Longest example in tokens (0 before a dataset is open).
     std::size_t longestExample() const;
+    /// Every example's length in tokens (empty before a dataset is open).
+    const std::vector<std::size_t>& exampleLengths() const { return lengths_; }
     PaddingShares paddingShares() const { return shares_; }
     QStringList recentFiles() const;
 

@@ -59,7 +59,7 @@ MainWindow::MainWindow(std::filesystem::path database, QWidget* parent)
     auto syncDataset = [this] {
         const auto config = techniques_->config();
         dataset_->setBatching(config.maxLength, config.batchSize);
-        techniques_->setLongestExample(dataset_->longestExample());
+        techniques_->setExampleLengths(dataset_->exampleLengths());
     };
     connect(techniques_, &TechniquesPage::modelChanged, this, [this, syncDataset] {
         QSettings settings;
@@ -95,7 +95,7 @@ MainWindow::MainWindow(std::filesystem::path database, QWidget* parent)
         updatePlan();
     });
     connect(dataset_, &DatasetPage::datasetChanged, this, [this] {
-        techniques_->setLongestExample(dataset_->longestExample());
+        techniques_->setExampleLengths(dataset_->exampleLengths());
         QSettings().setValue(QStringLiteral("dataset/last"), dataset_->currentFile());
         updatePlan();
     });

@@ -237,8 +237,11 @@ void TechniquesPage::loadModel() {
     updateForecast();
 }
 
-void TechniquesPage::setLongestExample(std::size_t tokens) {
-    longest_ = tokens;
+void TechniquesPage::setExampleLengths(const std::vector<std::size_t>& tokens) {
+    lengths_.reset();
+    if (!tokens.empty()) {
+        lengths_ = ExampleLengths::of(tokens);
+    }
     updateForecast();
 }
 
@@ -293,8 +296,9 @@ void TechniquesPage::updateForecast() {
         return;
     }
     const auto c = config();
-    const std::size_t longest = longest_ > 0 ? longest_ : c.maxLength;
-    forecast_ = forecastMemory(*modelConfig_, c, longest);
+    const ExampleLengths lengths = lengths_.value_or(ExampleLengths(c.maxLength));
+    const std::size_t longest = lengths.longest();
+    forecast_ = forecastMemory(*modelConfig_, c, lengths);
     const std::int64_t budget = c.memoryCapBytes.value_or(deviceMemoryBytes(c10::Device(c.device)));
     const QString budgetName = c.memoryCapBytes ? tr("memory cap") : tr("device memory");
 
@@ -339,7 +343,7 @@ void TechniquesPage::updateForecast() {
             .arg(c.batchSize)
             .arg(std::min(longest, c.maxLength)));
     if (!fits_) {
-        const auto advice = suggestFit(*modelConfig_, c, longest, budget, deviceTraits(c.device));
+        const auto advice = suggestFit(*modelConfig_, c, lengths, budget, deviceTraits(c.device));
         if (advice.fits) {
             advice_ = advice.config;
             warningLabel_->setText(tr("This will not fit. To fit: %1.")

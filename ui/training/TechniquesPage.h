@@ -50,8 +50,9 @@ public:
     std::string preset() const;
     /// The tokenizer of the chosen model folder, or null when it cannot be read.
     std::shared_ptr<const WordPieceTokenizer> tokenizer() const { return tokenizer_; }
-    /// Longest example of the dataset, for the forecast.
-    void setLongestExample(std::size_t tokens);
+    /// The dataset's example lengths in tokens, for the forecast (empty: none open; the
+    /// forecast then assumes examples of max length).
+    void setExampleLengths(const std::vector<std::size_t>& tokens);
     /// The forecast shown now.
     MemoryBreakdown forecast() const { return forecast_; }
     bool fits() const { return fits_; }
@@ -86,7 +87,7 @@ private:
 
     std::optional<BertConfig> modelConfig_;
     std::shared_ptr<const WordPieceTokenizer> tokenizer_;
-    std::size_t longest_ = 0;
+    std::optional<ExampleLengths> lengths_;
     MemoryBreakdown forecast_;
     bool fits_ = true;
     std::optional<TrainingConfig> advice_;

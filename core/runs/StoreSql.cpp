@@ -11,6 +11,7 @@
 #include <signal.h>
 #include <sqlite3.h>
 #include <sys/statvfs.h>
+#include <thread>
 #include <unistd.h>
 
 #include "io/AtomicFile.h"
@@ -187,6 +188,31 @@ int busyTimeoutMs() {
         }
     }
     return kDefaultBusyTimeoutMs;
+}
+
+/// Runs work again while SQLite answers SQLITE_BUSY at once, until the busy timeout has passed.
+/// SQLite answers so without waiting where waiting could deadlock: connections that all hold a
+/// read lock on a new file and all ask for the write lock (the switch to WAL, the first
+/// migration) cannot all wait; one has to give up its read lock and start over. Seen as "database
+/// is locked" in the test that opens one new file from 8 processes, under load.
+template <typename Work>
+void retryWhileBusy(Work&& work) {
+    constexpr int kLongestPauseMs = 20;  // random pauses, so the contenders do not meet again
+    const auto deadline =
+        std::chrono::steady_clock::now() + std::chrono::milliseconds(busyTimeoutMs());
+    std::minstd_rand pause(std::random_device{}());
+    for (;;) {
+        try {
+            work();
+            return;
+        } catch (const SQLite::Exception& error) {
+            if ((error.getErrorCode() & 0xff) != SQLITE_BUSY ||
+                std::chrono::steady_clock::now() >= deadline) {
+                throw;
+            }
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(1 + pause() % kLongestPauseMs));
+    }
 }
 
 /// A failure to open or read the schema: a file that is not a database at all is the user's
@@ -380,24 +406,26 @@ void checkAndMigrate(SQLite::Database& db, const std::filesystem::path& file, bo
             return;
         }
         // Only now, once the file is known to be ours, may anything be written to it.
-        db.exec("PRAGMA journal_mode = WAL");
+        retryWhileBusy([&] { db.exec("PRAGMA journal_mode = WAL"); });
         db.exec("PRAGMA synchronous = NORMAL");  // WAL: durable at checkpoints, never corrupt
         // Another process may open the same new file at this moment (the studio and the command
         // line, or a test watching a run): each migration takes the write lock first (IMMEDIATE)
         // and reads the version again under it, so it runs exactly once. Without this, the
         // second process failed with "table store_meta already exists".
-        for (;;) {
-            SQLite::Transaction transaction(db, SQLite::TransactionBehavior::IMMEDIATE);
-            const int current = db.execAndGet("PRAGMA user_version").getInt();
-            if (current >= kSchemaVersion) {
+        bool current = false;
+        while (!current) {
+            retryWhileBusy([&] {
+                SQLite::Transaction transaction(db, SQLite::TransactionBehavior::IMMEDIATE);
+                const int schema = db.execAndGet("PRAGMA user_version").getInt();
+                current = schema >= kSchemaVersion;
+                if (!current) {
+                    db.exec(kMigrations[schema]);
+                    db.exec("PRAGMA user_version = " + std::to_string(schema + 1));
+                }
                 transaction.commit();
-                break;
-            }
-            db.exec(kMigrations[current]);
-            db.exec("PRAGMA user_version = " + std::to_string(current + 1));
-            transaction.commit();
+            });
         }
-        chooseRunsFolder(db, file, version);
+        retryWhileBusy([&] { chooseRunsFolder(db, file, version); });
     } catch (const SQLite::Exception& error) {
         throwOpenFailure(file, error, "is not a usable run database: ");
     }

@@ -1,4 +1,5 @@
 #include <chrono>
+#include <cstdio>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -86,6 +87,9 @@ TEST(RunStore, ProcessesOpeningANewDatabaseTogetherAllSucceed) {
                     RunStore store(file);
                     (void)store.runs();
                     _exit(store.runFolder(1).parent_path().filename() == "runs" ? 0 : 3);
+                } catch (const std::exception& error) {
+                    std::fprintf(stderr, "opener %d: %s\n", i, error.what());
+                    _exit(2);
                 } catch (...) {
                     _exit(2);
                 }

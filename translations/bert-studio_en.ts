@@ -394,6 +394,22 @@
         <source>unpadded</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Cache the frozen part&apos;s output (no dropout there)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>With frozen embeddings (and frozen lowest layers), compute each example&apos;s output of the frozen part once and reuse it: later epochs and evaluations skip the frozen part. Dropout inside the frozen part is off. Kept in memory up to the size below, the rest in a file beside the run, removed when the run ends.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cache in memory up to (MiB)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Host memory the frozen-prefix cache may use (not the device&apos;s); what does not fit goes to a file beside the run. 0: all of it in the file.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>bert::ui::CompareDialog</name>

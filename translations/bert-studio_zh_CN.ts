@@ -394,6 +394,22 @@
         <source>unpadded</source>
         <translation>不填充</translation>
     </message>
+    <message>
+        <source>Cache the frozen part&apos;s output (no dropout there)</source>
+        <translation>缓存冻结部分的输出（该部分不做 dropout）</translation>
+    </message>
+    <message>
+        <source>With frozen embeddings (and frozen lowest layers), compute each example&apos;s output of the frozen part once and reuse it: later epochs and evaluations skip the frozen part. Dropout inside the frozen part is off. Kept in memory up to the size below, the rest in a file beside the run, removed when the run ends.</source>
+        <translation>嵌入层（以及最底部的若干层）冻结时，每个样本的冻结部分输出只计算一次并重复使用：之后的轮次和评估都跳过冻结部分。冻结部分内的 dropout 关闭。缓存在内存中保存到下方设置的大小，其余写入运行目录旁的文件，运行结束时删除。</translation>
+    </message>
+    <message>
+        <source>Cache in memory up to (MiB)</source>
+        <translation>缓存内存上限 (MiB)</translation>
+    </message>
+    <message>
+        <source>Host memory the frozen-prefix cache may use (not the device&apos;s); what does not fit goes to a file beside the run. 0: all of it in the file.</source>
+        <translation>冻结前缀缓存可使用的主机内存（不是设备内存）；放不下的部分写入运行目录旁的文件。0：全部写入文件。</translation>
+    </message>
 </context>
 <context>
     <name>bert::ui::CompareDialog</name>

@@ -18,6 +18,7 @@
 #include "memory/MemoryForecast.h"
 #include "train/FusedAdamW.h"
 #include "train/Metrics.h"
+#include "train/PrefixCache.h"
 #include "train/RandomState.h"
 #include "train/Recompute.h"
 
@@ -87,7 +88,6 @@ Trainer::Trainer(ModelBundle& model, const TrainingData& data, TrainingConfig co
     }
     auto& net = *bundle_.model;
     net.to(device_);
-    net.train();
 
     // Frozen parameters get no gradient and are not given to the optimizer: no state either.
     if (config_.freezeEmbeddings) {
@@ -101,6 +101,8 @@ Trainer::Trainer(ModelBundle& model, const TrainingData& data, TrainingConfig co
         }
     }
     net.setLayerRunner(config_.gradientCheckpointing ? recomputingLayerRunner() : LayerRunner{});
+    setUpPrefixCache();
+    enterTrainingMode();
 
     for (const auto& parameter : net.parameters()) {
         if (parameter.requires_grad()) {
@@ -217,7 +219,7 @@ double Trainer::forwardBackward(const std::vector<std::size_t>& window, double s
         {
             const AutocastGuard autocast(device_.type(), config_.precision != Precision::Fp32,
                                          autocastDtype(config_.precision));
-            const auto logits = bundle_.model->forward(inputs);
+            const auto logits = logitsOf(data_.train, trainPrefix_.get(), micro, inputs);
             // Weighted, the sum is over w[label] x loss: divided by the step's example count
             // (not the sum of weights) it stays exact under accumulation, and balanced weights
             // average 1 over the training set.
@@ -422,6 +424,7 @@ void Trainer::trainLoop(const std::atomic<bool>& cancel, RunResult& result, std:
         !warning.empty()) {
         emit(EventKind::Info, warning, {{"precision", toString(config_.precision)}});
     }
+    announcePrefixCache();
     if (start.trialPeakBytes > 0) {
         emit(EventKind::Info,
              "forecast peak " + std::to_string(start.forecast.total() >> 20) +
@@ -558,6 +561,7 @@ RunResult Trainer::run(const std::atomic<bool>& cancel) {
             at::manual_seed(config_.seed);
         }
         trainLoop(cancel, result, runPeak, measured);
+        closePrefixCache();
     } catch (const OutOfMemoryFailure& failure) {
         result.status = RunStatus::Failed;
         result.error = failure.what();

@@ -19,6 +19,7 @@
 namespace bert {
 
 class Collective;
+class PrefixCache;
 
 /// Raised when a step runs out of memory and recovery is off or already at micro-batch 1.
 class OutOfMemoryFailure : public std::runtime_error {
@@ -122,6 +123,20 @@ private:
     /// One micro-batch of examples in the configured layout: packed when unpadded, else padded
     /// (to max length under fixed padding in training, to the longest otherwise).
     TokenBatch makeBatch(const std::vector<const Encoding*>& examples, bool training) const;
+    /// Logits of batch, which holds examples (indices into set); through cache when the
+    /// frozen prefix is cached (TrainerPrefixCache.cpp): the prefix runs, without gradients,
+    /// only for examples not cached yet, and the layers above it start from the cached rows.
+    at::Tensor logitsOf(const TokenizedSet& set, PrefixCache* cache,
+                        const std::vector<std::size_t>& examples, const TokenBatch& batch);
+    /// Creates the frozen-prefix caches when config asks for them.
+    void setUpPrefixCache();
+    /// Says, at the start of the run, what the frozen-prefix cache will skip.
+    void announcePrefixCache();
+    /// Says what the frozen-prefix cache did, and frees it (memory and file).
+    void closePrefixCache();
+    /// train() on the model, except a cached frozen prefix, which stays in eval(): its output
+    /// must not depend on dropout.
+    void enterTrainingMode();
     /// Forward and backward over examples in micro-batches, each loss divided by stepExamples
     /// (the whole step's count, all ranks); returns the sum of the examples' losses.
     double forwardBackward(const std::vector<std::size_t>& examples, double stepExamples,
@@ -181,8 +196,12 @@ private:
     at::Tensor classWeights_;  ///< per-class loss weights on the device; undefined: unweighted
     std::filesystem::path lastCheckpoint_;
     std::filesystem::path bestCheckpoint_;
-    Collective* collective_ = nullptr;  ///< set by joinDataParallel; null: one process
-    std::vector<int> owners_;           ///< sharded optimizer: the rank updating each trainable_[i]
+    std::unique_ptr<PrefixCache> trainPrefix_;       ///< frozen-prefix cache of the training set
+    std::unique_ptr<PrefixCache> validationPrefix_;  ///< and of the validation set
+    std::size_t prefixComputed_ = 0;                 ///< examples whose prefix ran
+    std::size_t prefixReused_ = 0;                   ///< examples that skipped it
+    Collective* collective_ = nullptr;               ///< set by joinDataParallel; null: one process
+    std::vector<int> owners_;  ///< sharded optimizer: the rank updating each trainable_[i]
 };
 
 }  // namespace bert

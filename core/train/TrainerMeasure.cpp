@@ -42,18 +42,22 @@ EvalMetrics Trainer::evaluate() {
     while (start < stop) {
         const std::size_t end = std::min(stop, start + evalBatch_);
         try {
+            const std::vector<std::size_t> examples(
+                order.begin() + static_cast<std::ptrdiff_t>(start),
+                order.begin() + static_cast<std::ptrdiff_t>(end));
             std::vector<const Encoding*> batch;
             std::vector<std::int64_t> targets;
-            for (std::size_t k = start; k < end; ++k) {
-                batch.push_back(&data_.validation.encodings[order[k]]);
-                targets.push_back(data_.validation.labels[order[k]]);
+            for (const auto example : examples) {
+                batch.push_back(&data_.validation.encodings[example]);
+                targets.push_back(data_.validation.labels[example]);
             }
             const auto inputs = makeBatch(batch, /*training=*/false);
             at::Tensor logits;
             {
                 const AutocastGuard autocast(device_.type(), config_.precision != Precision::Fp32,
                                              autocastDtype(config_.precision));
-                logits = net.forward(inputs).to(at::kFloat);
+                logits = logitsOf(data_.validation, validationPrefix_.get(), examples, inputs)
+                             .to(at::kFloat);
             }
             const auto target = at::tensor(targets, at::kLong).to(device_);
             lossSum +=
@@ -66,7 +70,7 @@ EvalMetrics Trainer::evaluate() {
             start = end;
         } catch (const c10::Error& error) {
             if (!isOutOfMemory(error) || evalBatch_ == 1) {
-                net.train();
+                enterTrainingMode();
                 throw;
             }
             monitor_.releaseCache();
@@ -79,7 +83,7 @@ EvalMetrics Trainer::evaluate() {
                  {{"from_batch", previous}, {"to_batch", evalBatch_}});
         }
     }
-    net.train();
+    enterTrainingMode();
     if (config_.cacheRelease == CacheRelease::AfterEval) {
         monitor_.releaseCache();
     }

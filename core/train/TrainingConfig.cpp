@@ -48,6 +48,12 @@ void TrainingConfig::validate() const {
     if (threads < 0) {
         fail("the number of threads cannot be negative");
     }
+    if (cacheFrozenPrefix && !freezeEmbeddings) {
+        fail(
+            "the frozen-prefix cache needs frozen embeddings: while they train, what the layers "
+            "above them compute changes every step, and a cached output would be stale; freeze "
+            "the embeddings or turn the cache off");
+    }
     const bool cuda =
         device == "cuda" || (device.rfind("cuda:", 0) == 0 && device.size() > 5 &&
                              device.find_first_not_of("0123456789", 5) == std::string::npos);

@@ -86,6 +86,13 @@ struct TrainingConfig {
     // ---- memory techniques ----
     bool freezeEmbeddings = false;
     std::size_t freezeLayers = 0;  ///< lowest encoder layers frozen
+    /// Keep each example's output of the frozen part (the embeddings and the freezeLayers lowest
+    /// layers) after its first use, and skip the frozen part from then on (train/PrefixCache.h).
+    /// Needs frozen embeddings; dropout inside the frozen part is off.
+    bool cacheFrozenPrefix = false;
+    /// Host memory (MiB) the frozen-prefix cache may fill; the rest goes to a file beside the
+    /// run (0: all of it).
+    std::size_t prefixCacheMemoryMiB = 1024;
     Precision precision = Precision::Fp32;
     bool gradientCheckpointing = false;
     /// ZeRO stage 1 under data parallel: AdamW moments only for this rank's share of the

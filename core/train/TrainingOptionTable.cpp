@@ -208,6 +208,39 @@ std::vector<OptionDescriptor> buildTrainingOptionTable() {
              }},
         &TrainingConfig::freezeLayers));
     add(bindField(
+        {.key = "cache_frozen_prefix",
+         .flag = "--cache-frozen-prefix",
+         .alias = "",
+         .label = QT_TRANSLATE_NOOP("TrainingOptions",
+                                    "Cache the frozen part's output (no dropout there)"),
+         .help = QT_TRANSLATE_NOOP(
+             "TrainingOptions",
+             "With frozen embeddings (and frozen lowest layers), compute each example's output of "
+             "the frozen part once and reuse it: later epochs and evaluations skip the frozen "
+             "part. Dropout inside the frozen part is off. Kept in memory up to the size below, "
+             "the rest in a file beside the run, removed when the run ends."),
+         .group = G::Memory,
+         .kind = K::Flag,
+         .technique = "frozen-prefix cache",
+         .enabledWhen = "freeze_embeddings=true",
+         .summary = whenOn(&TrainingConfig::cacheFrozenPrefix, "frozen-prefix cache")},
+        &TrainingConfig::cacheFrozenPrefix));
+    add(bindField({.key = "prefix_cache_memory_mib",
+                   .flag = "--prefix-cache-memory",
+                   .alias = "",
+                   .label = QT_TRANSLATE_NOOP("TrainingOptions", "Cache in memory up to (MiB)"),
+                   .help = QT_TRANSLATE_NOOP(
+                       "TrainingOptions",
+                       "Host memory the frozen-prefix cache may use (not the device's); what "
+                       "does not fit goes to a file beside the run. 0: all of it in the file."),
+                   .group = G::Memory,
+                   .kind = K::Count,
+                   .minimum = 0,
+                   .maximum = 16777216,
+                   .technique = "frozen-prefix cache",
+                   .enabledWhen = "cache_frozen_prefix=true"},
+                  &TrainingConfig::prefixCacheMemoryMiB));
+    add(bindField(
         {.key = "precision",
          .flag = "--precision",
          .alias = "",

@@ -38,6 +38,8 @@ TrainingConfig everyOptionChanged() {
     c.earlyStoppingPatience = 3;
     c.maxNonFiniteSteps = 2;
     c.freezeEmbeddings = true;
+    c.cacheFrozenPrefix = true;
+    c.prefixCacheMemoryMiB = 300;
     c.freezeLayers = 2;
     c.precision = Precision::Fp16;
     c.gradientCheckpointing = true;

@@ -9,6 +9,7 @@
 
 #include <QApplication>
 #include <QChartView>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QElapsedTimer>
 #include <QFileDialog>
@@ -934,6 +935,29 @@ TEST_F(Studio, TheFormKeepsEveryOptionExactlyIncludingA64BitSeed) {
     config.cacheRelease = CacheRelease::Never;
     techniques->setConfig(config);
     EXPECT_FALSE(releaseSteps->isEnabled());
+
+    // The frozen-prefix cache needs frozen embeddings: its box is enabled only with them, and
+    // unticking them switches the cache off, so the form never asks for a refused run.
+    config.cacheFrozenPrefix = true;
+    config.prefixCacheMemoryMiB = 300;
+    techniques->setConfig(config);
+    EXPECT_EQ(techniques->config().toJson(), config.toJson());
+    auto* cache = qobject_cast<QCheckBox*>(techniques->options()->editor("cache_frozen_prefix"));
+    auto* freeze = qobject_cast<QCheckBox*>(techniques->options()->editor("freeze_embeddings"));
+    ASSERT_NE(cache, nullptr);
+    ASSERT_NE(freeze, nullptr);
+    EXPECT_TRUE(cache->isEnabled());
+    EXPECT_TRUE(techniques->options()->editor("prefix_cache_memory_mib")->isEnabled());
+    EXPECT_TRUE(cache->text().contains(QStringLiteral("no dropout")))
+        << cache->text().toStdString();
+    freeze->click();
+    EXPECT_FALSE(cache->isEnabled());
+    EXPECT_FALSE(cache->isChecked());
+    EXPECT_FALSE(techniques->options()->editor("prefix_cache_memory_mib")->isEnabled());
+    EXPECT_NO_THROW(techniques->config().validate());
+    freeze->click();
+    EXPECT_TRUE(cache->isEnabled());
+    EXPECT_FALSE(cache->isChecked()) << "the cache came back on by itself";
 }
 
 // Issue 11: several slots had no try at all, and the rest caught only InputError: any SQLite

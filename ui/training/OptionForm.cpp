@@ -13,6 +13,7 @@
 #include <QHBoxLayout>
 #include <QLineEdit>
 #include <QRegularExpressionValidator>
+#include <QSignalBlocker>
 #include <QSpinBox>
 #include <QStandardItemModel>
 #include <climits>
@@ -300,8 +301,18 @@ void OptionForm::updateEnabled() {
         }
         const auto other = rows_.find(rule.substr(0, equals));
         if (other != rows_.end()) {
-            row.editor->setEnabled(other->second.value() ==
-                                   nlohmann::json(rule.substr(equals + 1)));
+            const auto value = other->second.value();
+            const auto wanted = rule.substr(equals + 1);
+            const bool enabled = value.is_boolean() ? value.get<bool>() == (wanted == "true")
+                                                    : value == nlohmann::json(wanted);
+            row.editor->setEnabled(enabled);
+            // A switch whose condition is gone is switched off, so that a disabled box never
+            // asks for what cannot be done (the frozen-prefix cache without frozen embeddings).
+            if (!enabled && row.option->kind == OptionKind::Flag && row.value().get<bool>()) {
+                // Quietly: updateEnabled runs inside an edit (or write) that emits changed().
+                const QSignalBlocker quiet(row.editor);
+                row.show(false);
+            }
         }
     }
 }

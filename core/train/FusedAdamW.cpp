@@ -4,6 +4,7 @@
 
 #include <ATen/ops/_fused_adamw.h>
 #include <ATen/ops/full.h>
+#include <ATen/ops/stack.h>
 #include <ATen/ops/zeros_like.h>
 #include <torch/csrc/autograd/grad_mode.h>
 
@@ -26,6 +27,19 @@ void refuseAmsgrad(const std::vector<torch::optim::OptimizerParamGroup>& groups,
 
 }  // namespace
 
+double gradientNorm(const std::vector<torch::Tensor>& parameters) {
+    std::vector<torch::Tensor> norms;
+    for (const auto& parameter : parameters) {
+        if (parameter.grad().defined()) {
+            norms.push_back(parameter.grad().norm());
+        }
+    }
+    if (norms.empty()) {
+        return 0.0;
+    }
+    return (norms.size() == 1 ? norms.front() : at::stack(norms).norm()).item<double>();
+}
+
 FusedAdamW::FusedAdamW(const std::vector<torch::optim::OptimizerParamGroup>& groups,
                        torch::optim::AdamWOptions defaults)
     : torch::optim::AdamW(groups, defaults) {
@@ -44,6 +58,8 @@ torch::Tensor FusedAdamW::step(LossClosure closure) {
         const at::AutoGradMode enableGrad(true);
         loss = closure();
     }
+    const double divisor = gradientDivisor_;
+    gradientDivisor_ = 1.0;
     for (auto& group : param_groups()) {
         const auto& options = static_cast<const torch::optim::AdamWOptions&>(group.options());
         std::vector<torch::Tensor> params;
@@ -78,9 +94,13 @@ torch::Tensor FusedAdamW::step(LossClosure closure) {
             continue;
         }
         const auto [beta1, beta2] = options.betas();
+        const auto gradScale = divisor != 1.0
+                                   ? std::optional<at::Tensor>(at::full(
+                                         {}, divisor, params.front().options().dtype(at::kFloat)))
+                                   : std::nullopt;
         at::_fused_adamw_(params, grads, expAvgs, expAvgSqs, /*max_exp_avg_sqs=*/{}, steps,
                           options.lr(), beta1, beta2, options.weight_decay(), options.eps(),
-                          /*amsgrad=*/false, /*maximize=*/false);
+                          /*amsgrad=*/false, /*maximize=*/false, gradScale);
     }
     return loss;
 }

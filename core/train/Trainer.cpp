@@ -8,7 +8,6 @@
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
 #include <torch/csrc/autograd/grad_mode.h>
-#include <torch/nn/utils/clip_grad.h>
 
 #include "Error.h"
 #include "data/Batch.h"
@@ -326,9 +325,15 @@ StepMetrics Trainer::runStep(const std::vector<std::size_t>& window, std::size_t
         skip = scaler_->unscale(trainable_);  // unscale before clipping
     }
     if (!skip && config_.maxGradNorm > 0.0) {
-        metrics.gradNorm = torch::nn::utils::clip_grad_norm_(trainable_, config_.maxGradNorm);
+        // Clipping as clip_grad_norm_ does (factor max / (norm + 1e-6), at most 1), with the
+        // factor applied inside the optimizer's kernel instead of a pass scaling every gradient
+        // (bench_optimizer, MiniLM: clip then step 24.2 ms, folded 23.2 ms; the norm is 9.6).
+        metrics.gradNorm = gradientNorm(trainable_);
         if (!std::isfinite(metrics.gradNorm)) {
             skip = true;
+        } else if (const double factor = config_.maxGradNorm / (metrics.gradNorm + 1e-6);
+                   factor < 1.0) {
+            optimizer_->divideNextGradientsBy(1.0 / factor);
         }
     }
     if (!skip) {

@@ -6,11 +6,10 @@
 #include <memory>
 #include <optional>
 
-#include <torch/optim/adamw.h>
-
 #include "data/TrainingData.h"
 #include "hf/ModelFolder.h"
 #include "memory/MemoryMonitor.h"
+#include "train/FusedAdamW.h"
 #include "train/MixedPrecision.h"
 #include "train/TrainerEvents.h"
 #include "train/TrainingConfig.h"
@@ -184,7 +183,7 @@ private:
     ScopedMemoryCap cap_;
     std::optional<ThreadCountScope> threads_;
     std::vector<at::Tensor> trainable_;
-    std::unique_ptr<torch::optim::AdamW> optimizer_;
+    std::unique_ptr<FusedAdamW> optimizer_;
     std::unique_ptr<DynamicLossScaler> scaler_;
     std::size_t totalSteps_ = 0;
     std::size_t microBatch_;

@@ -1,6 +1,7 @@
 // FusedAdamW must be a drop-in for torch::optim::AdamW: same update, same state objects
 // (checkpoints and memory accounting read them), groups with their own learning rate and decay.
 #include <gtest/gtest.h>
+#include <torch/nn/utils/clip_grad.h>
 #include <torch/types.h>
 #include <torch/utils.h>
 
@@ -127,6 +128,38 @@ TEST(FusedAdamWTest, ContinuesFromRestoredState) {
     referenceOptimizer.step();
     second.step();
     EXPECT_LT((reference.decayed[0] - resumed.decayed[0]).abs().max().item<double>(), 1e-6);
+}
+
+TEST(FusedAdamWTest, ADivisorFoldsClippingIntoOneStepOnly) {
+    // Gradient clipping's factor applied inside the kernel equals clipping the gradients
+    // first (LibTorch's clip_grad_norm_ then the step), and lasts one step.
+    auto reference = makeParameters(9);
+    auto folded = makeParameters(9);
+    torch::optim::AdamW referenceOptimizer(groupsOf(reference), AdamWOptions(1e-3));
+    FusedAdamW foldedOptimizer(groupsOf(folded), AdamWOptions(1e-3));
+    constexpr double kMaxNorm = 0.5;  // far below the random gradients' norm: always clipped
+    for (int step = 0; step < 3; ++step) {
+        setGradients(reference, step);
+        setGradients(folded, step);
+        std::vector<torch::Tensor> all = reference.decayed;
+        all.insert(all.end(), reference.undecayed.begin(), reference.undecayed.end());
+        const double norm = torch::nn::utils::clip_grad_norm_(all, kMaxNorm);
+        ASSERT_GT(norm, 10 * kMaxNorm);
+        referenceOptimizer.step();
+        if (step < 2) {
+            foldedOptimizer.divideNextGradientsBy((norm + 1e-6) / kMaxNorm);
+        }  // the third step is not asked to divide, and must not
+        foldedOptimizer.step();
+        if (step == 2) {
+            // The reference clipped; the folded run did not: they part here.
+            EXPECT_GT((reference.decayed[0] - folded.decayed[0]).abs().max().item<double>(), 1e-6);
+        } else {
+            EXPECT_LT((reference.decayed[0] - folded.decayed[0]).abs().max().item<double>(), 1e-6)
+                << "step " << step;
+            EXPECT_LT((reference.undecayed[0] - folded.undecayed[0]).abs().max().item<double>(),
+                      1e-6);
+        }
+    }
 }
 
 TEST(FusedAdamWTest, RefusesAmsgrad) {

@@ -410,6 +410,14 @@
         <source>Host memory the frozen-prefix cache may use (not the device&apos;s); what does not fit goes to a file beside the run. 0: all of it in the file.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Trial step before training</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Before the first step, one forward and backward pass on the micro-batch of the longest examples measures the real peak: an out-of-memory shows before training starts, and the run keeps the figure beside the forecast. Costs about one step (more at long max lengths); off, training starts at once.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>bert::ui::CompareDialog</name>

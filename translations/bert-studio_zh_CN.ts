@@ -410,6 +410,14 @@
         <source>Host memory the frozen-prefix cache may use (not the device&apos;s); what does not fit goes to a file beside the run. 0: all of it in the file.</source>
         <translation>冻结前缀缓存可使用的主机内存（不是设备内存）；放不下的部分写入运行目录旁的文件。0：全部写入文件。</translation>
     </message>
+    <message>
+        <source>Trial step before training</source>
+        <translation>训练前试运行一步</translation>
+    </message>
+    <message>
+        <source>Before the first step, one forward and backward pass on the micro-batch of the longest examples measures the real peak: an out-of-memory shows before training starts, and the run keeps the figure beside the forecast. Costs about one step (more at long max lengths); off, training starts at once.</source>
+        <translation>在第一步之前，用最长样本组成的微批次做一次前向和反向传播，测得真实的内存峰值：内存不足会在训练开始前暴露，运行记录会在预测值旁保存这一数值。耗时约一步（最大长度较长时更多）；关闭后训练立即开始。</translation>
+    </message>
 </context>
 <context>
     <name>bert::ui::CompareDialog</name>

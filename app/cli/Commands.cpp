@@ -156,13 +156,17 @@ class RunReport final : public TrainerObserver {
 public:
     void onStarted(const RunStart& start) override {
         started_ = std::chrono::steady_clock::now();
+        preparationSeconds_ = std::chrono::duration<double>(started_ - created_).count();
         start_ = start;
         residentAtStart_ = residentBytes();
         peakResetWorked_ = resetPeakResident();
     }
     void onStep(const StepMetrics& m) override {
-        const double elapsed =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+        const auto now = std::chrono::steady_clock::now();
+        const double elapsed = std::chrono::duration<double>(now - started_).count();
+        if (steps_.empty()) {
+            firstStepSeconds_ = std::chrono::duration<double>(now - created_).count();
+        }
         steps_.push_back({{"step", m.step},
                           {"end_seconds", elapsed},
                           {"examples", m.examples},
@@ -200,6 +204,12 @@ public:
                 {"forecast", start_.forecast.toJson()},
                 {"forecast_bytes", start_.forecast.total()},
                 {"trial_peak_bytes", start_.trialPeakBytes},
+                // Time to the first step, from the command's start (the job read): model and
+                // data loading, tokenising, the run's record and the trial step (its own
+                // seconds apart), then the first step itself.
+                {"first_step_seconds", firstStepSeconds_},
+                {"preparation_seconds", preparationSeconds_ - start_.trialSeconds},
+                {"trial_seconds", start_.trialSeconds},
                 {"measured", result.measured.toJson()},
                 {"resident_at_start_bytes", residentAtStart_},
                 {"peak_resident_training_bytes", peakResetWorked_ ? peakResidentTraining_ : -1},
@@ -207,7 +217,10 @@ public:
     }
 
 private:
+    std::chrono::steady_clock::time_point created_ = std::chrono::steady_clock::now();
     std::chrono::steady_clock::time_point started_;
+    double preparationSeconds_ = 0.0;  ///< creation to onStarted (the trial step included)
+    double firstStepSeconds_ = 0.0;
     RunStart start_;
     std::int64_t residentAtStart_ = -1;
     std::int64_t peakResidentTraining_ = -1;
@@ -318,11 +331,11 @@ struct Rank0Observers {
 
 int train(const TrainArguments& args, const std::filesystem::path& database,
           const std::atomic<bool>& cancel, std::ostream& out, std::ostream& err) {
+    RunReport report;  // first: its clock starts with the command
     const auto job = args.resolve();
     Rank0Observers observers(err, args.eventsFd);
     // The report reads /proc every step and resets the process's peak resident size: only when
     // asked for.
-    RunReport report;
     if (!args.reportFile.empty()) {
         observers.list.add(&report);
     }

@@ -7,6 +7,7 @@
 #include <random>
 #include <set>
 #include <sstream>
+#include <thread>
 
 #include "Error.h"
 #include "io/InputFile.h"
@@ -159,20 +160,61 @@ Split stratifiedSplit(const ExampleSet& all, double validationFraction, std::uin
 }
 
 TokenizedSet tokenizeExamples(const ExampleSet& set, const WordPieceTokenizer& tokenizer,
-                              const LabelMap& labels, std::size_t maxLength) {
+                              const LabelMap& labels, std::size_t maxLength, std::size_t threads) {
+    // Below this many examples per thread, starting threads costs more than it saves.
+    constexpr std::size_t kExamplesPerThread = 2048;
+    const std::size_t count = set.examples.size();
     TokenizedSet out;
-    out.encodings.reserve(set.examples.size());
+    out.labels.reserve(count);
     for (const auto& example : set.examples) {
         const auto id = labels.id(example.label);
         if (!id) {
             throw InputError(set.file, "line " + std::to_string(example.line) + ": label \"" +
                                            example.label + "\" is not one of the run's labels");
         }
-        out.encodings.push_back(example.pair.empty()
-                                    ? tokenizer.encode(example.text, maxLength)
-                                    : tokenizer.encodePair(example.text, example.pair, maxLength));
         out.labels.push_back(*id);
-        out.lengths.push_back(out.encodings.back().size());
+    }
+    out.encodings.resize(count);
+    // Contiguous shares, one per thread: the tokenizer is safe for concurrent encoding, and the
+    // encodings come out in the examples' order whatever the number of threads.
+    auto encodeRange = [&](std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) {
+            const auto& example = set.examples[i];
+            out.encodings[i] = example.pair.empty()
+                                   ? tokenizer.encode(example.text, maxLength)
+                                   : tokenizer.encodePair(example.text, example.pair, maxLength);
+        }
+    };
+    if (threads == 0) {
+        threads = std::max(1U, std::thread::hardware_concurrency());
+    }
+    threads = std::max<std::size_t>(1, std::min(threads, count / kExamplesPerThread));
+    if (threads == 1) {
+        encodeRange(0, count);
+    } else {
+        std::vector<std::exception_ptr> failures(threads);
+        std::vector<std::thread> workers;
+        for (std::size_t t = 0; t < threads; ++t) {
+            workers.emplace_back([&, t] {
+                try {
+                    encodeRange(count * t / threads, count * (t + 1) / threads);
+                } catch (...) {
+                    failures[t] = std::current_exception();
+                }
+            });
+        }
+        for (auto& worker : workers) {
+            worker.join();
+        }
+        for (const auto& failure : failures) {
+            if (failure) {
+                std::rethrow_exception(failure);
+            }
+        }
+    }
+    out.lengths.reserve(count);
+    for (const auto& encoding : out.encodings) {
+        out.lengths.push_back(encoding.size());
     }
     return out;
 }

@@ -71,8 +71,12 @@ struct TokenizedSet {
 
     std::size_t size() const { return encodings.size(); }
 };
+/// Tokenizes set's examples to maxLength, in their order, on `threads` threads (0: one per
+/// core; sets of a few thousand examples stay on one). Throws InputError naming the file and
+/// line of an example whose label is not in labels.
 TokenizedSet tokenizeExamples(const ExampleSet& set, const WordPieceTokenizer& tokenizer,
-                              const LabelMap& labels, std::size_t maxLength);
+                              const LabelMap& labels, std::size_t maxLength,
+                              std::size_t threads = 0);
 
 /// Per-label example counts, in label-map order.
 std::vector<std::size_t> labelCounts(const ExampleSet& set, const LabelMap& labels);

@@ -100,6 +100,7 @@ void JsonLinesObserver::onStarted(const RunStart& start) {
                {"labels", start.labels},
                {"forecast", breakdownJson(start.forecast)},
                {"trial_peak_bytes", start.trialPeakBytes},
+               {"trial_seconds", start.trialSeconds},
                {"resumed_from_step", start.resumedFromStep},
                {"memory_cap_bytes", start.memoryCapBytes}}
               .dump(kCompact, ' ', false, kReplaceInvalidUtf8));
@@ -188,6 +189,7 @@ bool EventLineReader::feed(std::string_view line) {
             start.labels = json.value("labels", std::vector<std::string>{});
             start.forecast = breakdownOf(json.value("forecast", Json::object()));
             start.trialPeakBytes = json.value("trial_peak_bytes", std::int64_t{0});
+            start.trialSeconds = json.value("trial_seconds", 0.0);
             start.resumedFromStep = json.value("resumed_from_step", std::size_t{0});
             start.memoryCapBytes = json.value("memory_cap_bytes", std::int64_t{0});
             observer_.onStarted(start);

@@ -420,8 +420,10 @@ void Trainer::trainLoop(const std::atomic<bool>& cancel, RunResult& result, std:
     start.forecast = forecast();
     start.resumedFromStep = position_.step;
     start.memoryCapBytes = config_.memoryCapBytes.value_or(0);
-    if (position_.step == 0) {
+    if (position_.step == 0 && config_.trialStep) {
+        const auto trialStart = Clock::now();
         start.trialPeakBytes = trialStepPeak();
+        start.trialSeconds = secondsSince(trialStart);
     }
     observer_.onStarted(start);
     if (const auto warning =

@@ -127,6 +127,7 @@ struct RunStart {
     std::vector<std::string> labels;
     MemoryBreakdown forecast;
     std::int64_t trialPeakBytes = 0;  ///< measured peak of the trial step on the longest batch
+    double trialSeconds = 0.0;        ///< what the trial step took (0: none ran)
     std::size_t resumedFromStep = 0;  ///< 0 for a fresh run
     std::int64_t memoryCapBytes = 0;  ///< the cap the run rehearses (0: none)
 };

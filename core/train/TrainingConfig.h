@@ -102,6 +102,9 @@ struct TrainingConfig {
     std::size_t cacheReleaseSteps = 100;
     std::optional<std::int64_t> memoryCapBytes;  ///< rehearse a smaller device
     bool recoverFromOom = true;                  ///< halve micro-batch, double accumulation on OOM
+    /// Before the first step of a fresh run, one forward and backward pass on the micro-batch
+    /// of the longest examples measures the real peak (Trainer::trialStepPeak).
+    bool trialStep = true;
     // ---- device and outputs ----
     std::string device = "cpu";  ///< "cpu" or "cuda:N"
     /// Data parallel on this machine: processes the launcher starts, one per GPU on CUDA

@@ -360,6 +360,21 @@ std::vector<OptionDescriptor> buildTrainingOptionTable() {
                    .kind = K::Flag,
                    .technique = "out-of-memory recovery"},
                   &TrainingConfig::recoverFromOom));
+    add(bindField(
+        {.key = "trial_step",
+         .flag = "--no-trial-step",
+         .alias = "",
+         .label = QT_TRANSLATE_NOOP("TrainingOptions", "Trial step before training"),
+         .help = QT_TRANSLATE_NOOP(
+             "TrainingOptions",
+             "Before the first step, one forward and backward pass on the micro-batch of the "
+             "longest examples measures the real peak: an out-of-memory shows before training "
+             "starts, and the run keeps the figure beside the forecast. Costs about one step "
+             "(more at long max lengths); off, training starts at once."),
+         .group = G::Memory,
+         .kind = K::Flag,
+         .technique = "trial step"},
+        &TrainingConfig::trialStep));
 
     // ---- optimisation ----
     add(bindField({.key = "epochs",

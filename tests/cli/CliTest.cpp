@@ -861,6 +861,29 @@ TEST_F(Cli, TrainReportHasEveryStepAndTheProcessMemory) {
     EXPECT_GT(start, 0);
     EXPECT_GE(peak, start);
     EXPECT_GE(json["peak_resident_process_bytes"].get<std::int64_t>(), peak);
+    // Issue 14, point 8: the time to the first step, from the command's start, in its parts:
+    // preparation (model, data, tokens, the run's record), the trial step, the step itself.
+    const auto first = json["first_step_seconds"].get<double>();
+    const auto preparation = json["preparation_seconds"].get<double>();
+    const auto trial = json["trial_seconds"].get<double>();
+    EXPECT_GT(preparation, 0.0);
+    EXPECT_GT(trial, 0.0);
+    EXPECT_GT(json["trial_peak_bytes"].get<std::int64_t>(), 0);
+    EXPECT_NEAR(first, preparation + trial + json["steps"][0]["end_seconds"].get<double>(), 0.05);
+    std::printf("time to the first step: %.2f s (preparation %.2f, trial step %.2f)\n", first,
+                preparation, trial);
+
+    // Without the trial step, training starts at once: no trial, no trial peak.
+    const auto quick = dir_ / "quick.json";
+    ASSERT_EQ(runCli(trainArgs({"--max-steps", "1", "--batch-size", "4", "--no-trial-step",
+                                "--report", quick.string()}),
+                     dir_.path())
+                  .code,
+              0);
+    std::ifstream quickIn(quick);
+    const auto quickJson = nlohmann::json::parse(quickIn);
+    EXPECT_EQ(quickJson["trial_seconds"].get<double>(), 0.0);
+    EXPECT_EQ(quickJson["trial_peak_bytes"].get<std::int64_t>(), 0);
 }
 
 // Issue 11: the Trainer's checks ran after the run was created, so `train --device cuda:0` on a

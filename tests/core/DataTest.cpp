@@ -7,6 +7,7 @@
 #include "data/Dataset.h"
 #include "data/DatasetProfile.h"
 #include "support/TestSupport.h"
+#include "tokenizer/WordPieceTokenizer.h"
 
 namespace bert {
 namespace {
@@ -132,6 +133,41 @@ TEST(Dataset, StratifiedSplitKeepsClassProportionsAndIsSeeded) {
               split.validation.examples[3].text);
     const auto labels = buildLabelMap(split.train);
     EXPECT_EQ(labels.names, (std::vector<std::string>{"ham", "spam"}));
+}
+
+TEST(Dataset, TokenizingOnSeveralThreadsGivesTheOneThreadEncodingsInOrder) {
+    // Issue 14, point 8: the whole corpus is tokenized before the first step, on every core.
+    ExampleSet all;
+    all.file = "many.csv";
+    const std::vector<std::string> words = {"the", "cat", "sat", "on", "a", "mat", "dog", "ran"};
+    for (std::size_t i = 0; i < 9000; ++i) {
+        std::string text;
+        for (std::size_t w = 0; w < 1 + i % 37; ++w) {
+            text += words[(i * 7 + w * 3) % words.size()] + " ";
+        }
+        all.examples.push_back({text, i % 3 == 0 ? "second text" : "", i % 2 ? "a" : "b", i + 2});
+    }
+    std::vector<std::string> vocabulary = {"[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"};
+    vocabulary.insert(vocabulary.end(), words.begin(), words.end());
+    vocabulary.emplace_back("second");
+    vocabulary.emplace_back("text");
+    const WordPieceTokenizer tokenizer(vocabulary, {});
+    const auto labels = buildLabelMap(all);
+    const auto serial = tokenizeExamples(all, tokenizer, labels, 24, 1);
+    const auto parallel = tokenizeExamples(all, tokenizer, labels, 24, 3);
+    ASSERT_EQ(parallel.size(), serial.size());
+    EXPECT_EQ(parallel.labels, serial.labels);
+    EXPECT_EQ(parallel.lengths, serial.lengths);
+    for (std::size_t i = 0; i < serial.size(); ++i) {
+        ASSERT_EQ(parallel.encodings[i].inputIds, serial.encodings[i].inputIds) << "example " << i;
+        ASSERT_EQ(parallel.encodings[i].tokenTypeIds, serial.encodings[i].tokenTypeIds);
+    }
+    // A label the map does not know is still named by file and line.
+    all.examples[5000].label = "c";
+    EXPECT_NE(inputErrorOf([&] {
+                  tokenizeExamples(all, tokenizer, labels, 24, 3);
+              }).find("many.csv: line 5002: label \"c\""),
+              std::string::npos);
 }
 
 TEST(DatasetProfile, PaddingSharesFallFromFixedToDynamicToGrouped) {

@@ -39,6 +39,7 @@ TrainingConfig everyOptionChanged() {
     c.maxNonFiniteSteps = 2;
     c.freezeEmbeddings = true;
     c.cacheFrozenPrefix = true;
+    c.trialStep = false;
     c.prefixCacheMemoryMiB = 300;
     c.freezeLayers = 2;
     c.precision = Precision::Fp16;

@@ -281,13 +281,19 @@ void MetricsCharts::loadRun(RunStore& store, std::int64_t runId) {
 }
 
 void MetricsCharts::scheduleRedraw() {
-    if (!redrawTimer_.isActive()) {
-        redrawTimer_.start();
+    if (redrawTimer_.isActive()) {
+        return;
     }
+    // The first point after a quiet spell is drawn at the next turn of the event loop (points
+    // that arrive together still make one redraw); later ones wait out the interval since the
+    // last redraw, so a fast run redraws at most every kRedrawIntervalMs.
+    const qint64 sinceLast = lastRedraw_.isValid() ? lastRedraw_.elapsed() : kRedrawIntervalMs;
+    redrawTimer_.start(static_cast<int>(std::max<qint64>(0, kRedrawIntervalMs - sinceLast)));
 }
 
 void MetricsCharts::redraw() {
     ++redraws_;
+    lastRedraw_.restart();
     // A theme change (the dark palette) resets series pens: ours are fixed.
     for (const auto& [series, pen] : pens_) {
         if (series->pen() != pen) {

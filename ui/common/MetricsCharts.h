@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <map>
 
+#include <QElapsedTimer>
 #include <QList>
 #include <QPen>
 #include <QPointF>
@@ -115,6 +116,7 @@ private:
     double smoothing_ = 0.6;             ///< TensorBoard's default
     std::map<QLineSeries*, QPen> pens_;  ///< reapplied after a theme change resets them
     QTimer redrawTimer_;
+    QElapsedTimer lastRedraw_;  ///< since the last redraw (invalid before the first)
     int redraws_ = 0;
 };
 

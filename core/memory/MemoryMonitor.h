@@ -33,7 +33,9 @@ public:
 
     MemorySample sample() const;
     void resetPeak();
-    /// Returns cached, unused memory to the system (CUDA emptyCache; nothing to do on CPU).
+    /// Returns cached, unused memory to the system: CUDA's emptyCache; on the CPU the free blocks
+    /// the C heap keeps for reuse (the CPU monitor keeps blocks up to 256 MiB in the heap instead
+    /// of mapping and unmapping them each step; glibc only).
     void releaseCache();
     /// The device's memory: CUDA total memory, or the machine's physical RAM for the CPU.
     std::int64_t deviceTotalBytes() const;

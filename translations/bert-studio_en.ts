@@ -155,10 +155,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Return the CUDA allocator&apos;s cached memory to the device: helps other processes and fragmentation; every step costs speed.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>never</source>
         <translation type="unfinished"></translation>
     </message>
@@ -416,6 +412,10 @@
     </message>
     <message>
         <source>Before the first step, one forward and backward pass on the micro-batch of the longest examples measures the real peak: an out-of-memory shows before training starts, and the run keeps the figure beside the forecast. Costs about one step (more at long max lengths); off, training starts at once.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Return cached memory to the system (on a GPU the CUDA allocator&apos;s cache, on the CPU the free blocks the heap keeps for reuse): helps other processes and fragmentation; every release costs speed.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

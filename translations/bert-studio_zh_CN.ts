@@ -155,10 +155,6 @@
         <translation>缓存释放</translation>
     </message>
     <message>
-        <source>Return the CUDA allocator&apos;s cached memory to the device: helps other processes and fragmentation; every step costs speed.</source>
-        <translation>把 CUDA 分配器缓存的内存归还给设备：有助于其他进程和减少碎片；每步都释放会降低速度。</translation>
-    </message>
-    <message>
         <source>never</source>
         <translation>从不</translation>
     </message>
@@ -417,6 +413,10 @@
     <message>
         <source>Before the first step, one forward and backward pass on the micro-batch of the longest examples measures the real peak: an out-of-memory shows before training starts, and the run keeps the figure beside the forecast. Costs about one step (more at long max lengths); off, training starts at once.</source>
         <translation>在第一步之前，用最长样本组成的微批次做一次前向和反向传播，测得真实的内存峰值：内存不足会在训练开始前暴露，运行记录会在预测值旁保存这一数值。耗时约一步（最大长度较长时更多）；关闭后训练立即开始。</translation>
+    </message>
+    <message>
+        <source>Return cached memory to the system (on a GPU the CUDA allocator&apos;s cache, on the CPU the free blocks the heap keeps for reuse): helps other processes and fragmentation; every release costs speed.</source>
+        <translation>将缓存的内存还给系统（GPU 上为 CUDA 分配器的缓存，CPU 上为堆为复用而保留的空闲块）：有助于其他进程并减少碎片；每次释放都会降低速度。</translation>
     </message>
 </context>
 <context>

@@ -296,8 +296,9 @@ std::vector<OptionDescriptor> buildTrainingOptionTable() {
          .label = QT_TRANSLATE_NOOP("TrainingOptions", "Cache release"),
          .help = QT_TRANSLATE_NOOP(
              "TrainingOptions",
-             "Return the CUDA allocator's cached memory to the device: helps other processes and "
-             "fragmentation; every step costs speed."),
+             "Return cached memory to the system (on a GPU the CUDA allocator's cache, on the "
+             "CPU the free blocks the heap keeps for reuse): helps other processes and "
+             "fragmentation; every release costs speed."),
          .group = G::Memory,
          .kind = K::Choice,
          .choices = {{static_cast<int>(CacheRelease::Never), "never",

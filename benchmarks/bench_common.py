@@ -35,6 +35,10 @@ def machine():
         memory_kib = int(f.readline().split()[1])
     commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
                             capture_output=True, text=True).stdout.strip()
+    # Tracked files changed since that commit: the figures are not the commit's alone.
+    if commit and subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "--untracked-files=no"],
+                                 capture_output=True, text=True).stdout.strip():
+        commit += " with uncommitted changes"
     if not commit and (ROOT / ".gpu-kit" / "commit").is_file():  # a working tree copied without .git
         commit = (ROOT / ".gpu-kit" / "commit").read_text().strip()
     result = {"cpu": cpu, "threads": os.cpu_count(), "memory_gib": round(memory_kib / 1024 / 1024, 1),
@@ -154,10 +158,16 @@ def run_logged(command):
 
 
 def figures(report):
-    """Steady-state throughput and memory of one run report (ours or the reference's)."""
+    """Steady-state throughput and memory of one run report (ours or the reference's). A step that
+    follows an evaluation inside the run (ours evaluates at each epoch's end) is left out: its
+    interval holds the evaluation, which the reference does only after training."""
     steps = report["steps"]
-    timed = steps[WARMUP_STEPS:]
-    seconds = steps[-1]["end_seconds"] - steps[WARMUP_STEPS - 1]["end_seconds"]
+    evaluated = {e["step"] for e in report.get("evaluations", [])}
+    timed = [s for previous, s in zip(steps[WARMUP_STEPS - 1:], steps[WARMUP_STEPS:])
+             if previous["step"] not in evaluated]
+    seconds = sum(s["end_seconds"] - previous["end_seconds"]
+                  for previous, s in zip(steps[WARMUP_STEPS - 1:], steps[WARMUP_STEPS:])
+                  if previous["step"] not in evaluated)
     examples = sum(s["examples"] for s in timed)
     real = sum(s["real_tokens"] for s in timed)
     padded = sum(s["padded_tokens"] for s in timed)
@@ -221,12 +231,15 @@ def length_moments(train_csv, max_length):
     return sum(lengths) / len(lengths), sum(n * n for n in lengths) / len(lengths)
 
 
-def training_flops_per_real_token(config, mean_length, mean_square_length, frozen_layers=0, labels=2):
+def training_flops_per_real_token(config, mean_length, mean_square_length, frozen_layers=0, labels=2,
+                                  frozen_forward_share=1.0):
     """The FLOPs a training step must do per real (non-pad) token, counted from the model's
     configuration: every linear (2 FLOPs a multiply-add), attention's two batched products on the
     real tokens only, the pooler and classifier once per example; backward twice forward for
-    trainable layers; the frozen lower layers forward only (nothing below them needs a gradient).
-    Recomputation under checkpointing and anything done on padding are not model FLOPs."""
+    trainable layers; the frozen lower layers forward only (nothing below them needs a gradient),
+    and with the frozen-prefix cache only in the share of steps that compute them (the first of
+    E epochs: 1 / E). Recomputation under checkpointing and anything done on padding are not model
+    FLOPs."""
     h, i = config["hidden_size"], config["intermediate_size"]
     layers = config["num_hidden_layers"]
     linear = 2 * (4 * h * h + 2 * h * i)                              # Q, K, V, output; FFN in and out
@@ -234,7 +247,7 @@ def training_flops_per_real_token(config, mean_length, mean_square_length, froze
     per_layer = linear + attention
     head = 2 * (h * h + h * labels) / mean_length                    # pooler, classifier
     trainable_layers = layers - frozen_layers
-    return 3 * (per_layer * trainable_layers + head) + per_layer * frozen_layers
+    return 3 * (per_layer * trainable_layers + head) + per_layer * frozen_layers * frozen_forward_share
 
 
 def model_flop_utilisation(tokens_per_second, flops_per_token, peak):

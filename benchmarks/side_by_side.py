@@ -1,19 +1,28 @@
 #!/usr/bin/env python3
-"""Side by side with Hugging Face Trainer (issue 5, point 1).
+"""Side by side with Hugging Face Trainer (issue 5, point 1; issue 14, point 6).
 
-Both sides train the same starting weights on the same files with the same max length, batch,
-accumulation, precision, steps, learning-rate schedule and threads, one after the other on this
-machine. Each writes a report of the same form (ours: `bert-studio-cli train --report`; the
-reference: hf_trainer_run.py) from which samples/s after the warm-up steps, tokens/s, padding and
-process memory are read the same way. Results go to benchmarks/results/side_by_side.json;
+Cases: a corpus at a max length, with a model. The e-mails at 512 tokens, where fixed padding
+wastes much (MiniLM and BERT-base); the e-mails' subject lines (the text before the first " . ")
+at 128 tokens, where fixed padding is mostly pad. In each case seven runs on this machine, one after
+the other, from the same starting weights on the same files:
+  - Trainer's defaults: fixed padding to max length, fp32;
+  - Trainer's best: dynamic padding, group_by_length, bf16 where the CPU runs it natively;
+  - ours at each of those settings (the equal rows);
+  - ours at our best: unpadded batches, length grouping, bf16 likewise; nothing frozen;
+  - the same with frozen embeddings and the frozen-prefix cache (the cache is exact only over a
+    frozen prefix), and training only the upper half of the encoder (lower layers frozen, cached):
+    the two rows that change what trains, and their titles say so.
+Each side writes a report of the same form (ours: `bert-studio-cli train --report`; the reference:
+hf_trainer_run.py) from which samples/s after the warm-up steps, real tokens/s, padding, model FLOP
+utilisation and process memory are read the same way. Short-text cases train two epochs, so that
+the cache has a second epoch to skip work in. Results go to benchmarks/results/side_by_side.json;
 benchmarks/report.py turns them into docs/benchmarks.md.
 
-Usage: benchmarks/side_by_side.sh [--models minilm bert-base] [--quick]
+Usage: benchmarks/side_by_side.sh [--cases emails-512-minilm ...] [--quick]
 """
 import argparse
 import csv
 import json
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -22,29 +31,54 @@ import bench_common as common
 
 HERE = Path(__file__).resolve().parent
 
-# Per model: examples trained on, micro-batch and max length. MiniLM trains one full epoch of the
-# corpus's 80% split, so length grouping and dynamic padding see every batch on both sides;
-# BERT-base is about 8x the compute, so it trains one epoch of a stratified 160-example subset.
-MODELS = {
-    "minilm": {"train_limit": None, "batch_size": 16, "max_length": 128},
-    "bert-base": {"train_limit": 160, "batch_size": 8, "max_length": 128},
+# Case: corpus, max length, model, training examples (None: the whole 80% split), validation
+# examples, micro-batch, epochs. BERT-base is about 8x MiniLM's compute: it trains on subsets.
+CASES = {
+    "emails-512-minilm": {"corpus": "emails", "max_length": 512, "model": "minilm", "train_limit": 160,
+                          "validation_limit": 100, "batch_size": 8, "epochs": 1},
+    "emails-512-bert-base": {"corpus": "emails", "max_length": 512, "model": "bert-base", "train_limit": 96,
+                             "validation_limit": 100, "batch_size": 8, "epochs": 1},
+    "subjects-128-minilm": {"corpus": "subjects", "max_length": 128, "model": "minilm", "train_limit": None,
+                            "validation_limit": 200, "batch_size": 16, "epochs": 2},
+    "subjects-128-bert-base": {"corpus": "subjects", "max_length": 128, "model": "bert-base", "train_limit": 240,
+                               "validation_limit": 200, "batch_size": 16, "epochs": 2},
 }
-VALIDATION_LIMIT = 200  # validation examples: accuracy is a sanity check here, not the figure
+CORPUS_NAMES = {"emails": "e-mails", "subjects": "subject lines"}
 
-# Settings: common to both sides, then each side's own additions.
-SETTINGS = [
-    ("equal: fixed padding, fp32", {"padding": "fixed"}, {}, {}),
-    ("equal: dynamic padding + length grouping, fp32", {"padding": "dynamic", "group_by_length": True}, {}, {}),
-    # Each side's best on this corpus: everything the reference's Trainer offers that speeds a CPU
-    # run up (dynamic padding, length grouping, bf16 autocast on AMX, its fused AdamW by default);
-    # ours adds the switches only it has: frozen embeddings (no 23 M-row gradient or moments).
-    ("best of each", {"padding": "dynamic", "group_by_length": True, "precision": "bf16"},
-     {"freeze_embeddings": True}, {}),
-    # The same, ours also training only the upper half of the encoder: backward stops there.
-    ("best of each, ours training the upper half", {"padding": "dynamic", "group_by_length": True,
-                                                     "precision": "bf16"},
-     {"freeze_embeddings": True, "freeze_layers": "half"}, {}),
+FP32 = {"padding": "fixed"}
+TRAINER_BEST = {"padding": "dynamic", "group_by_length": True, "precision": "bf16"}
+OUR_BEST = {"padding": "unpadded", "group_by_length": True, "precision": "bf16"}
+# The frozen-prefix cache is exact only over a frozen prefix: these rows freeze, and say so.
+OUR_BEST_FROZEN = {**OUR_BEST, "freeze_embeddings": True, "cache_frozen_prefix": True}
+
+# Rows: title, ours' run, the reference's run. Runs are named, so each runs once.
+ROWS = [
+    ("equal: Trainer's defaults (fixed padding, fp32)", "ours-defaults", "trainer-defaults"),
+    ("equal: Trainer's best (dynamic padding, length grouping, bf16)", "ours-trainer-best", "trainer-best"),
+    ("ours at our best against Trainer's defaults", "ours-best", "trainer-defaults"),
+    ("ours at our best against Trainer's best", "ours-best", "trainer-best"),
+    ("ours at our best, embeddings frozen (cached), against Trainer's best", "ours-best-frozen-embeddings",
+     "trainer-best"),
+    ("ours training the upper half (embeddings and lower layers frozen, cached) against Trainer's best",
+     "ours-upper-half", "trainer-best"),
 ]
+OUR_RUNS = {"ours-defaults": FP32, "ours-trainer-best": TRAINER_BEST, "ours-best": OUR_BEST,
+            "ours-best-frozen-embeddings": OUR_BEST_FROZEN,
+            "ours-upper-half": {**OUR_BEST_FROZEN, "freeze_layers": "half"}}
+REFERENCE_RUNS = {"trainer-defaults": FP32, "trainer-best": TRAINER_BEST}
+
+
+def subject_lines(data, folder):
+    """The corpus with each e-mail's text cut to its subject line (before the first " . ")."""
+    csv.field_size_limit(sys.maxsize)
+    target = Path(folder) / "subjects.csv"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with open(data, newline="", encoding="utf-8") as f, open(target, "w", newline="", encoding="utf-8") as out:
+        writer = csv.writer(out)
+        writer.writerow(["text", "label"])
+        for row in csv.DictReader(f):
+            writer.writerow([row["text"].split(" . ", 1)[0], row["label"]])
+    return target
 
 
 def run_reference(model, train, validation, settings, threads, report, output_dir):
@@ -58,7 +92,7 @@ def run_reference(model, train, validation, settings, threads, report, output_di
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data", default=str(common.DEFAULT_DATA))
-    parser.add_argument("--models", nargs="+", choices=list(MODELS), default=list(MODELS))
+    parser.add_argument("--cases", nargs="+", choices=list(CASES), default=list(CASES))
     parser.add_argument("--threads", type=int, default=common.os.cpu_count())
     parser.add_argument("--quick", action="store_true", help="a few steps only, to check the harness")
     args = parser.parse_args()
@@ -75,50 +109,64 @@ def main():
           flush=True)
     with tempfile.TemporaryDirectory(prefix="bert-bench-") as scratch:
         scratch = Path(scratch)
-        for model_name in args.models:
-            spec = MODELS[model_name]
+        corpora = {"emails": Path(args.data), "subjects": subject_lines(args.data, scratch)}
+        for case_name in args.cases:
+            case = CASES[case_name]
+            model_name = case["model"]
             train, validation = common.stratified_split(
-                args.data, scratch / model_name, train_limit=spec["train_limit"], validation_limit=VALIDATION_LIMIT)
+                corpora[case["corpus"]], scratch / case_name, train_limit=case["train_limit"],
+                validation_limit=case["validation_limit"])
             with open(train, newline="", encoding="utf-8") as f:
                 examples = sum(1 for _ in csv.DictReader(f))
-            steps = 6 if args.quick else -(-examples // spec["batch_size"])
-            folder = common.classifier_folder(model_name, scratch / f"{model_name}-start")
-            shared = {"max_length": spec["max_length"], "batch_size": spec["batch_size"], "max_steps": steps,
+            per_epoch = -(-examples // case["batch_size"])
+            steps = 6 if args.quick else per_epoch * case["epochs"]
+            folder = common.classifier_folder(model_name, scratch / f"{case_name}-start")
+            shared = {"max_length": case["max_length"], "batch_size": case["batch_size"], "max_steps": steps,
                       "lr": 1e-4, "seed": 42, "eval_batch_size": 64}
             config = json.loads((folder / "config.json").read_text())
             layers = config["num_hidden_layers"]
-            mean_length, mean_square = common.length_moments(train, spec["max_length"])
-            for title, both, ours_only, reference_only in SETTINGS:
-                if ours_only.get("freeze_layers") == "half":
-                    ours_only = {**ours_only, "freeze_layers": layers // 2}
-                row = {"model": model_name, "setting": title, "train_examples": examples, "steps": steps,
-                       "shared": {**shared, **both}, "ours_only": ours_only, "reference_only": reference_only}
-                # One evaluation, after the last step, as the reference evaluates after training: our
-                # default of 4 a epoch would put evaluations inside the timed steps.
-                ours = common.run_ours(folder, train, validation, {**shared, **both, **ours_only}, args.threads,
-                                       scratch / "ours.json", scratch / "runs.sqlite",
-                                       extra=("--evals-per-epoch", "1"))
-                reference = run_reference(folder, train, validation, {**shared, **both, **reference_only},
-                                          args.threads, scratch / "reference.json", scratch / "hf-output")
-                row["ours"], row["reference"] = common.figures(ours), common.figures(reference)
-                peak = peaks[both.get("precision", "fp32")]
-                for side, frozen in (("ours", ours_only.get("freeze_layers", 0)),
-                                     ("reference", reference_only.get("freeze_layers", 0))):
-                    flops = common.training_flops_per_real_token(config, mean_length, mean_square, frozen)
-                    row[side]["flops_per_real_token"] = flops
-                    row[side]["mfu"] = common.model_flop_utilisation(row[side]["tokens_per_second"], flops, peak)
-                row["reference_engine"] = reference["engine"]
-                o, r = row["ours"], row["reference"]
-                row["throughput_ratio"] = o["samples_per_second"] / r["samples_per_second"]
-                row["training_memory_ratio"] = o["training_growth_mib"] / r["training_growth_mib"]
-                row["process_memory_ratio"] = o["peak_resident_mib"] / r["peak_resident_mib"]
+            mean_length, mean_square = common.length_moments(train, case["max_length"])
+            runs = {}
+            for name, settings in REFERENCE_RUNS.items():
+                report = run_reference(folder, train, validation, {**shared, **settings}, args.threads,
+                                       scratch / f"{name}.json", scratch / "hf-output")
+                runs[name] = {"settings": settings, "figures": common.figures(report), "engine": report["engine"],
+                              "frozen_layers": 0, "cached": False}
+            for name, settings in OUR_RUNS.items():
+                settings = {**settings}
+                if settings.get("freeze_layers") == "half":
+                    settings["freeze_layers"] = layers // 2
+                # Evaluations once an epoch (not four times): throughput leaves out the steps
+                # after them, and fewer of them means more steps timed.
+                report = common.run_ours(folder, train, validation, {**shared, **settings}, args.threads,
+                                         scratch / f"{name}.json", scratch / "runs.sqlite",
+                                         extra=("--evals-per-epoch", "1", "--epochs", str(case["epochs"])))
+                runs[name] = {"settings": settings, "figures": common.figures(report), "engine": "ours",
+                              "frozen_layers": settings.get("freeze_layers", 0),
+                              "cached": bool(settings.get("cache_frozen_prefix"))}
+            for name, run in runs.items():
+                precision = run["settings"].get("precision", "fp32")
+                share = 1.0 / case["epochs"] if run["cached"] else 1.0
+                flops = common.training_flops_per_real_token(config, mean_length, mean_square,
+                                                             run["frozen_layers"], frozen_forward_share=share)
+                run["figures"]["flops_per_real_token"] = flops
+                run["figures"]["mfu"] = common.model_flop_utilisation(run["figures"]["tokens_per_second"], flops,
+                                                                      peaks[precision])
+            for title, ours_name, reference_name in ROWS:
+                o, r = runs[ours_name]["figures"], runs[reference_name]["figures"]
+                row = {"case": case_name, "corpus": CORPUS_NAMES[case["corpus"]], "max_length": case["max_length"],
+                       "model": model_name, "setting": title, "train_examples": examples, "steps": steps,
+                       "epochs": case["epochs"], "shared": shared, "ours_settings": runs[ours_name]["settings"],
+                       "reference_settings": runs[reference_name]["settings"], "ours": o, "reference": r,
+                       "reference_engine": runs[reference_name]["engine"],
+                       "throughput_ratio": o["samples_per_second"] / r["samples_per_second"],
+                       "training_memory_ratio": o["training_growth_mib"] / r["training_growth_mib"],
+                       "process_memory_ratio": o["peak_resident_mib"] / r["peak_resident_mib"]}
                 results["rows"].append(row)
-                print(f"{model_name:9} {title:50} samples/s {o['samples_per_second']:7.2f} vs "
-                      f"{r['samples_per_second']:7.2f} ({row['throughput_ratio']:.2f}x); training memory "
-                      f"{o['training_growth_mib']:6.0f} vs {r['training_growth_mib']:6.0f} MiB "
-                      f"({row['training_memory_ratio']:.2f}); process peak {o['peak_resident_mib']:5.0f} vs "
-                      f"{r['peak_resident_mib']:5.0f} MiB; accuracy {o['accuracy']:.3f} vs {r['accuracy']:.3f}; "
-                      f"MFU {o['mfu']:.1%} vs {r['mfu']:.1%}",
+                print(f"{case_name:24} {title[:60]:60} samples/s {o['samples_per_second']:7.2f} vs "
+                      f"{r['samples_per_second']:7.2f} ({row['throughput_ratio']:.2f}x); MFU {o['mfu']:.1%} vs "
+                      f"{r['mfu']:.1%}; training memory {o['training_growth_mib']:6.0f} vs "
+                      f"{r['training_growth_mib']:6.0f} MiB; accuracy {o['accuracy']:.3f} vs {r['accuracy']:.3f}",
                       flush=True)
     common.save("side_by_side" + ("-quick" if args.quick else ""), results)
 

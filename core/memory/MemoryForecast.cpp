@@ -226,11 +226,7 @@ class FitSearch {
 public:
     FitSearch(const BertConfig& model, const TrainingConfig& training,
               const ExampleLengths& lengths, const DeviceTraits& device)
-        : model_(model),
-          training_(training),
-          lengths_(lengths),
-          longest_(lengths.longest()),
-          device_(device) {}
+        : model_(model), training_(training), lengths_(lengths), device_(device) {}
 
     TrainingConfig apply(const Plan& plan) const {
         TrainingConfig c = training_;
@@ -288,7 +284,7 @@ public:
         if (plan.freezeEmbeddings) {
             score *= kFreezingPenalty;
         }
-        if (plan.maxLengthHalvings > 0 && longest_ > apply(plan).maxLength) {
+        if (plan.maxLengthHalvings > 0 && lengths_.longest() > apply(plan).maxLength) {
             score *= std::pow(kTruncationPenalty, plan.maxLengthHalvings);
         }
         return score;
@@ -341,7 +337,7 @@ public:
             const auto length = apply(plan).maxLength;
             add("shorten the max length to " + std::to_string(length),
                 Plan{.maxLengthHalvings = plan.maxLengthHalvings},
-                longest_ > length ? "cuts the text of longer examples" : "");
+                lengths_.longest() > length ? "cuts the text of longer examples" : "");
         }
         if (plan.microBatch != 0) {
             add("use micro-batch " + std::to_string(plan.microBatch) + " x accumulation " +
@@ -376,7 +372,6 @@ private:
     const BertConfig& model_;
     const TrainingConfig& training_;
     const ExampleLengths& lengths_;
-    std::size_t longest_;
     const DeviceTraits& device_;
 };
 

@@ -29,6 +29,17 @@ std::filesystem::path spillFileFor(const std::filesystem::path& folder, const st
             std::to_string(trainers++) + "-" + set + ".bin");
 }
 
+// Where each sequence of a packed layout starts, read once per batch (not a tensor element
+// access per sequence, each a dispatch, on every step).
+std::vector<std::int64_t> firstTokensOnHost(const TokenLayout& layout) {
+    if (!layout.packed) {
+        return {};
+    }
+    const auto first = layout.firstTokens.to(at::kCPU).contiguous();
+    const auto* data = first.const_data_ptr<std::int64_t>();
+    return {data, data + first.numel()};
+}
+
 std::int64_t tokensOf(const TokenizedSet& set) {
     std::int64_t tokens = 0;
     for (const auto length : set.lengths) {
@@ -96,15 +107,13 @@ at::Tensor Trainer::logitsOf(const TokenizedSet& set, PrefixCache* cache,
             const torch::NoGradGuard frozen;
             hidden = net.prefix(prefixBatch, layers);
         }
-        const auto first =
-            prefixBatch.layout.packed ? prefixBatch.layout.firstTokens.to(at::kCPU) : at::Tensor();
+        const auto first = firstTokensOnHost(prefixBatch.layout);
         for (std::size_t j = 0; j < missing.size(); ++j) {
             const auto example = examples[missing[j]];
             const auto tokens = static_cast<std::int64_t>(set.lengths[example]);
-            const auto row = static_cast<std::int64_t>(j);
             cache->store(example, prefixBatch.layout.packed
-                                      ? hidden.narrow(0, first[row].item<std::int64_t>(), tokens)
-                                      : hidden[row].narrow(0, 0, tokens));
+                                      ? hidden.narrow(0, first[j], tokens)
+                                      : hidden[static_cast<std::int64_t>(j)].narrow(0, 0, tokens));
         }
         prefixComputed_ += missing.size();
     }
@@ -120,13 +129,10 @@ at::Tensor Trainer::logitsOf(const TokenizedSet& set, PrefixCache* cache,
     const auto options = rows.front().options();
     at::Tensor hidden;
     if (batch.layout.packed) {
-        const auto first = batch.layout.firstTokens.to(at::kCPU);
+        const auto first = firstTokensOnHost(batch.layout);
         hidden = at::empty({batch.inputIds.size(0), width}, options);
         for (std::size_t b = 0; b < rows.size(); ++b) {
-            hidden
-                .narrow(0, first[static_cast<std::int64_t>(b)].item<std::int64_t>(),
-                        rows[b].size(0))
-                .copy_(rows[b]);
+            hidden.narrow(0, first[b], rows[b].size(0)).copy_(rows[b]);
         }
     } else {
         hidden = at::zeros({batch.inputIds.size(0), batch.inputIds.size(1), width}, options);

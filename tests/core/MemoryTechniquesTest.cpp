@@ -188,6 +188,7 @@ TEST(MemoryTechniques, EvaluationWithoutGradientsKeepsNoActivations) {
 }
 
 #if defined(__GLIBC__)
+// Whether AddressSanitizer's allocator, not glibc's, serves malloc in this build (GCC, then clang).
 #if defined(__SANITIZE_ADDRESS__)
 constexpr bool kHeapIsReplacedBySanitizer = true;
 #elif defined(__has_feature)

@@ -163,11 +163,10 @@ def figures(report):
     interval holds the evaluation, which the reference does only after training."""
     steps = report["steps"]
     evaluated = {e["step"] for e in report.get("evaluations", [])}
-    timed = [s for previous, s in zip(steps[WARMUP_STEPS - 1:], steps[WARMUP_STEPS:])
-             if previous["step"] not in evaluated]
-    seconds = sum(s["end_seconds"] - previous["end_seconds"]
-                  for previous, s in zip(steps[WARMUP_STEPS - 1:], steps[WARMUP_STEPS:])
-                  if previous["step"] not in evaluated)
+    intervals = [(previous, s) for previous, s in zip(steps[WARMUP_STEPS - 1:], steps[WARMUP_STEPS:])
+                 if previous["step"] not in evaluated]
+    timed = [s for _, s in intervals]
+    seconds = sum(s["end_seconds"] - previous["end_seconds"] for previous, s in intervals)
     examples = sum(s["examples"] for s in timed)
     real = sum(s["real_tokens"] for s in timed)
     padded = sum(s["padded_tokens"] for s in timed)

@@ -152,7 +152,7 @@ void describeValue(onnx::ValueInfoProto& value, const std::string& name, int ele
 /// The graph of BertForSequenceClassification in eval mode over the model's own weights.
 class ClassifierGraph {
 public:
-    ClassifierGraph(onnx::GraphProto& graph, const BertForSequenceClassificationImpl& model)
+    ClassifierGraph(onnx::GraphProto& graph, const SequenceClassifier& model)
         : build_(graph), config_(model.config()) {
         for (auto& [name, tensor] : stateDict(model)) {
             weights_.emplace(name, std::move(tensor));
@@ -180,7 +180,7 @@ public:
                       "bert.embeddings.LayerNorm");
 
         // Additive mask [B, 1, 1, S]: 0 where attended, the lowest float where padding, as the
-        // engine (model/Bert.h additiveAttentionMask) and transformers do.
+        // engine (model/Attention.h additiveAttentionMask) and transformers do.
         const auto keep = build_.node("Cast", {attentionMask},
                                       {intAttribute("to", onnx::TensorProto_DataType_FLOAT)});
         const auto masked = build_.node(
@@ -256,6 +256,8 @@ private:
                 return build_.node("Relu", {x});
             case Activation::Silu:
                 return build_.node("Mul", {x, build_.node("Sigmoid", {x})});
+            case Activation::Tanh:
+                return build_.node("Tanh", {x});
         }
         throw EngineError("an activation the ONNX export does not know: " + config_.hiddenAct);
     }
@@ -298,7 +300,7 @@ private:
     }
 
     GraphBuilder build_;
-    const BertConfig& config_;
+    const EncoderConfig& config_;
     std::map<std::string, at::Tensor> weights_;
     std::string headShape_;
     int constants_ = 0;
@@ -335,9 +337,13 @@ void moveWeightsToExternalData(onnx::GraphProto& graph, const std::filesystem::p
 
 }  // namespace
 
-void writeOnnxModel(const std::filesystem::path& file,
-                    const BertForSequenceClassificationImpl& model,
+void writeOnnxModel(const std::filesystem::path& file, const SequenceClassifier& model,
                     const OnnxExportOptions& options) {
+    if (model.config().modelType != "bert") {
+        throw InputError(file, "ONNX export of " + model.config().modelType +
+                                   " models is not available in this version; export a "
+                                   "transformers folder instead");
+    }
     onnx::ModelProto proto;
     proto.set_ir_version(onnx::IR_VERSION);
     proto.set_producer_name(kProducer);
@@ -398,7 +404,7 @@ bool onnxExportAvailable() {
     return false;
 }
 
-void writeOnnxModel(const std::filesystem::path& file, const BertForSequenceClassificationImpl&,
+void writeOnnxModel(const std::filesystem::path& file, const SequenceClassifier&,
                     const OnnxExportOptions&) {
     throw InputError(file,
                      "this build of BERT Studio has no ONNX export "

@@ -14,7 +14,7 @@
 #include <cstdint>
 #include <filesystem>
 
-#include "model/Bert.h"
+#include "model/SequenceClassifier.h"
 
 namespace bert {
 
@@ -36,8 +36,7 @@ bool onnxExportAvailable();
 /// the threshold, and checks the written model with onnx::checker. The model is not changed.
 /// Throws InputError when this build has no ONNX support, StoreError when the file cannot be
 /// written, EngineError when the checker rejects the graph (a bug of ours, never the user's).
-void writeOnnxModel(const std::filesystem::path& file,
-                    const BertForSequenceClassificationImpl& model,
+void writeOnnxModel(const std::filesystem::path& file, const SequenceClassifier& model,
                     const OnnxExportOptions& options = {});
 
 }  // namespace bert

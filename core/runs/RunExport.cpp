@@ -118,9 +118,14 @@ std::filesystem::path exportRun(RunStore& store, std::int64_t runId,
         const auto bundle = loadModelFolder(source);
         writeOnnxModel(staging / "model.onnx", *bundle.model);
     }
-    for (const char* name : {"config.json", "model.safetensors", "vocab.txt",
+    // The checkpoint's files as exportModelFolder wrote them: the tokenizer's are vocab.txt or
+    // tokenizer.json (whichever the model came with), the others always.
+    for (const char* name : {"config.json", "model.safetensors", "vocab.txt", "tokenizer.json",
                              "tokenizer_config.json", "special_tokens_map.json"}) {
-        if (onnx && std::string(name) == "model.safetensors") {
+        const std::string file = name;
+        if ((onnx && file == "model.safetensors") ||
+            ((file == "vocab.txt" || file == "tokenizer.json") &&
+             !std::filesystem::exists(source / name))) {
             continue;
         }
         std::filesystem::copy_file(source / name, staging / name, error);

@@ -217,7 +217,7 @@ void normalizeInto(std::string_view text, const TokenizerOptions& options, Emit&
 WordPieceTokenizer::WordPieceTokenizer(std::vector<std::string> vocabulary,
                                        TokenizerOptions options,
                                        const std::filesystem::path& source)
-    : vocabulary_(std::move(vocabulary)), options_(std::move(options)) {
+    : vocabulary_(std::move(vocabulary)), options_(std::move(options)), source_(source) {
     if (vocabulary_.empty()) {
         throw InputError(source, "the vocabulary is empty");
     }
@@ -385,6 +385,16 @@ WordPieceTokenizer WordPieceTokenizer::fromModelFolder(const std::filesystem::pa
                          "(a BERT model folder needs its vocabulary)");
     }
     return fromVocabFile(vocabFile, std::move(options));
+}
+
+std::vector<std::int32_t> WordPieceTokenizer::specialIds() const {
+    std::vector<std::int32_t> ids;
+    for (const auto& token : specialTokens_) {
+        if (const auto id = tokenId(token)) {
+            ids.push_back(*id);
+        }
+    }
+    return ids;
 }
 
 std::optional<std::int32_t> WordPieceTokenizer::tokenId(std::string_view token) const {
@@ -596,6 +606,10 @@ void WordPieceTokenizer::save(const std::filesystem::path& folder,
     };
     writeFileAtomically(folder / "tokenizer_config.json", config.dump(2) + "\n");
     writeFileAtomically(folder / "special_tokens_map.json", specials.dump(2) + "\n");
+}
+
+std::shared_ptr<const Tokenizer> loadTokenizer(const std::filesystem::path& modelFolder) {
+    return std::make_shared<WordPieceTokenizer>(WordPieceTokenizer::fromModelFolder(modelFolder));
 }
 
 }  // namespace bert

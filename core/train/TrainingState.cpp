@@ -62,8 +62,8 @@ std::filesystem::path checkpointFolder(const std::filesystem::path& runFolder, C
                             : checkpoint_files::kFolderPrefix + std::to_string(step));
 }
 
-void saveCheckpoint(const std::filesystem::path& folder, BertForSequenceClassificationImpl& model,
-                    const WordPieceTokenizer& tokenizer, const torch::optim::AdamW& optimizer,
+void saveCheckpoint(const std::filesystem::path& folder, SequenceClassifier& model,
+                    const Tokenizer& tokenizer, const torch::optim::AdamW& optimizer,
                     const c10::Device& device, const TrainingState& state,
                     const std::vector<std::pair<std::string, at::Tensor>>& extraTensors) {
     exportModelFolder(folder, model, tokenizer);
@@ -97,7 +97,7 @@ std::string rankRngTensor(int rank, bool device) {
 }
 
 TrainingState loadCheckpoint(const std::filesystem::path& folder,
-                             BertForSequenceClassificationImpl& model,
+                             SequenceClassifier& model,
                              torch::optim::AdamW& optimizer, const c10::Device& device, int rank) {
     const auto stateFile = folder / checkpoint_files::kTrainerState;
     auto state = readTrainingState(stateFile);

@@ -88,7 +88,7 @@ class Cli : public ::testing::Test {
 protected:
     void SetUp() override {
         auto bundle = test::makeModel(2, 32, 4, 0.1, 3);
-        exportModelFolder(dir_ / "model", *bundle.model, bundle.tokenizer);
+        exportModelFolder(dir_ / "model", *bundle.model, *bundle.tokenizer);
         // A learnable task over the tiny vocabulary, with quoting as real exports have it.
         test::writeReviewsCsv(dir_ / "reviews.csv", 80);
         db_ = (dir_ / "runs.sqlite").string();
@@ -236,9 +236,9 @@ TEST_F(Cli, ExportAsOnnxGivesWhatOnnxRuntimeRunsWithTheRunsLogits) {
         checkpoint = modelCheckpointOfRun(store, 1);
     }
     auto bundle = loadModelFolder(checkpoint);
-    const auto first = bundle.tokenizer.encode("i loved it , a great film !", 32);
-    const auto second = bundle.tokenizer.encode("bad", 32);
-    const auto inputs = collate({&first, &second}, bundle.tokenizer.padId(), {}, c10::kCPU);
+    const auto first = bundle.tokenizer->encode("i loved it , a great film !", 32);
+    const auto second = bundle.tokenizer->encode("bad", 32);
+    const auto inputs = collate({&first, &second}, bundle.tokenizer->padId(), {}, c10::kCPU);
     const auto theirs = test::onnxRuntimeLogits(exported / "model.onnx", inputs, dir_.path());
     ASSERT_TRUE(theirs.defined());
     bundle.model->eval();
@@ -310,7 +310,7 @@ protected:
     void SetUp() override {
         Cli::SetUp();
         auto bundle = test::makeModel(2, 32, 4, /*dropout=*/0.0, 3);
-        exportModelFolder(dir_ / "no-dropout", *bundle.model, bundle.tokenizer);
+        exportModelFolder(dir_ / "no-dropout", *bundle.model, *bundle.tokenizer);
     }
 
     /// Trains 10 steps into its own database; returns the outcome.

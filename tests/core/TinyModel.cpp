@@ -3,6 +3,9 @@
 #include <fstream>
 #include <random>
 
+#include "model/Classifiers.h"
+#include "tokenizer/WordPieceTokenizer.h"
+
 namespace bert::test {
 
 std::vector<std::string> tinyVocabulary() {
@@ -19,7 +22,7 @@ std::vector<std::string> tinyVocabulary() {
 
 ModelBundle makeModel(std::int64_t layers, std::int64_t hidden, std::int64_t heads, double dropout,
                       std::uint64_t seed, std::vector<std::string> labels, std::int64_t vocabSize) {
-    BertConfig config;
+    EncoderConfig config;
     config.vocabSize =
         vocabSize > 0 ? vocabSize : static_cast<std::int64_t>(tinyVocabulary().size());
     config.hiddenSize = hidden;
@@ -30,9 +33,9 @@ ModelBundle makeModel(std::int64_t layers, std::int64_t hidden, std::int64_t hea
     config.hiddenDropoutProb = dropout;
     config.attentionProbsDropoutProb = dropout;
     config.labels = std::move(labels);
-    BertForSequenceClassification model(config);
+    auto model = createClassifier(config);
     model->initializeWeights(seed);
-    return ModelBundle{config, WordPieceTokenizer(tinyVocabulary(), {}), model, {}};
+    return ModelBundle{config, tinyTokenizer(), model, {}};
 }
 
 TrainingData makeTinyData(std::size_t trainCount, std::size_t validationCount, std::uint64_t seed,
@@ -83,7 +86,7 @@ void writeReviewsCsv(const std::filesystem::path& file, int rows) {
 }
 
 ModelBundle makeTinyModel(std::uint64_t seed, std::vector<std::string> labels) {
-    BertConfig config;
+    EncoderConfig config;
     config.vocabSize = static_cast<std::int64_t>(tinyVocabulary().size());
     config.hiddenSize = 32;
     config.numHiddenLayers = 2;
@@ -91,9 +94,17 @@ ModelBundle makeTinyModel(std::uint64_t seed, std::vector<std::string> labels) {
     config.intermediateSize = 64;
     config.maxPositionEmbeddings = 64;
     config.labels = std::move(labels);
-    BertForSequenceClassification model(config);
+    auto model = createClassifier(config);
     model->initializeWeights(seed);
-    return ModelBundle{config, WordPieceTokenizer(tinyVocabulary(), {}), model, {}};
+    return ModelBundle{config, tinyTokenizer(), model, {}};
+}
+
+std::shared_ptr<const Tokenizer> tinyTokenizer() {
+    return std::make_shared<WordPieceTokenizer>(tinyVocabulary(), TokenizerOptions{});
+}
+
+BertForSequenceClassification& bertOf(const ModelBundle& bundle) {
+    return dynamic_cast<BertForSequenceClassification&>(*bundle.model);
 }
 
 }  // namespace bert::test

@@ -6,12 +6,19 @@
 #include <vector>
 
 #include "hf/ModelFolder.h"
+#include "model/bert/BertModel.h"
 #include "train/Trainer.h"
 
 namespace bert::test {
 
 /// A vocabulary of the special tokens and a few dozen English words.
 std::vector<std::string> tinyVocabulary();
+
+/// A WordPiece tokenizer over tinyVocabulary().
+std::shared_ptr<const Tokenizer> tinyTokenizer();
+
+/// The BERT modules of a bundle made by makeTinyModel or makeModel (or loaded from a BERT folder).
+BertForSequenceClassification& bertOf(const ModelBundle& bundle);
 
 /// A 2-layer BERT with hidden size 32 over tinyVocabulary(), initialised with seed.
 ModelBundle makeTinyModel(std::uint64_t seed, std::vector<std::string> labels = {"neg", "pos"});

@@ -17,6 +17,7 @@
 #include "data/TableReader.h"
 #include "export/OnnxExport.h"
 #include "hf/ModelFolder.h"
+#include "model/Classifiers.h"
 #include "onnx/OnnxRuntime.h"
 #include "support/TestSupport.h"
 
@@ -50,7 +51,7 @@ std::vector<std::string> comparisonTexts() {
     return texts;
 }
 
-BertInputs encodeAll(const WordPieceTokenizer& tokenizer, const std::vector<std::string>& texts) {
+PaddedInputs encodeAll(const Tokenizer& tokenizer, const std::vector<std::string>& texts) {
     std::vector<Encoding> encodings;
     for (const auto& text : texts) {
         encodings.push_back(tokenizer.encode(text, kMaxLength));
@@ -74,7 +75,7 @@ protected:
     }
 
     /// Exports the model, runs it in ONNX Runtime and compares with our own eval logits.
-    float exportedDifference(BertForSequenceClassificationImpl& model, const BertInputs& inputs,
+    float exportedDifference(SequenceClassifier& model, const PaddedInputs& inputs,
                              const OnnxExportOptions& options = {}) {
         const auto file = dir_.path() / "model.onnx";
         writeOnnxModel(file, model, options);
@@ -94,12 +95,12 @@ protected:
 
 TEST_F(OnnxExport, RandomModelsOfEveryActivationRunInOnnxRuntimeWithOurLogits) {
     const auto minilm = loadModelFolder(defaultModelFolder());
-    const auto inputs = encodeAll(minilm.tokenizer, comparisonTexts());
+    const auto inputs = encodeAll(*minilm.tokenizer, comparisonTexts());
     for (const char* activation : {"gelu", "gelu_new", "relu", "silu"}) {
-        auto config = BertConfig::preset("mini", minilm.config.vocabSize);
+        auto config = EncoderConfig::preset("mini", minilm.config.vocabSize);
         config.hiddenAct = activation;
         config.labels = {"negative", "neutral", "positive"};
-        BertForSequenceClassification model(config);
+        auto model = createClassifier(config);
         model->initializeWeights(/*seed=*/17);
         const float difference = exportedDifference(*model, inputs);
         std::cout << "random " << activation
@@ -110,16 +111,16 @@ TEST_F(OnnxExport, RandomModelsOfEveryActivationRunInOnnxRuntimeWithOurLogits) {
 
 TEST_F(OnnxExport, MiniLMClassifierRunsInOnnxRuntimeWithOurLogitsAndDynamicAxes) {
     auto bundle =
-        loadModelFolder(defaultModelFolder(), {.labels = std::vector<std::string>{"ham", "spam"}});
+        loadModelFolder(defaultModelFolder(), LoadOptions{.labels = std::vector<std::string>{"ham", "spam"}, .seed = 42, .tokenizer = nullptr});
     const auto texts = comparisonTexts();
-    const auto inputs = encodeAll(bundle.tokenizer, texts);
+    const auto inputs = encodeAll(*bundle.tokenizer, texts);
     const float difference = exportedDifference(*bundle.model, inputs);
     std::cout << "MiniLM over " << texts.size()
               << " texts: ONNX Runtime max |logit difference| = " << difference << "\n";
     EXPECT_LE(difference, kLogitTolerance);
 
     // Dynamic axes: the same file takes another batch size and sequence length.
-    const auto small = encodeAll(bundle.tokenizer, {"short", "a little longer than that"});
+    const auto small = encodeAll(*bundle.tokenizer, {"short", "a little longer than that"});
     nlohmann::json described;
     const auto logits =
         test::onnxRuntimeLogits(dir_.path() / "model.onnx", small, dir_.path(), &described);
@@ -140,10 +141,10 @@ TEST_F(OnnxExport, MiniLMClassifierRunsInOnnxRuntimeWithOurLogitsAndDynamicAxes)
 
 TEST_F(OnnxExport, WeightsInExternalDataLoadAsLargeModelsMust) {
     const auto minilm = loadModelFolder(defaultModelFolder());
-    auto config = BertConfig::preset("tiny", minilm.config.vocabSize);
-    BertForSequenceClassification model(config);
+    auto config = EncoderConfig::preset("tiny", minilm.config.vocabSize);
+    auto model = createClassifier(config);
     model->initializeWeights(/*seed=*/5);
-    const auto inputs = encodeAll(minilm.tokenizer, {"external data", "works [UNK] too"});
+    const auto inputs = encodeAll(*minilm.tokenizer, {"external data", "works [UNK] too"});
     // A threshold of zero sends every weight out, as a 2 GB model would.
     const float difference = exportedDifference(*model, inputs, {.externalDataThresholdBytes = 0});
     EXPECT_LE(difference, kLogitTolerance);

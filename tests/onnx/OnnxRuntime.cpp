@@ -7,7 +7,7 @@
 
 namespace bert::test {
 
-at::Tensor onnxRuntimeLogits(const std::filesystem::path& model, const BertInputs& inputs,
+at::Tensor onnxRuntimeLogits(const std::filesystem::path& model, const PaddedInputs& inputs,
                              const std::filesystem::path& workFolder, nlohmann::json* described) {
     const auto inputFile = workFolder / "onnx_inputs.safetensors";
     const auto outputFile = workFolder / "onnx_logits.safetensors";

@@ -108,15 +108,31 @@ def classifier_folder(kind, folder, labels=2, seed=0, label_names=("ham", "spam"
     the data's labels (sorted, as both sides number them): with other names our engine would
     replace the head by a fresh one for the data's labels, as it does for a user's folder."""
     import torch
-    from transformers import BertConfig, BertForSequenceClassification
+    from transformers import (AutoModelForSequenceClassification, BertConfig, BertForSequenceClassification,
+                              ModernBertConfig, RobertaConfig)
     torch.manual_seed(seed)
     source = tokenizer_folder()
+    # The other families' shapes start from scratch over MiniLM's WordPiece vocabulary (their padding
+    # id is its [PAD], 0), which both sides read alike: the point is the model's arithmetic.
+    shapes = {
+        "bert-base": lambda: BertConfig(vocab_size=30522, hidden_size=768, num_hidden_layers=12,
+                                        num_attention_heads=12, intermediate_size=3072,
+                                        max_position_embeddings=512, num_labels=labels),
+        "roberta-small": lambda: RobertaConfig(vocab_size=30522, hidden_size=256, num_hidden_layers=4,
+                                               num_attention_heads=4, intermediate_size=1024,
+                                               max_position_embeddings=514, type_vocab_size=1,
+                                               pad_token_id=0, bos_token_id=101, eos_token_id=102,
+                                               layer_norm_eps=1e-5, num_labels=labels),
+        "modernbert-small": lambda: ModernBertConfig(vocab_size=30522, hidden_size=256, intermediate_size=384,
+                                                     num_hidden_layers=6, num_attention_heads=4,
+                                                     local_attention=64, pad_token_id=0, cls_token_id=101,
+                                                     sep_token_id=102, bos_token_id=101, eos_token_id=102,
+                                                     max_position_embeddings=512, num_labels=labels),
+    }
     if kind == "minilm":
         model = BertForSequenceClassification.from_pretrained(minilm_folder(), num_labels=labels)
     else:
-        config = BertConfig(vocab_size=30522, hidden_size=768, num_hidden_layers=12, num_attention_heads=12,
-                            intermediate_size=3072, max_position_embeddings=512, num_labels=labels)
-        model = BertForSequenceClassification(config)
+        model = AutoModelForSequenceClassification.from_config(shapes[kind]())
     if label_names:
         model.config.id2label = dict(enumerate(sorted(label_names)))
         model.config.label2id = {name: i for i, name in model.config.id2label.items()}
@@ -125,6 +141,12 @@ def classifier_folder(kind, folder, labels=2, seed=0, label_names=("ham", "spam"
     for name in ("vocab.txt", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json"):
         if (source / name).is_file():
             shutil.copy(source / name, folder / name)
+    if kind not in ("minilm", "bert-base"):
+        # AutoTokenizer would look for the family's own tokenizer files: name the one given.
+        tokenizer_config = folder / "tokenizer_config.json"
+        settings = json.loads(tokenizer_config.read_text()) if tokenizer_config.is_file() else {}
+        settings["tokenizer_class"] = "BertTokenizer"
+        tokenizer_config.write_text(json.dumps(settings, indent=2) + "\n")
     return folder
 
 

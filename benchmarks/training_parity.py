@@ -10,7 +10,7 @@ hf_trainer_run.py) and the final weights (ours exported with `export --last`, Tr
 save_model) are compared. Target: within 1e-4 over 50 steps. Results go to
 benchmarks/results/training_parity.json; benchmarks/report.py puts them in docs/benchmarks.md.
 
-Usage: benchmarks/training_parity.sh [--models minilm bert-base] [--steps 50]
+Usage: benchmarks/training_parity.sh [--models minilm bert-base roberta-small modernbert-small] [--steps 50]
 """
 import argparse
 import json
@@ -27,13 +27,18 @@ TOLERANCE = 1e-4  # the issue's bound, for losses and weights alike
 MODELS = {
     "minilm": {"batch_size": 8, "max_length": 128},
     "bert-base": {"batch_size": 4, "max_length": 128},
+    "roberta-small": {"batch_size": 8, "max_length": 128},
+    "modernbert-small": {"batch_size": 8, "max_length": 256},
 }
+# Each family's names for the dropouts that must be off for an exact comparison.
+DROPOUT_KEYS = ("hidden_dropout_prob", "attention_probs_dropout_prob", "classifier_dropout", "embedding_dropout",
+                "attention_dropout", "mlp_dropout")
 
 
 def without_dropout(folder):
     config_path = Path(folder) / "config.json"
     config = json.loads(config_path.read_text())
-    config.update({"hidden_dropout_prob": 0.0, "attention_probs_dropout_prob": 0.0, "classifier_dropout": 0.0})
+    config.update({key: 0.0 for key in DROPOUT_KEYS if key in config or key == "classifier_dropout"})
     config_path.write_text(json.dumps(config, indent=2) + "\n")
 
 

@@ -29,6 +29,24 @@ ModelBundle makeModel(std::int64_t layers, std::int64_t hidden, std::int64_t hea
                       std::uint64_t seed, std::vector<std::string> labels = {"neg", "pos"},
                       std::int64_t vocabSize = 0);
 
+/// Every model type the engine trains, one per family (test loops over them).
+const std::vector<std::string>& familyModelTypes();
+
+/// A small configuration of modelType's family, made from a config.json in the family's own
+/// keys (so each family's reading runs): layers x hidden with heads, intermediate 2 x hidden
+/// (ModernBERT 1.5x), every dropout as given, padding id 0 (tinyVocabulary's [PAD]), ELECTRA's
+/// embeddings half as wide, ModernBERT's local window 16 on two layers of three.
+EncoderConfig familyConfig(const std::string& modelType, std::int64_t layers, std::int64_t hidden,
+                           std::int64_t heads, double dropout,
+                           const std::vector<std::string>& labels = {"neg", "pos"},
+                           std::int64_t vocabSize = 0);
+
+/// A model of familyConfig over tinyTokenizer(), initialised with seed.
+ModelBundle makeFamilyModel(const std::string& modelType, std::int64_t layers, std::int64_t hidden,
+                            std::int64_t heads, double dropout, std::uint64_t seed,
+                            std::vector<std::string> labels = {"neg", "pos"},
+                            std::int64_t vocabSize = 0);
+
 /// Writes a CSV (columns review, sentiment) of `rows` quoted positive and negative reviews over
 /// tinyVocabulary(), as the command line and the studio read it.
 void writeReviewsCsv(const std::filesystem::path& file, int rows);

@@ -168,13 +168,15 @@ ActivationShape modernBertActivations(const EncoderConfig& m, const ActivationCo
     ActivationShape shape;
     // Per token: the two LayerNorms' inputs (fp32); Wqkv's and Wi's inputs (the norms'
     // outputs, fp32, or their low-precision copies under autocast); the rotary tables cos and
-    // sin the products with q and k keep (fp32, head size each); the attention inputs (CPU: the
-    // math path's fp32 scaled q, k, v; CUDA: q, k, v and the output in the autocast dtype);
+    // sin that the products with q and with k each keep (fp32, head size each: four tables; a
+    // padded batch shares one per position, counted per token all the same); the attention
+    // inputs (CPU: the math path's fp32 scaled q, k and v; CUDA: q, k, v and the output in the
+    // autocast dtype);
     // attn.Wo's input; the attention dropout's mask; Wi's output (input and gate, 2 x
     // intermediate, kept whole by the activation's input view), the activation's output, and
     // the gated product feeding mlp.Wo (its dropout mask when mlp_dropout is on).
     const std::int64_t attentionInputs = context.cuda ? 4 * e * h : 3 * kFloatBytes * h;
-    shape.layerBytesPerToken = 2 * kFloatBytes * h + 2 * e * h + 2 * kFloatBytes * m.headDim() +
+    shape.layerBytesPerToken = 2 * kFloatBytes * h + 2 * e * h + 4 * kFloatBytes * m.headDim() +
                                attentionInputs + e * h + attentionMask * h +
                                2 * e * i + e * i + e * i + mlpMask * i;
     // The embeddings' norm input (fp32) and dropout mask.

@@ -114,7 +114,9 @@ at::Tensor ModernBertAttentionImpl::forward(const at::Tensor& hidden, const Toke
     };
     const auto q = flat(applyRotary(headsOf(0), positions, ropeTheta_));
     const auto k = flat(applyRotary(headsOf(1), positions, ropeTheta_));
-    const auto v = qkv.narrow(-1, 2 * width, width);
+    // A copy, not a view: attention keeps v for backward, and a view would keep all of Wqkv's
+    // output alive with it (3x the memory; the forecast counts v alone).
+    const auto v = qkv.narrow(-1, 2 * width, width).contiguous();
     const auto context = attendLayout(q, k, v, layout, shape_, is_training());
     return dropHidden(Wo(context), shape_.dropout, is_training(), layout);
 }

@@ -1091,5 +1091,30 @@ TEST_F(Cli, PredictUsesTheRunsLengthAndScoresFilesAndStandardInput) {
         << "nothing to classify";
 }
 
+// Issue 28, point 5: a model of the local Hugging Face cache is named by its repo id, in every
+// command that takes a model, and the run records the snapshot folder (so resume finds it).
+TEST_F(Cli, AModelOfTheHuggingFaceCacheIsNamedByItsRepoId) {
+    const auto snapshot = dir_ / "hub" / "models--someone--tiny-roberta" / "snapshots" / "c0ffee";
+    auto bundle = test::makeFamilyModel("roberta", 2, 32, 4, 0.0, 9);
+    exportModelFolder(snapshot, *bundle.model, *bundle.tokenizer);
+    std::filesystem::create_directories(dir_ / "hub" / "models--someone--tiny-roberta" / "refs");
+    test::writeFile(dir_ / "hub" / "models--someone--tiny-roberta" / "refs" / "main", "c0ffee");
+    ::setenv("HF_HUB_CACHE", (dir_ / "hub").c_str(), 1);
+    const auto inspected = runCli({"inspect", "someone/tiny-roberta"}, dir_.path());
+    auto args = trainArgs({"--max-steps", "2"});
+    args[4] = "tiny-roberta";  // --model
+    const auto trained = runCli(args, dir_.path());
+    const auto unknown = runCli({"inspect", "someone/not-cached"}, dir_.path());
+    ::unsetenv("HF_HUB_CACHE");
+    ASSERT_EQ(inspected.code, 0) << inspected.err;
+    EXPECT_NE(inspected.out.find("Family            RoBERTa (roberta)"), std::string::npos)
+        << inspected.out;
+    ASSERT_EQ(trained.code, 0) << trained.err;
+    RunStore store(db_, RunStore::Access::ReadOnly);
+    EXPECT_EQ(std::filesystem::path(store.run(1)->baseModel), snapshot);
+    EXPECT_EQ(unknown.code, 2);
+    EXPECT_NE(unknown.err.find("cached: someone/tiny-roberta"), std::string::npos) << unknown.err;
+}
+
 }  // namespace
 }  // namespace bert

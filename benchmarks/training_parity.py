@@ -111,6 +111,15 @@ def main():
             print(f"{model_name}: {len(losses)} steps; largest loss difference {loss_difference:.2e} (step "
                   f"{worst_step}); largest weight difference {weight_difference:.2e} ({worst_tensor}); "
                   f"{'within' if row['passed'] else 'NOT within'} {TOLERANCE:g}", flush=True)
+    # Rows of models not run this time stay, with the commit they were measured at.
+    earlier = common.load_result("training_parity") or {"rows": [], "machine": {}}
+    ran = {row["model"] for row in results["rows"]}
+    def measured_at(machine):
+        return f"{machine.get('commit')} ({machine.get('cpu')})"
+    for row in results["rows"]:
+        row["commit"] = measured_at(results["machine"])
+    results["rows"] = [dict(row, commit=row.get("commit") or measured_at(earlier["machine"]))
+                       for row in earlier["rows"] if row["model"] not in ran] + results["rows"]
     common.save("training_parity", results)
     sys.exit(1 if failed else 0)
 

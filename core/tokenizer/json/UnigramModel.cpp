@@ -1,0 +1,180 @@
+// tokenizer.json's Unigram model (SentencePiece's), as the `tokenizers` library applies it: the
+// Viterbi path of highest total score over the pieces of the vocabulary, a character no piece
+// starts with scoring min_score - 10 as the unknown token, consecutive unknown characters
+// fused into one unknown token; byte_fallback spells a piece outside the vocabulary as its
+// bytes' <0xXX> tokens.
+#include <limits>
+
+#include "Error.h"
+#include "text/Utf8.h"
+#include "tokenizer/json/ByteTrie.h"
+#include "tokenizer/json/Models.h"
+
+namespace bert::tokenizer_json {
+
+namespace {
+
+constexpr double kUnkPenalty = 10.0;
+
+class UnigramModel final : public Model {
+public:
+    UnigramModel(std::vector<std::pair<std::string, double>> pieces,
+                 std::optional<std::int32_t> unkId, bool byteFallback, const JsonContext& context)
+        : scores_(pieces.size()), unkId_(unkId), byteFallback_(byteFallback), file_(context.file()) {
+        std::vector<std::pair<std::string, std::int32_t>> keys;
+        keys.reserve(pieces.size());
+        for (std::size_t id = 0; id < pieces.size(); ++id) {
+            scores_[id] = pieces[id].second;
+            minScore_ = std::min(minScore_, pieces[id].second);
+            vocabulary_.add(pieces[id].first, static_cast<std::int32_t>(id));
+            keys.emplace_back(pieces[id].first, static_cast<std::int32_t>(id));
+        }
+        vocabulary_.finish(context.at("vocab"));
+        // A piece listed twice answers with its last id, in the trie as in the vocabulary.
+        trie_ = ByteTrie(std::move(keys));
+        for (unsigned byte = 0; byte < 256; ++byte) {
+            static const char* digits = "0123456789ABCDEF";
+            const std::string name = std::string("<0x") + digits[byte >> 4U] + digits[byte & 15U] + ">";
+            byteIds_[byte] = vocabulary_.find(name).value_or(-1);
+        }
+    }
+
+    void tokenize(std::string_view word, std::vector<std::int32_t>& ids) const override {
+        if (word.empty()) {
+            return;
+        }
+        for (const auto& piece : viterbi(word)) {
+            if (const auto id = vocabulary_.find(piece)) {
+                ids.push_back(*id);
+                continue;
+            }
+            if (byteFallback_) {
+                bool all = true;
+                for (const char c : piece) {
+                    all = all && byteIds_[static_cast<unsigned char>(c)] >= 0;
+                }
+                if (all) {
+                    for (const char c : piece) {
+                        ids.push_back(byteIds_[static_cast<unsigned char>(c)]);
+                    }
+                    continue;
+                }
+            }
+            ids.push_back(unknown());
+        }
+    }
+
+    const Vocabulary& vocabulary() const override { return vocabulary_; }
+    std::optional<std::int32_t> unkId() const override { return unkId_; }
+    std::string kind() const override { return "Unigram"; }
+
+private:
+    std::int32_t unknown() const {
+        if (!unkId_) {
+            throw InputError(file_, "the Unigram model has no unknown token (unk_id), which this "
+                                    "text needs");
+        }
+        return *unkId_;
+    }
+
+    // encode_optimized: the best path's pieces, unknown runs fused.
+    std::vector<std::string_view> viterbi(std::string_view sentence) const {
+        struct Node {
+            std::int32_t id = 0;
+            double score = 0.0;
+            std::ptrdiff_t start = -1;  ///< -1: no path ends here yet
+        };
+        const double unkScore = minScore_ - kUnkPenalty;
+        std::vector<Node> best(sentence.size() + 1);
+        std::size_t start = 0;
+        while (start < sentence.size()) {
+            const double scoreHere = best[start].score;
+            std::size_t next = start;
+            utf8::decode(sentence, next);
+            const std::size_t charLength = next - start;
+            bool singleCharacter = false;
+            trie_.prefixes(sentence.substr(start), [&](std::size_t length, std::int32_t id) {
+                Node& target = best[start + length];
+                const double candidate = scores_[static_cast<std::size_t>(id)] + scoreHere;
+                if (target.start < 0 || candidate > target.score) {
+                    target = {id, candidate, static_cast<std::ptrdiff_t>(start)};
+                }
+                singleCharacter = singleCharacter || length == charLength;
+            });
+            if (!singleCharacter) {
+                Node& target = best[start + charLength];
+                const double candidate = unkScore + scoreHere;
+                if (target.start < 0 || candidate > target.score) {
+                    target = {unknown(), candidate, static_cast<std::ptrdiff_t>(start)};
+                }
+            }
+            start = next;
+        }
+        std::vector<std::string_view> pieces;
+        std::size_t end = sentence.size();
+        std::size_t fusedEnd = 0;  // end of the unknown run being fused (0: none)
+        while (end > 0) {
+            const Node& node = best[end];
+            const auto begin = static_cast<std::size_t>(node.start);
+            if (unkId_ && node.id == *unkId_) {
+                if (fusedEnd == 0) {
+                    fusedEnd = end;
+                }
+            } else {
+                if (fusedEnd != 0) {
+                    pieces.push_back(sentence.substr(end, fusedEnd - end));
+                    fusedEnd = 0;
+                }
+                pieces.push_back(sentence.substr(begin, end - begin));
+            }
+            end = begin;
+        }
+        if (fusedEnd != 0) {
+            pieces.push_back(sentence.substr(0, fusedEnd));
+        }
+        return {pieces.rbegin(), pieces.rend()};
+    }
+
+    Vocabulary vocabulary_;
+    std::vector<double> scores_;
+    double minScore_ = std::numeric_limits<double>::infinity();
+    std::optional<std::int32_t> unkId_;
+    bool byteFallback_;
+    ByteTrie trie_;
+    std::int32_t byteIds_[256];
+    std::filesystem::path file_;
+};
+
+}  // namespace
+
+std::unique_ptr<const Model> parseUnigramModel(const nlohmann::json& object,
+                                               const JsonContext& context) {
+    const auto vocabContext = context.at("vocab");
+    const auto& vocab = vocabContext.array(context.required(object, "vocab"));
+    std::vector<std::pair<std::string, double>> pieces;
+    pieces.reserve(vocab.size());
+    for (std::size_t i = 0; i < vocab.size(); ++i) {
+        const auto entryContext = vocabContext.at(i);
+        const auto& entry = vocab[i];
+        if (!entry.is_array() || entry.size() != 2) {
+            entryContext.fail("must be [\"piece\", score]");
+        }
+        pieces.emplace_back(entryContext.at(0).text(entry[0]), entryContext.at(1).number(entry[1]));
+    }
+    std::optional<std::int32_t> unkId;
+    if (object.contains("unk_id") && !object["unk_id"].is_null()) {
+        const auto id = context.at("unk_id").id(object["unk_id"]);
+        if (id >= pieces.size()) {
+            context.at("unk_id").fail("is " + std::to_string(id) + ", past the vocabulary's " +
+                                      std::to_string(pieces.size()) + " pieces");
+        }
+        unkId = static_cast<std::int32_t>(id);
+    }
+    if (pieces.size() > kMaxTokenId) {
+        vocabContext.fail("has more pieces than token ids");
+    }
+    return std::make_unique<UnigramModel>(std::move(pieces), unkId,
+                                          context.boolean(object, "byte_fallback", false), context);
+}
+
+}  // namespace bert::tokenizer_json

@@ -76,10 +76,11 @@ bool JsonContext::boolean(const nlohmann::json& object, const char* key, bool fa
 }
 
 std::uint32_t JsonContext::id(const nlohmann::json& value) const {
-    if (!value.is_number_unsigned() || value.get<std::uint64_t>() > kMaxTokenId) {
+    if (!value.is_number_integer() || value.get<std::int64_t>() < 0 ||
+        value.get<std::int64_t>() > kMaxTokenId) {
         fail("must be a token id (a whole number from 0 to 2147483647), not " + shortDump(value));
     }
-    return static_cast<std::uint32_t>(value.get<std::uint64_t>());
+    return static_cast<std::uint32_t>(value.get<std::int64_t>());
 }
 
 std::size_t JsonContext::count(const nlohmann::json& object, const char* key,

@@ -17,7 +17,7 @@ import ctypes
 import ctypes.util
 
 import tokenizers
-from tokenizers import normalizers, pre_tokenizers
+from tokenizers import Regex, normalizers, pre_tokenizers
 
 
 def ranges(code_points):
@@ -44,6 +44,32 @@ def utf8proc_forms():
     return forms
 
 
+def pcre2_matcher(pattern):
+    """Whether PCRE2 (the libpcre2-8 the engine links, UTF and UCP on) matches one character."""
+    name = ctypes.util.find_library("pcre2-8")
+    if not name:
+        raise SystemExit("libpcre2-8 not found: install libpcre2-dev")
+    lib = ctypes.CDLL(name)
+    lib.pcre2_compile_8.restype = ctypes.c_void_p
+    lib.pcre2_compile_8.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_uint32,
+                                    ctypes.POINTER(ctypes.c_int), ctypes.POINTER(ctypes.c_size_t),
+                                    ctypes.c_void_p]
+    lib.pcre2_match_data_create_from_pattern_8.restype = ctypes.c_void_p
+    lib.pcre2_match_data_create_from_pattern_8.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
+    lib.pcre2_match_8.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t, ctypes.c_size_t,
+                                  ctypes.c_uint32, ctypes.c_void_p, ctypes.c_void_p]
+    utf, ucp = 0x00080000, 0x00020000
+    error, offset = ctypes.c_int(), ctypes.c_size_t()
+    code = lib.pcre2_compile_8(pattern.encode(), len(pattern.encode()), utf | ucp,
+                               ctypes.byref(error), ctypes.byref(offset), None)
+    data = lib.pcre2_match_data_create_from_pattern_8(code, None)
+
+    def matches(ch):
+        text = ch.encode("utf-8", "surrogatepass")
+        return lib.pcre2_match_8(code, text, len(text), 0, 0, data, None) >= 0
+    return matches
+
+
 def print_ranges(name, cps):
     print(f"inline constexpr CodePointRange {name}[] = {{")
     line = "   "
@@ -65,6 +91,11 @@ def main():
                  "NFKD": normalizers.NFKD()}
     ours = utf8proc_forms()
     marks, numeric, word, unknown = [], [], [], set()
+    # The byte-level split's \p{L} and \p{N} (Oniguruma in the reference, of a newer Unicode than
+    # PCRE2's): what the reference counts that PCRE2 does not.
+    split = pre_tokenizers.Split(Regex(r"\p{L}+|\p{N}+"), behavior="isolated")
+    pcre_letter, pcre_number = pcre2_matcher(r"^\p{L}$"), pcre2_matcher(r"^\p{N}$")
+    extra_letters, extra_numbers = [], []
     for cp in range(0x110000):
         if 0xD800 <= cp <= 0xDFFF:
             continue
@@ -76,6 +107,18 @@ def main():
         # \w+|[^\w\s]+ : a word character joins "a", anything else does not.
         if [s for s, _ in words.pre_tokenize_str("a" + ch)] == ["a" + ch]:
             word.append(cp)
+        letter = [p for p, _ in split.pre_tokenize_str("a" + ch)][0] == "a" + ch
+        number = [p for p, _ in split.pre_tokenize_str("1" + ch)][0] == "1" + ch
+        if cp != 0 and letter:
+            if not pcre_letter(ch):
+                extra_letters.append(cp)
+        elif cp != 0 and pcre_letter(ch):
+            raise SystemExit(f"PCRE2 counts U+{cp:04X} as a letter, the reference does not")
+        if cp != 0 and number:
+            if not pcre_number(ch):
+                extra_numbers.append(cp)
+        elif cp != 0 and pcre_number(ch):
+            raise SystemExit(f"PCRE2 counts U+{cp:04X} as a number, the reference does not")
         for form, ref in reference.items():
             if cp == 0:
                 break  # ctypes' char* stops at NUL; nothing normalises it anyway
@@ -93,6 +136,8 @@ def main():
     print_ranges("kNumericRanges", numeric)
     print_ranges("kWordCharRanges", word)
     print_ranges("kNormalizationUnknownRanges", unknown)
+    print_ranges("kRegexExtraLetterRanges", extra_letters)
+    print_ranges("kRegexExtraNumberRanges", extra_numbers)
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdio>
 #include <cstdlib>
 #include <iterator>
 #include <memory>
@@ -106,6 +107,28 @@ bool isWordChar(char32_t cp) noexcept {
                cp == '_';
     }
     return inRanges(kWordCharRanges, cp);
+}
+
+namespace {
+
+template <std::size_t N>
+std::string classMembers(const CodePointRange (&ranges)[N]) {
+    std::string out;
+    char buffer[48];
+    for (const auto& range : ranges) {
+        std::snprintf(buffer, sizeof(buffer), "\\x{%X}-\\x{%X}",
+                      static_cast<unsigned>(range.first), static_cast<unsigned>(range.last));
+        out += buffer;
+    }
+    return out;
+}
+
+}  // namespace
+
+const std::string& regexExtraClassMembers(bool letters) {
+    static const std::string letterMembers = classMembers(kRegexExtraLetterRanges);
+    static const std::string numberMembers = classMembers(kRegexExtraNumberRanges);
+    return letters ? letterMembers : numberMembers;
 }
 
 std::size_t lowercase(char32_t cp, char32_t out[2]) noexcept {

@@ -29,6 +29,11 @@ bool isNumeric(char32_t cp) noexcept;
 /// The regex crate's \w (the Whitespace pre-tokenizer, single-word added tokens).
 bool isWordChar(char32_t cp) noexcept;
 
+/// The code points the reference's regex engine (Oniguruma, of a newer Unicode) counts in \p{L}
+/// (letters true) or \p{N} and PCRE2 does not, as character-class members ("\x{1C89}-\x{1C8A}..."),
+/// for the regex translation (tokenizer/json/Regex.cpp).
+const std::string& regexExtraClassMembers(bool letters);
+
 /// Rust's char::to_lowercase: writes one or two code points to out, returns how many.
 std::size_t lowercase(char32_t cp, char32_t out[2]) noexcept;
 /// BertNormalizer's accent stripping of one code point (NFD, then nonspacing marks dropped):

@@ -53,6 +53,7 @@ protected:
         inputs_ = new nlohmann::json(nlohmann::json::parse(test::readFile(root_ / "inputs.json")));
         references_ = new nlohmann::json(
             nlohmann::json::parse(test::readFile(root_ / "references.json")));
+        hasCorpus_ = !(*inputs_)["corpus"].empty();
     }
     static void TearDownTestSuite() {
         delete inputs_;

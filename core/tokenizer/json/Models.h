@@ -66,6 +66,11 @@ public:
     virtual std::string kind() const = 0;
 };
 
+/// A member the engine itself sets on a Unigram model object (never read from a file's meaning):
+/// true where transformers builds the model from scores read by Python, correctly rounded,
+/// instead of by the `tokenizers` library's JSON reader.
+inline constexpr const char* kExactScoresKey = "bert_studio_exact_scores";
+
 /// Builds the model a JSON object describes; throws InputError naming the file and the field.
 std::unique_ptr<const Model> parseModel(const nlohmann::json& value, const JsonContext& context);
 

@@ -5,6 +5,8 @@
 
 #include <stdexcept>
 
+#include "tokenizer/UnicodeProperties.h"
+
 namespace bert::tokenizer_json {
 
 namespace {
@@ -14,7 +16,8 @@ constexpr const char* kWhiteSpaceClass =
     "\\t-\\r\\x{20}\\x{85}\\x{A0}\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}"
     "\\x{205F}\\x{3000}";
 
-// Rewrites the escapes whose meaning differs between Oniguruma (Ruby syntax) and PCRE2.
+// Rewrites the escapes whose meaning differs between Oniguruma (Ruby syntax) and PCRE2: \s and \h,
+// and \p{L}, \p{N}, which gain the letters and numbers of the reference's newer Unicode.
 std::string translate(std::string_view pattern) {
     std::string out;
     out.reserve(pattern.size() + 16);
@@ -28,6 +31,14 @@ std::string translate(std::string_view pattern) {
                                : "[" + std::string(kWhiteSpaceClass) + "]";
             } else if (next == 'S' && !inClass) {
                 out += "[^" + std::string(kWhiteSpaceClass) + "]";
+            } else if ((next == 'p' || next == 'P') &&
+                       (pattern.substr(i + 1, 3) == "{L}" || pattern.substr(i + 1, 3) == "{N}") &&
+                       !(next == 'P' && inClass)) {
+                const bool letters = pattern[i + 2] == 'L';
+                const std::string members = std::string("\\p{") + (letters ? "L" : "N") + "}" +
+                                            unicode::regexExtraClassMembers(letters);
+                out += inClass ? members : (next == 'P' ? "[^" : "[") + members + "]";
+                i += 3;
             } else if (next == 'h') {
                 out += inClass ? "0-9a-fA-F" : "[0-9a-fA-F]";
             } else if (next == 'H' && !inClass) {

@@ -51,11 +51,6 @@ bool lowercasesIn(const nlohmann::json& normalizer) {
            std::any_of(it->begin(), it->end(), [](const auto& n) { return lowercasesIn(n); });
 }
 
-std::size_t saturatingAdd(std::size_t a, std::size_t b) {
-    return a > std::numeric_limits<std::size_t>::max() - b ? std::numeric_limits<std::size_t>::max()
-                                                           : a + b;
-}
-
 }  // namespace
 
 JsonTokenizer::~JsonTokenizer() = default;
@@ -313,9 +308,10 @@ Encoding JsonTokenizer::encodePair(std::string_view first, std::string_view seco
     if (maxLength > 0) {
         budget = maxLength > special ? maxLength - special : 0;
     }
-    // Lengths past the budget only matter as "past the budget" to longest-first.
-    auto a = tokenizeToIds(first, saturatingAdd(budget, 1));
-    auto b = tokenizeToIds(second, saturatingAdd(budget, 1));
+    // Both whole: longest-first gives the odd id left over to the longer text, even when both
+    // are past the budget, so their full lengths matter.
+    auto a = tokenizeToIds(first);
+    auto b = tokenizeToIds(second);
     if (maxLength > 0 && a.size() + b.size() > budget) {
         // tokenizers' truncate_encodings, LongestFirst.
         std::size_t n1 = std::min(a.size(), b.size());

@@ -5,6 +5,7 @@
 // post-processor from tokenizer_config.json's settings; PreTrainedTokenizerFast (ModernBERT)
 // takes the file as it is. Either way the added tokens of added_tokens_decoder and the named
 // special tokens are added on top.
+#include "tokenizer/json/Models.h"
 #include "tokenizer/json/TokenizerJson.h"
 
 namespace bert {
@@ -213,6 +214,9 @@ std::string applyTransformersSettings(Json& tokenizer, const Json& config,
         }
     } else if (name == "XLMRobertaTokenizer" || name == "CamembertTokenizer") {
         tokenizer["normalizer"] = firstPrecompiled(tokenizer.value("normalizer", Json()));
+        if (tokenizer.contains("model") && tokenizer["model"].is_object()) {
+            tokenizer["model"][tokenizer_json::kExactScoresKey] = true;
+        }
         const bool prefix = flag(config, "add_prefix_space", true);
         tokenizer["pre_tokenizer"] = {
             {"type", "Sequence"},

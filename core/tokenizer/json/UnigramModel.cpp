@@ -3,6 +3,10 @@
 // starts with scoring min_score - 10 as the unknown token, consecutive unknown characters
 // fused into one unknown token; byte_fallback spells a piece outside the vocabulary as its
 // bytes' <0xXX> tokens.
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
 #include <limits>
 
 #include "Error.h"
@@ -15,6 +19,63 @@ namespace bert::tokenizer_json {
 namespace {
 
 constexpr double kUnkPenalty = 10.0;
+
+// The score the reference reads for a JSON number. serde_json (without its float_roundtrip
+// feature, as `tokenizers` builds it) does not round correctly: it collects the decimal digits
+// into a u64 and multiplies or divides by a power of ten, which can land one unit in the last
+// place away from the true value, and the Viterbi path's ties follow those bits. value is the
+// correctly rounded number; its shortest decimal form is the text the file holds (tokenizers and
+// Python both write the shortest), replayed here through serde_json's arithmetic.
+double serdeJsonScore(double value) {
+    if (value == 0.0 || !std::isfinite(value)) {
+        return value;
+    }
+    static const std::array<double, 309> powers = [] {
+        std::array<double, 309> table{};
+        for (int i = 0; i <= 308; ++i) {
+            table[static_cast<std::size_t>(i)] =
+                std::strtod(("1e" + std::to_string(i)).c_str(), nullptr);
+        }
+        return table;
+    }();
+    char text[64];
+    const auto written = std::to_chars(text, text + sizeof(text), value);
+    const char* p = text;
+    const bool negative = *p == '-';
+    p += negative ? 1 : 0;
+    std::uint64_t significand = 0;
+    int exponent = 0;
+    bool afterPoint = false;
+    for (; p < written.ptr && *p != 'e'; ++p) {
+        if (*p == '.') {
+            afterPoint = true;
+            continue;
+        }
+        significand = significand * 10 + static_cast<std::uint64_t>(*p - '0');
+        exponent -= afterPoint ? 1 : 0;
+    }
+    if (p < written.ptr && *p == 'e') {
+        exponent += static_cast<int>(std::strtol(p + 1, nullptr, 10));
+    }
+    auto f = static_cast<double>(significand);
+    while (true) {
+        const int magnitude = exponent < 0 ? -exponent : exponent;
+        if (magnitude <= 308) {
+            if (exponent >= 0) {
+                f *= powers[static_cast<std::size_t>(magnitude)];
+            } else {
+                f /= powers[static_cast<std::size_t>(magnitude)];
+            }
+            break;
+        }
+        if (f == 0.0 || exponent >= 0) {
+            break;
+        }
+        f /= 1e308;
+        exponent += 308;
+    }
+    return negative ? -f : f;
+}
 
 class UnigramModel final : public Model {
 public:
@@ -153,13 +214,18 @@ std::unique_ptr<const Model> parseUnigramModel(const nlohmann::json& object,
     const auto& vocab = vocabContext.array(context.required(object, "vocab"));
     std::vector<std::pair<std::string, double>> pieces;
     pieces.reserve(vocab.size());
+    // transformers' XLMRobertaTokenizer and CamembertTokenizer rebuild the model from scores
+    // Python's json read (correctly rounded); see TransformersSettings.cpp.
+    const bool exactScores = context.boolean(object, kExactScoresKey, false);
     for (std::size_t i = 0; i < vocab.size(); ++i) {
         const auto entryContext = vocabContext.at(i);
         const auto& entry = vocab[i];
         if (!entry.is_array() || entry.size() != 2) {
             entryContext.fail("must be [\"piece\", score]");
         }
-        pieces.emplace_back(entryContext.at(0).text(entry[0]), entryContext.at(1).number(entry[1]));
+        const double score = entryContext.at(1).number(entry[1]);
+        pieces.emplace_back(entryContext.at(0).text(entry[0]),
+                            exactScores ? score : serdeJsonScore(score));
     }
     std::optional<std::int32_t> unkId;
     if (object.contains("unk_id") && !object["unk_id"].is_null()) {

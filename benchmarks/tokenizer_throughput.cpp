@@ -20,8 +20,11 @@ namespace {
 
 const bert::ExampleSet* corpus() {
     static const auto* set = []() -> const bert::ExampleSet* {
+        // $BERT_STUDIO_CORPUS names the e-mails where ../shared is elsewhere (a worktree).
+        const char* chosen = std::getenv("BERT_STUDIO_CORPUS");
         const std::filesystem::path file =
-            std::filesystem::path(BERT_STUDIO_SHARED_DATA) / "spamassassin-part1.csv";
+            chosen != nullptr ? std::filesystem::path(chosen)
+                              : std::filesystem::path(BERT_STUDIO_SHARED_DATA) / "spamassassin-part1.csv";
         if (!std::filesystem::exists(file)) {
             return nullptr;
         }

@@ -36,7 +36,7 @@ struct TokenizerOptions {
 /// "##" continuations, [UNK] for a word that cannot be covered or has more than 100 characters),
 /// special tokens written in the raw text recognised before normalisation, and longest-first
 /// truncation of pairs. Thread-safe for concurrent encoding once constructed.
-class WordPieceTokenizer : public Tokenizer {
+class WordPieceTokenizer final : public Tokenizer {
 public:
     /// Reads vocab.txt (one token per line, id = line number). Throws InputError naming the
     /// file when it is missing, empty, or lacks one of the special tokens.
@@ -82,7 +82,9 @@ public:
     std::int32_t clsId() const { return clsId_; }
     std::int32_t sepId() const { return sepId_; }
     std::int32_t padId() const override { return padId_; }
+    /// [UNK], [CLS], [SEP], [PAD] and [MASK] (where the vocabulary has it).
     std::vector<std::int32_t> specialIds() const override;
+
     bool lowercases() const override { return options_.lowercase; }
     std::string kind() const override { return "WordPiece"; }
     std::filesystem::path source() const override { return source_; }
@@ -106,6 +108,7 @@ private:
 
     std::vector<std::string> vocabulary_;
     TokenizerOptions options_;
+    std::filesystem::path source_;
     TokenMap wordStarts_;                     ///< tokens that may begin a word
     TokenMap continuations_;                  ///< "##x" tokens, keyed by x
     std::vector<std::string> specialTokens_;  ///< matched in raw text, longest first
@@ -113,7 +116,6 @@ private:
     std::int32_t clsId_ = 0;
     std::int32_t sepId_ = 0;
     std::int32_t padId_ = 0;
-    std::filesystem::path source_;
 };
 
 }  // namespace bert

@@ -123,9 +123,10 @@ TEST_F(ModelFolderTest, UnknownActivation) {
                      "hidden_act \"mish\" is not supported (supported: gelu, gelu_new");
 }
 
-TEST_F(ModelFolderTest, MissingVocabulary) {
+TEST_F(ModelFolderTest, MissingTokenizer) {
     std::filesystem::remove(dir_ / "vocab.txt");
-    expectInputError([&] { loadModelFolder(dir_.path()); }, dir_ / "vocab.txt", "is missing");
+    expectInputError([&] { loadModelFolder(dir_.path()); }, dir_.path(),
+                     "has no tokenizer: neither tokenizer.json");
 }
 
 TEST_F(ModelFolderTest, VocabularyWithoutSpecialTokens) {

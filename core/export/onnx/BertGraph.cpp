@@ -44,7 +44,7 @@ bool takesTokenTypes(const EncoderConfig& config) {
     return config.hasTokenTypes();
 }
 
-std::string build(EncoderGraph& graph, const GraphInputs& inputs) {
+std::string classifierGraph(EncoderGraph& graph, const GraphInputs& inputs) {
     auto hidden = bertEmbeddings(graph, inputs, "bert.embeddings.", GraphPositions::FromZero);
     const auto mask = graph.additiveMask(graph.paddingKeep(inputs.attentionMask));
     hidden = bertEncoder(graph, hidden, mask, "bert.encoder.layer.");
@@ -87,7 +87,7 @@ std::string bertEncoder(EncoderGraph& graph, std::string hidden, const std::stri
 }
 
 const FamilyGraph& bertGraph() {
-    static const FamilyGraph graph{bertFamily, takesTokenTypes, build};
+    static const FamilyGraph graph{bertFamily, takesTokenTypes, classifierGraph};
     return graph;
 }
 

@@ -29,7 +29,7 @@ bool takesTokenTypes(const EncoderConfig&) {
     return false;
 }
 
-std::string build(EncoderGraph& graph, const GraphInputs& inputs) {
+std::string classifierGraph(EncoderGraph& graph, const GraphInputs& inputs) {
     auto hidden = bertEmbeddings(graph, inputs, "distilbert.embeddings.", GraphPositions::FromZero);
     const auto mask = graph.additiveMask(graph.paddingKeep(inputs.attentionMask));
     for (std::int64_t i = 0; i < graph.config().numHiddenLayers; ++i) {
@@ -44,7 +44,7 @@ std::string build(EncoderGraph& graph, const GraphInputs& inputs) {
 }  // namespace
 
 const FamilyGraph& distilBertGraph() {
-    static const FamilyGraph graph{distilBertFamily, takesTokenTypes, build};
+    static const FamilyGraph graph{distilBertFamily, takesTokenTypes, classifierGraph};
     return graph;
 }
 

@@ -14,7 +14,7 @@ bool takesTokenTypes(const EncoderConfig& config) {
     return config.hasTokenTypes();
 }
 
-std::string build(EncoderGraph& graph, const GraphInputs& inputs) {
+std::string classifierGraph(EncoderGraph& graph, const GraphInputs& inputs) {
     auto hidden = bertEmbeddings(graph, inputs, "electra.embeddings.", GraphPositions::FromZero);
     if (graph.has("electra.embeddings_project.weight")) {
         hidden = graph.linear(hidden, "electra.embeddings_project");
@@ -27,7 +27,7 @@ std::string build(EncoderGraph& graph, const GraphInputs& inputs) {
 }  // namespace
 
 const FamilyGraph& electraGraph() {
-    static const FamilyGraph graph{electraFamily, takesTokenTypes, build};
+    static const FamilyGraph graph{electraFamily, takesTokenTypes, classifierGraph};
     return graph;
 }
 

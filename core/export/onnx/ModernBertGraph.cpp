@@ -144,14 +144,14 @@ bool takesTokenTypes(const EncoderConfig&) {
     return false;
 }
 
-std::string build(EncoderGraph& graph, const GraphInputs& inputs) {
+std::string classifierGraph(EncoderGraph& graph, const GraphInputs& inputs) {
     return ModernBertGraph(graph, inputs).logits();
 }
 
 }  // namespace
 
 const FamilyGraph& modernBertGraph() {
-    static const FamilyGraph graph{modernBertFamily, takesTokenTypes, build};
+    static const FamilyGraph graph{modernBertFamily, takesTokenTypes, classifierGraph};
     return graph;
 }
 

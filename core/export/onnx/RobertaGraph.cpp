@@ -17,7 +17,7 @@ bool takesTokenTypes(const EncoderConfig&) {
     return false;
 }
 
-std::string build(EncoderGraph& graph, const GraphInputs& inputs) {
+std::string classifierGraph(EncoderGraph& graph, const GraphInputs& inputs) {
     auto hidden =
         bertEmbeddings(graph, inputs, "roberta.embeddings.", GraphPositions::AfterPadding);
     const auto mask = graph.additiveMask(graph.paddingKeep(inputs.attentionMask));
@@ -34,7 +34,7 @@ std::string classificationHead(EncoderGraph& graph, const std::string& hidden,
 }
 
 const FamilyGraph& robertaGraph() {
-    static const FamilyGraph graph{robertaFamily, takesTokenTypes, build};
+    static const FamilyGraph graph{robertaFamily, takesTokenTypes, classifierGraph};
     return graph;
 }
 

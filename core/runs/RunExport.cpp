@@ -114,9 +114,10 @@ std::filesystem::path exportRun(RunStore& store, std::int64_t runId,
         throw StoreError(staging, "cannot be created: " + error.message());
     }
     const bool onnx = format == ExportFormat::Onnx;
+    std::vector<std::string> onnxInputs;  // the graph's inputs, for the README's example
     if (onnx) {
         const auto bundle = loadModelFolder(source);
-        writeOnnxModel(staging / "model.onnx", *bundle.model);
+        onnxInputs = writeOnnxModel(staging / "model.onnx", *bundle.model).inputNames;
     }
     // The checkpoint's files as exportModelFolder wrote them: the tokenizer's are vocab.txt or
     // tokenizer.json (whichever the model came with), the others always.
@@ -170,9 +171,16 @@ std::filesystem::path exportRun(RunStore& store, std::int64_t runId,
               " MiB)\n- Evaluations: " + std::to_string(evaluations.size()) + "\n\n";
     const auto folder = cleanTarget.string();
     if (onnx) {
+        std::string inputList;   // input_ids, attention_mask[, token_type_ids]
+        std::string inputTuple;  // ("input_ids", "attention_mask"[, "token_type_ids"])
+        for (const auto& name : onnxInputs) {
+            inputList += (inputList.empty() ? "" : ", ") + name;
+            inputTuple += (inputTuple.empty() ? "(\"" : ", \"") + name + "\"";
+        }
+        inputTuple += ")";
         readme +=
-            "Run it with ONNX Runtime (inputs input_ids, attention_mask, token_type_ids; "
-            "output logits; labels in config.json's id2label):\n\n```python\n"
+            "Run it with ONNX Runtime (inputs " + inputList +
+            "; output logits; labels in config.json's id2label):\n\n```python\n"
             "import json, numpy as np, onnxruntime as ort\n"
             "from transformers import AutoTokenizer\n"
             "tokenizer = AutoTokenizer.from_pretrained(\"" +
@@ -183,8 +191,8 @@ std::filesystem::path exportRun(RunStore& store, std::int64_t runId,
             "/model.onnx\")\n"
             "batch = tokenizer([\"some text\"], padding=True, truncation=True, "
             "return_tensors=\"np\")\n"
-            "logits = session.run([\"logits\"], {k: batch[k].astype(np.int64) for k in "
-            "(\"input_ids\", \"attention_mask\", \"token_type_ids\")})[0]\n"
+            "logits = session.run([\"logits\"], {k: batch[k].astype(np.int64) for k in " +
+            inputTuple + "})[0]\n"
             "labels = json.load(open(\"" +
             folder +
             "/config.json\"))[\"id2label\"]\n"

@@ -222,7 +222,12 @@ TEST_F(Cli, ExportAsOnnxGivesWhatOnnxRuntimeRunsWithTheRunsLogits) {
     EXPECT_FALSE(std::filesystem::exists(exported / "model.safetensors"))
         << "an ONNX export carries its weights in model.onnx";
     EXPECT_EQ(nlohmann::json::parse(test::readFile(exported / "run_card.json"))["format"], "onnx");
-    EXPECT_NE(test::readFile(exported / "README.md").find("onnxruntime"), std::string::npos);
+    // The README's example feeds the inputs the graph takes: a BERT graph takes token types.
+    const auto readme = test::readFile(exported / "README.md");
+    EXPECT_NE(readme.find("onnxruntime"), std::string::npos);
+    EXPECT_NE(readme.find(R"(("input_ids", "attention_mask", "token_type_ids"))"),
+              std::string::npos)
+        << readme;
     // The label map: config.json's id2label, as transformers writes it.
     EXPECT_EQ(nlohmann::json::parse(test::readFile(exported / "config.json"))["id2label"]["1"],
               "pos");

@@ -982,6 +982,45 @@
     </message>
 </context>
 <context>
+    <name>bert::ui::ModelPicker</name>
+    <message>
+        <source>%1 M</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 k</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The bundled model and the models of the local Hugging Face cache (%1) that the studio can train. Nothing is downloaded.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rescan</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Read the Hugging Face cache again, for models downloaded since</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>all-MiniLM-L6-v2 (bundled)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 — %2, %3 parameters, vocabulary %4, up to %5 tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Another folder (type it or browse below)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>bert::ui::ModelReport</name>
     <message>
         <source>step %1 (epoch %2): accuracy %3, macro-F1 %4</source>
@@ -1327,10 +1366,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>A Hugging Face BERT folder: config.json, vocab.txt, model.safetensors</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Browse…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1352,10 +1387,6 @@
     </message>
     <message>
         <source>Apply the suggested change</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 layers, hidden size %2, %3 heads; %4 M parameters, %5 of weights (fp32); vocabulary %6 (%7)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1428,6 +1459,14 @@
     </message>
     <message>
         <source>Learning rate over the run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A Hugging Face model folder of a supported family (BERT, RoBERTa, XLM-RoBERTa, CamemBERT, DistilBERT, ELECTRA, ModernBERT): config.json, model.safetensors and tokenizer.json or vocab.txt</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%8: %1 layers, hidden size %2, %3 heads; %4 M parameters, %5 of weights (fp32); vocabulary %6 (%7)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -980,6 +980,45 @@
     </message>
 </context>
 <context>
+    <name>bert::ui::ModelPicker</name>
+    <message>
+        <source>%1 M</source>
+        <translation>%1 M</translation>
+    </message>
+    <message>
+        <source>%1 k</source>
+        <translation>%1 k</translation>
+    </message>
+    <message>
+        <source>The bundled model and the models of the local Hugging Face cache (%1) that the studio can train. Nothing is downloaded.</source>
+        <translation>自带的模型，以及本机 Hugging Face 缓存（%1）中本工作室可以训练的模型。不会下载任何内容。</translation>
+    </message>
+    <message>
+        <source>Rescan</source>
+        <translation>重新扫描</translation>
+    </message>
+    <message>
+        <source>Read the Hugging Face cache again, for models downloaded since</source>
+        <translation>重新读取 Hugging Face 缓存，以列出之后下载的模型</translation>
+    </message>
+    <message>
+        <source>Choose a model</source>
+        <translation>选择模型</translation>
+    </message>
+    <message>
+        <source>all-MiniLM-L6-v2 (bundled)</source>
+        <translation>all-MiniLM-L6-v2（自带）</translation>
+    </message>
+    <message>
+        <source>%1 — %2, %3 parameters, vocabulary %4, up to %5 tokens</source>
+        <translation>%1 — %2，%3 个参数，词表 %4，最多 %5 个词元</translation>
+    </message>
+    <message>
+        <source>Another folder (type it or browse below)</source>
+        <translation>其他文件夹（在下方输入或浏览）</translation>
+    </message>
+</context>
+<context>
     <name>bert::ui::ModelReport</name>
     <message>
         <source>step %1 (epoch %2): accuracy %3, macro-F1 %4</source>
@@ -1324,10 +1363,6 @@
         <translation>从头训练(&amp;S)</translation>
     </message>
     <message>
-        <source>A Hugging Face BERT folder: config.json, vocab.txt, model.safetensors</source>
-        <translation>Hugging Face BERT 文件夹：config.json、vocab.txt、model.safetensors</translation>
-    </message>
-    <message>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
@@ -1350,10 +1385,6 @@
     <message>
         <source>Apply the suggested change</source>
         <translation>应用建议的更改</translation>
-    </message>
-    <message>
-        <source>%1 layers, hidden size %2, %3 heads; %4 M parameters, %5 of weights (fp32); vocabulary %6 (%7)</source>
-        <translation>%1 层，隐藏层大小 %2，%3 个注意力头；%4 M 参数，权重 %5（fp32）；词表 %6（%7）</translation>
     </message>
     <message>
         <source>uncased</source>
@@ -1426,6 +1457,14 @@
     <message>
         <source>Learning rate over the run</source>
         <translation>整个运行中的学习率</translation>
+    </message>
+    <message>
+        <source>A Hugging Face model folder of a supported family (BERT, RoBERTa, XLM-RoBERTa, CamemBERT, DistilBERT, ELECTRA, ModernBERT): config.json, model.safetensors and tokenizer.json or vocab.txt</source>
+        <translation>受支持模型家族（BERT、RoBERTa、XLM-RoBERTa、CamemBERT、DistilBERT、ELECTRA、ModernBERT）的 Hugging Face 模型文件夹：config.json、model.safetensors，以及 tokenizer.json 或 vocab.txt</translation>
+    </message>
+    <message>
+        <source>%8: %1 layers, hidden size %2, %3 heads; %4 M parameters, %5 of weights (fp32); vocabulary %6 (%7)</source>
+        <translation>%8：%1 层，隐藏维度 %2，%3 个注意力头；%4 M 个参数，权重 %5（fp32）；词表 %6（%7）</translation>
     </message>
 </context>
 <context>

@@ -48,8 +48,8 @@ std::filesystem::path snapshotOf(const std::filesystem::path& repo) {
     }
     std::filesystem::path newest;
     std::filesystem::file_time_type newestTime{};
-    for (std::filesystem::directory_iterator it(repo / "snapshots", error), end; !error && it != end;
-         it.increment(error)) {
+    for (std::filesystem::directory_iterator it(repo / "snapshots", error), end;
+         !error && it != end; it.increment(error)) {
         const auto time = std::filesystem::last_write_time(it->path(), error);
         if (!error && it->is_directory(error) && (newest.empty() || time > newestTime)) {
             newest = it->path();
@@ -82,6 +82,29 @@ std::filesystem::path huggingFaceCache() {
     return fromEnvironment("HOME") / ".cache" / "huggingface" / "hub";
 }
 
+std::optional<CachedModel> describeModelFolder(const std::filesystem::path& folder) {
+    if (folder.empty() ||
+        !(isFile(folder / "model.safetensors") ||
+          isFile(folder / "model.safetensors.index.json")) ||
+        !(isFile(folder / "tokenizer.json") || isFile(folder / "vocab.txt"))) {
+        return std::nullopt;
+    }
+    try {
+        const auto config = EncoderConfig::fromFile(folder / "config.json");
+        CachedModel model;
+        model.folder = folder;
+        model.family = familyOf(config.modelType).name;
+        model.modelType = config.modelType;
+        model.parameters = config.parameterCount();
+        model.vocabularySize = config.vocabSize;
+        model.maxSequenceLength = config.maxSequenceLength();
+        return model;
+    } catch (const InputError&) {
+        // Another kind of model, or a config.json we cannot read: not one to offer.
+        return std::nullopt;
+    }
+}
+
 std::vector<CachedModel> listCachedModels(const std::filesystem::path& cache) {
     std::vector<CachedModel> models;
     std::error_code error;
@@ -91,27 +114,10 @@ std::vector<CachedModel> listCachedModels(const std::filesystem::path& cache) {
         if (repoId.empty()) {
             continue;
         }
-        const auto snapshot = snapshotOf(it->path());
-        if (snapshot.empty() ||
-            !(isFile(snapshot / "model.safetensors") ||
-              isFile(snapshot / "model.safetensors.index.json")) ||
-            !(isFile(snapshot / "tokenizer.json") || isFile(snapshot / "vocab.txt"))) {
-            continue;
-        }
-        try {
-            const auto config = EncoderConfig::fromFile(snapshot / "config.json");
-            CachedModel model;
-            model.repoId = repoId;
-            model.folder = snapshot;
-            model.revision = snapshot.filename().string();
-            model.family = familyOf(config.modelType).name;
-            model.modelType = config.modelType;
-            model.parameters = config.parameterCount();
-            model.vocabularySize = config.vocabSize;
-            model.maxSequenceLength = config.maxSequenceLength();
-            models.push_back(std::move(model));
-        } catch (const InputError&) {
-            // Another kind of model, or a config.json we cannot read: not one to offer.
+        if (auto model = describeModelFolder(snapshotOf(it->path()))) {
+            model->repoId = repoId;
+            model->revision = model->folder.filename().string();
+            models.push_back(std::move(*model));
         }
     }
     std::sort(models.begin(), models.end(),

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,15 +15,20 @@ namespace bert {
 /// it has weights (model.safetensors or a sharded index) and a tokenizer (tokenizer.json or
 /// vocab.txt).
 struct CachedModel {
-    std::string repoId;             ///< "FacebookAI/roberta-base"
-    std::filesystem::path folder;   ///< the snapshot folder: .../snapshots/<revision>
-    std::string revision;           ///< the snapshot's commit
-    std::string family;             ///< "RoBERTa"
-    std::string modelType;          ///< config.json model_type
-    std::int64_t parameters = 0;    ///< of a two-label classifier of this configuration
+    std::string repoId;            ///< "FacebookAI/roberta-base"
+    std::filesystem::path folder;  ///< the snapshot folder: .../snapshots/<revision>
+    std::string revision;          ///< the snapshot's commit
+    std::string family;            ///< "RoBERTa"
+    std::string modelType;         ///< config.json model_type
+    std::int64_t parameters = 0;   ///< of a two-label classifier of this configuration
     std::int64_t vocabularySize = 0;
     std::int64_t maxSequenceLength = 0;  ///< the longest sequence its positions allow
 };
+
+/// What a model folder is, for a picker: its family, parameters, vocabulary and longest
+/// sequence (repoId and revision left empty). Empty when the folder lacks weights, a tokenizer
+/// or a config.json of a family we implement; never throws.
+std::optional<CachedModel> describeModelFolder(const std::filesystem::path& folder);
 
 /// The hub cache folder, as huggingface_hub finds it: $HF_HUB_CACHE, else $HF_HOME/hub, else
 /// $XDG_CACHE_HOME/huggingface/hub, else ~/.cache/huggingface/hub. It may not exist.

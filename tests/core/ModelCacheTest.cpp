@@ -13,38 +13,14 @@
 namespace bert {
 namespace {
 
-// Writes bundle's folder as the cache keeps it: the files in blobs/, linked from the snapshot.
-void cacheRepo(const std::filesystem::path& cache, const std::string& repo,
-               const std::string& revision, const ModelBundle& bundle, bool withRef = true) {
-    auto name = "models--" + repo;
-    name.replace(name.find('/'), 1, "--");
-    const auto root = cache / name;
-    const auto staging = root / "staging";
-    exportModelFolder(staging, *bundle.model, *bundle.tokenizer);
-    std::filesystem::create_directories(root / "blobs");
-    std::filesystem::create_directories(root / "snapshots" / revision);
-    for (const auto& entry : std::filesystem::directory_iterator(staging)) {
-        const auto blob = root / "blobs" / (revision + "-" + entry.path().filename().string());
-        std::filesystem::rename(entry.path(), blob);
-        std::filesystem::create_symlink(
-            std::filesystem::path("../../blobs") / blob.filename(),
-            root / "snapshots" / revision / entry.path().filename());
-    }
-    std::filesystem::remove(staging);
-    if (withRef) {
-        std::filesystem::create_directories(root / "refs");
-        test::writeFile(root / "refs" / "main", revision);
-    }
-}
-
 TEST(ModelCache, ListsTheTrainableSnapshotsAndResolvesRepoIds) {
     test::TempDir dir;
     const auto cache = dir / "hub";
-    cacheRepo(cache, "org/tiny-bert", "abc123", test::makeTinyModel(1));
-    cacheRepo(cache, "other/tiny-modern", "def456",
-              test::makeFamilyModel("modernbert", 2, 32, 4, 0.0, 2), /*withRef=*/false);
+    test::cacheRepo(cache, "org/tiny-bert", "abc123", test::makeTinyModel(1));
+    test::cacheRepo(cache, "other/tiny-modern", "def456",
+                    test::makeFamilyModel("modernbert", 2, 32, 4, 0.0, 2), /*withRef=*/false);
     // Not ours: a family we do not train, and a repo with no weights.
-    cacheRepo(cache, "org/deberta", "0001", test::makeTinyModel(3));
+    test::cacheRepo(cache, "org/deberta", "0001", test::makeTinyModel(3));
     test::writeFile(cache / "models--org--deberta" / "blobs" / "0001-config.json",
                     R"({"model_type": "deberta-v2"})");
     std::filesystem::create_directories(cache / "models--org--empty" / "snapshots" / "0002");

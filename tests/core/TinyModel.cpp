@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "hf/ModelFolder.h"
 #include "model/Classifiers.h"
 #include "tokenizer/WordPieceTokenizer.h"
 
@@ -108,11 +109,12 @@ const std::vector<std::string>& familyModelTypes() {
 }
 
 EncoderConfig familyConfig(const std::string& modelType, std::int64_t layers, std::int64_t hidden,
-                           std::int64_t heads, double dropout, const std::vector<std::string>& labels,
-                           std::int64_t vocabSize) {
+                           std::int64_t heads, double dropout,
+                           const std::vector<std::string>& labels, std::int64_t vocabSize) {
     const auto vocabulary =
         vocabSize > 0 ? vocabSize : static_cast<std::int64_t>(tinyVocabulary().size());
-    nlohmann::json json = {{"model_type", modelType}, {"vocab_size", vocabulary}, {"pad_token_id", 0}};
+    nlohmann::json json = {
+        {"model_type", modelType}, {"vocab_size", vocabulary}, {"pad_token_id", 0}};
     if (modelType == "distilbert") {
         json.update({{"dim", hidden},
                      {"n_layers", layers},
@@ -171,6 +173,28 @@ std::shared_ptr<const Tokenizer> tinyTokenizer() {
 
 BertForSequenceClassification& bertOf(const ModelBundle& bundle) {
     return dynamic_cast<BertForSequenceClassification&>(*bundle.model);
+}
+
+void cacheRepo(const std::filesystem::path& cache, const std::string& repo,
+               const std::string& revision, const ModelBundle& bundle, bool withRef) {
+    auto name = "models--" + repo;
+    name.replace(name.find('/'), 1, "--");
+    const auto root = cache / name;
+    const auto staging = root / "staging";
+    exportModelFolder(staging, *bundle.model, *bundle.tokenizer);
+    std::filesystem::create_directories(root / "blobs");
+    std::filesystem::create_directories(root / "snapshots" / revision);
+    for (const auto& entry : std::filesystem::directory_iterator(staging)) {
+        const auto blob = root / "blobs" / (revision + "-" + entry.path().filename().string());
+        std::filesystem::rename(entry.path(), blob);
+        std::filesystem::create_symlink(std::filesystem::path("../../blobs") / blob.filename(),
+                                        root / "snapshots" / revision / entry.path().filename());
+    }
+    std::filesystem::remove(staging);
+    if (withRef) {
+        std::filesystem::create_directories(root / "refs");
+        std::ofstream(root / "refs" / "main") << revision;
+    }
 }
 
 }  // namespace bert::test

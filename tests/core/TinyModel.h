@@ -58,4 +58,9 @@ TrainingData makeTinyData(std::size_t trainCount, std::size_t validationCount, s
                           std::size_t minWords = 3, std::size_t maxWords = 40,
                           std::size_t maxLength = 64);
 
+/// Writes bundle's folder into a Hugging Face hub cache as huggingface_hub lays it out
+/// (models--org--name/snapshots/<revision>/ linking into blobs/, refs/main when withRef).
+void cacheRepo(const std::filesystem::path& cache, const std::string& repo,
+               const std::string& revision, const ModelBundle& bundle, bool withRef = true);
+
 }  // namespace bert::test

@@ -28,7 +28,9 @@
 #include "common/NiceAxis.h"
 #include "memory/DeviceTraits.h"
 #include "memory/MemoryMonitor.h"
+#include "model/FamilyTraits.h"
 #include "tokenizer/Tokenizer.h"
+#include "training/ModelPicker.h"
 #include "training/OptionForm.h"
 
 namespace bert::ui {
@@ -39,8 +41,13 @@ TechniquesPage::TechniquesPage(QWidget* parent) : QWidget(parent) {
     fromScratch_ = new QRadioButton(tr("Train from &scratch"), this);
     fineTune_->setChecked(true);
     modelFolder_ = new QLineEdit(QString::fromStdString(defaultModelFolder().string()), this);
+    modelFolder_->setObjectName(QStringLiteral("modelFolder"));
     modelFolder_->setToolTip(
-        tr("A Hugging Face BERT folder: config.json, vocab.txt, model.safetensors"));
+        tr("A Hugging Face model folder of a supported family (BERT, RoBERTa, XLM-RoBERTa, "
+           "CamemBERT, DistilBERT, ELECTRA, ModernBERT): config.json, model.safetensors and "
+           "tokenizer.json or vocab.txt"));
+    picker_ = new ModelPicker(this);
+    connect(picker_, &ModelPicker::folderChosen, this, &TechniquesPage::setModelFolder);
     auto* browse = new QPushButton(tr("Browse…"), this);
     connect(browse, &QPushButton::clicked, this, [this] {
         const auto folder =
@@ -56,6 +63,7 @@ TechniquesPage::TechniquesPage(QWidget* parent) : QWidget(parent) {
     presetBox_->setToolTip(
         tr("Randomly initialised BERT of this size, using the folder's tokenizer"));
     modelInfo_ = new QLabel(this);
+    modelInfo_->setObjectName(QStringLiteral("modelInfo"));
     modelError_ = new QLabel(this);
     modelError_->setStyleSheet(QStringLiteral("color: #c0392b; font-weight: bold"));
     modelError_->setWordWrap(true);
@@ -73,6 +81,7 @@ TechniquesPage::TechniquesPage(QWidget* parent) : QWidget(parent) {
     presetRow->addWidget(presetBox_);
     presetRow->addStretch();
     modelLayout->addRow(fineTune_);
+    modelLayout->addRow(picker_);
     modelLayout->addRow(folderRow);
     modelLayout->addRow(presetRow);
     modelLayout->addRow(modelInfo_);
@@ -201,20 +210,21 @@ void TechniquesPage::loadModel() {
     modelConfig_.reset();
     tokenizer_.reset();
     modelError_->clear();
+    picker_->showFolder(modelFolder());
     try {
         const std::filesystem::path folder = modelFolder();
         tokenizer_ = loadTokenizer(folder);
         if (fromScratch_->isChecked()) {
             modelConfig_ =
                 EncoderConfig::preset(presetBox_->currentData().toString().toStdString(),
-                                   static_cast<std::int64_t>(tokenizer_->vocabularySize()));
+                                      static_cast<std::int64_t>(tokenizer_->vocabularySize()));
         } else {
             modelConfig_ = EncoderConfig::fromFile(folder / "config.json");
         }
         const auto counts = countParameters(*modelConfig_);
         const auto parameters = counts.total(modelConfig_->numHiddenLayers);
         modelInfo_->setText(
-            tr("%1 layers, hidden size %2, %3 heads; %4 M parameters, %5 of weights (fp32); "
+            tr("%8: %1 layers, hidden size %2, %3 heads; %4 M parameters, %5 of weights (fp32); "
                "vocabulary %6 (%7)")
                 .arg(modelConfig_->numHiddenLayers)
                 .arg(modelConfig_->hiddenSize)
@@ -222,7 +232,8 @@ void TechniquesPage::loadModel() {
                 .arg(static_cast<double>(parameters) / 1e6, 0, 'f', 1)
                 .arg(mib(parameters * 4))
                 .arg(tokenizer_->vocabularySize())
-                .arg(tokenizer_->lowercases() ? tr("uncased") : tr("cased")));
+                .arg(tokenizer_->lowercases() ? tr("uncased") : tr("cased"))
+                .arg(QString::fromStdString(familyOf(modelConfig_->modelType).name)));
         options_->setMaximum("freeze_layers", static_cast<int>(modelConfig_->numHiddenLayers));
         options_->setMaximum("max_length", static_cast<int>(modelConfig_->maxSequenceLength()));
     } catch (...) {

@@ -28,14 +28,16 @@ class Tokenizer;
 
 namespace bert::ui {
 
+class ModelPicker;
 class OptionForm;
 
-/// "Model & techniques" tab: the base model (a transformers folder, the bundled MiniLM by
-/// default, or a from-scratch preset) with its size, every training option as a form row built
-/// from the option table (OptionForm) with a tooltip of what it saves and costs, and a stacked
-/// bar of the memory forecast against the device or the cap, updated as options change. When
-/// the forecast does not fit, a warning names the change that would make it fit and offers to
-/// apply it. configChanged() fires once per change, setConfig() included. GUI thread only.
+/// "Model & techniques" tab: the base model (picked from the bundled MiniLM and the local
+/// Hugging Face cache by ModelPicker, any transformers folder, or a from-scratch preset) with
+/// its family and size, every training option as a form row built from the option table
+/// (OptionForm) with a tooltip of what it saves and costs, and a stacked bar of the memory
+/// forecast against the device or the cap, updated as options change. When the forecast does
+/// not fit, a warning names the change that would make it fit and offers to apply it.
+/// configChanged() fires once per change, setConfig() included. GUI thread only.
 class TechniquesPage : public QWidget {
     Q_OBJECT
 
@@ -95,6 +97,7 @@ private:
 
     QRadioButton* fineTune_;
     QRadioButton* fromScratch_;
+    ModelPicker* picker_;
     QLineEdit* modelFolder_;
     QComboBox* presetBox_;
     QLabel* modelInfo_;

@@ -23,7 +23,7 @@
 #include "io/InputFile.h"
 #include "io/Json.h"
 #include "memory/DeviceTraits.h"
-#include "memory/MemoryForecast.h"
+#include "train/MemoryForecast.h"
 #include "memory/ProcessMemory.h"
 #include "model/FamilyTraits.h"
 #include "model/Inference.h"

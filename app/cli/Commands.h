@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "train/TrainingJob.h"
+#include "runs/TrainingJob.h"
 
 namespace bert::cli {
 

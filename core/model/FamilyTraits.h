@@ -33,7 +33,7 @@ struct ActivationContext {
 };
 
 /// What one encoder layer keeps for backward per token, and the rest of the family's terms of
-/// the forecast (memory/MemoryForecast.cpp adds them up; each family counts its own forward
+/// the forecast (train/MemoryForecast.cpp adds them up; each family counts its own forward
 /// pass tensor by tensor, for LibTorch's CPU kernels and CUDA's).
 struct ActivationShape {
     std::int64_t layerBytesPerToken = 0;  ///< one encoder layer, per token it computes

@@ -14,7 +14,7 @@
 #include "data/Sampler.h"
 #include "distributed/Collective.h"
 #include "memory/DeviceTraits.h"
-#include "memory/MemoryForecast.h"
+#include "train/MemoryForecast.h"
 #include "train/FusedAdamW.h"
 #include "train/Metrics.h"
 #include "train/PrefixCache.h"

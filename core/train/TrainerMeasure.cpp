@@ -5,7 +5,7 @@
 
 #include "data/Batch.h"
 #include "distributed/Collective.h"
-#include "memory/MemoryForecast.h"
+#include "train/MemoryForecast.h"
 #include "train/Metrics.h"
 #include "train/RandomState.h"
 #include "train/Trainer.h"

@@ -7,7 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "memory/DeviceTraits.h"
-#include "memory/MemoryForecast.h"
+#include "train/MemoryForecast.h"
 
 namespace bert {
 namespace {

@@ -14,7 +14,7 @@
 
 #include "TinyModel.h"
 #include "data/Batch.h"
-#include "memory/MemoryForecast.h"
+#include "train/MemoryForecast.h"
 #include "memory/MemoryMonitor.h"
 #include "memory/ProcessMemory.h"
 #include "train/Trainer.h"

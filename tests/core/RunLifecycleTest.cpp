@@ -11,7 +11,7 @@
 #include "runs/RunRecorder.h"
 #include "runs/RunStore.h"
 #include "support/TestSupport.h"
-#include "train/TrainingJob.h"
+#include "runs/TrainingJob.h"
 #include "train/TrainingState.h"
 
 namespace bert {

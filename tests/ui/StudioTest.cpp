@@ -49,7 +49,7 @@
 #include "runs/RunStore.h"
 #include "runs/RunsPage.h"
 #include "support/TestSupport.h"
-#include "train/TrainingJob.h"
+#include "runs/TrainingJob.h"
 #include "train/TrainingState.h"
 #include "training/OptionForm.h"
 #include "training/TechniquesPage.h"

@@ -7,7 +7,7 @@
 #include <QPointF>
 #include <QWidget>
 
-#include "memory/MemoryForecast.h"
+#include "train/MemoryForecast.h"
 #include "model/EncoderConfig.h"
 #include "train/TrainingConfig.h"
 

@@ -11,7 +11,7 @@
 #include <QString>
 
 #include "train/TrainerEvents.h"
-#include "train/TrainingJob.h"
+#include "runs/TrainingJob.h"
 
 namespace bert::ui {
 

@@ -1,11 +1,11 @@
-#include "train/TrainingJob.h"
+#include "runs/TrainingJob.h"
 
 #include <algorithm>
 #include <fstream>
 
 #include "Error.h"
 #include "distributed/Collective.h"
-#include "memory/MemoryForecast.h"
+#include "train/MemoryForecast.h"
 #include "memory/MemoryMonitor.h"
 #include "runs/RunRecorder.h"
 

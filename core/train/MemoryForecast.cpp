@@ -1,4 +1,4 @@
-#include "memory/MemoryForecast.h"
+#include "train/MemoryForecast.h"
 
 #include <algorithm>
 #include <cmath>

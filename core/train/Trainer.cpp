@@ -572,6 +572,12 @@ RunResult Trainer::run(const std::atomic<bool>& cancel) {
     } catch (const OutOfMemoryFailure& failure) {
         result.status = RunStatus::Failed;
         result.error = failure.what();
+    } catch (const StoreError& error) {
+        // A checkpoint the disk refused, or a store that failed under the run (issue 26: a full
+        // disk once ended as a failed run, exit 3): the store's fault, exit 4.
+        result.status = RunStatus::Failed;
+        result.error = error.what();
+        result.storeFailure = true;
     } catch (const c10::Error& error) {
         result.status = RunStatus::Failed;
         const std::string what = error.what_without_backtrace();

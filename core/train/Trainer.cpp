@@ -20,6 +20,7 @@
 #include "train/PrefixCache.h"
 #include "train/RandomState.h"
 #include "train/Recompute.h"
+#include "train/TestHooks.h"
 
 namespace bert {
 
@@ -203,6 +204,8 @@ double Trainer::forwardBackward(const std::vector<std::size_t>& window, double s
     const double examples = stepExamples;
     double lossSum = 0.0;
     for (const auto& micro : splitWindow(window, microBatch_)) {
+        test_hooks::injectOutOfMemory(collective_ != nullptr ? collective_->rank() : 0,
+                                      micro.size(), position_.step + 1);
         std::vector<const Encoding*> batch;
         std::vector<std::int64_t> labels;
         for (const auto index : micro) {

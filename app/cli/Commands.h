@@ -70,7 +70,7 @@ int launchWorkers(int processes, int argc, char** argv, const std::atomic<bool>&
 /// What `resume` continues and how.
 struct ResumeArguments {
     std::int64_t run = 0;
-    int eventsFd = -1;            ///< >= 0: the run's events as JSON lines there too (EventStream.h)
+    int eventsFd = -1;  ///< >= 0: the run's events as JSON lines there too (EventStream.h)
     bool fromCheckpoint = false;  ///< the model, config and tokenizer of the run's own checkpoint
 };
 /// `resume` as one rank of a data-parallel launch (as trainAsRank).

@@ -193,7 +193,8 @@ int launchWorkers(int processes, int argc, char** argv, const std::atomic<bool>&
             firstFailure = Clock::now();
             if (reap(workers, failed)) {
                 // No wait in silence: say what the launcher waits for, and how long at most.
-                err << "data parallel: " << describeExit(failed.front()->rank, failed.front()->status)
+                err << "data parallel: "
+                    << describeExit(failed.front()->rank, failed.front()->status)
                     << "; waiting up to "
                     << std::chrono::duration_cast<std::chrono::seconds>(kGracePeriod).count()
                     << " s for the other ranks to stop\n"

@@ -61,8 +61,8 @@ int predict(const PredictArguments& args, const std::filesystem::path& database,
         folder = requireModelCheckpoint(store, args.run);
         reads.folders = {folder, run->baseModel};
         reads.files.push_back(run->datasetPath);
-        if (const auto validation = run->config.value("/job/data/validation_file"_json_pointer,
-                                                      nlohmann::json());
+        if (const auto validation =
+                run->config.value("/job/data/validation_file"_json_pointer, nlohmann::json());
             validation.is_string()) {
             reads.files.push_back(validation.get<std::string>());
         }

@@ -127,9 +127,11 @@ void showRun(const std::filesystem::path& database, std::int64_t runId, std::ost
     // The best evaluation by the run's own metric: its confusion matrix and per-class report.
     const auto metric = bestMetricOfRunConfig(run->config);
     const EvalMetrics* best = bestEvaluation(evaluations, metric);
-    if (best != nullptr && best->confusion.empty() && run->labels.size() > kReadableConfusionClasses) {
-        out << "Best by " << toString(metric) << ": step " << best->step << "; the confusion matrix of "
-            << run->labels.size() << " classes is stored sparse and not shown\n";
+    if (best != nullptr && best->confusion.empty() &&
+        run->labels.size() > kReadableConfusionClasses) {
+        out << "Best by " << toString(metric) << ": step " << best->step
+            << "; the confusion matrix of " << run->labels.size()
+            << " classes is stored sparse and not shown\n";
     }
     if (best != nullptr && !best->confusion.empty()) {
         auto label = [&](std::size_t c) {

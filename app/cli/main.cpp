@@ -1,9 +1,9 @@
 // bert-studio-cli: the headless face of the engine.
 #include <atomic>
 #include <csignal>
-#include <signal.h>
 #include <fstream>
 #include <iostream>
+#include <signal.h>
 
 #include <CLI/CLI.hpp>
 

@@ -67,8 +67,7 @@ std::string sameness(const std::string& label) {
         std::snprintf(text, sizeof text, "number:%.17g", number);
         return text;
     }
-    return "text:" + mapped(trimmed(label), UTF8PROC_STABLE | UTF8PROC_COMPOSE |
-                                                UTF8PROC_CASEFOLD);
+    return "text:" + mapped(trimmed(label), UTF8PROC_STABLE | UTF8PROC_COMPOSE | UTF8PROC_CASEFOLD);
 }
 
 std::string jsonQuoted(const std::string& label) {
@@ -116,8 +115,8 @@ std::vector<std::string> labelWarnings(
                 const auto a = labels[0];
                 const auto b = labels[i];
                 spaces = spaces || trimmed(a) != a || trimmed(b) != b;
-                normalisation = normalisation || nfc(trimmed(a)) != trimmed(a) ||
-                                nfc(trimmed(b)) != trimmed(b);
+                normalisation =
+                    normalisation || nfc(trimmed(a)) != trimmed(a) || nfc(trimmed(b)) != trimmed(b);
                 letterCase = letterCase || nfc(trimmed(a)) != nfc(trimmed(b));
             }
             std::vector<std::string> parts;
@@ -176,11 +175,10 @@ std::vector<std::string> distinctLabelNames(const std::vector<std::string>& labe
     }
     std::vector<std::string> names;
     for (const auto& label : labels) {
-        const bool confusable = trimmed(label) != label || nfc(label) != label ||
-                                looks[nfc(trimmed(label))] > 1 ||
-                                std::any_of(label.begin(), label.end(), [](char c) {
-                                    return static_cast<unsigned char>(c) < 0x20;
-                                });
+        const bool confusable =
+            trimmed(label) != label || nfc(label) != label || looks[nfc(trimmed(label))] > 1 ||
+            std::any_of(label.begin(), label.end(),
+                        [](char c) { return static_cast<unsigned char>(c) < 0x20; });
         names.push_back(confusable ? jsonQuoted(label) : label);
     }
     return names;

@@ -17,7 +17,8 @@ namespace bert {
 ///  - a column that looks like free text rather than classes: more than 20 classes, and either
 ///    most of them seen once or values that are long (a median of 25 bytes or 4 words).
 /// classes: each label with its number of examples.
-std::vector<std::string> labelWarnings(const std::vector<std::pair<std::string, std::size_t>>& classes);
+std::vector<std::string> labelWarnings(
+    const std::vector<std::pair<std::string, std::size_t>>& classes);
 
 /// The labels as shown where they must be told apart: a label whose surrounding spaces or
 /// Unicode form would make it look like another (or like nothing) is shown as a JSON string,

@@ -70,8 +70,9 @@ bool waitUntilAnswers(const std::string& address, int port,
                     int error = 0;
                     socklen_t length = sizeof error;
                     connected =
-                        ::poll(&waiting, 1, static_cast<int>(std::clamp<std::int64_t>(
-                                                 left.count(), 0, 1000))) == 1 &&
+                        ::poll(&waiting, 1,
+                               static_cast<int>(std::clamp<std::int64_t>(left.count(), 0, 1000))) ==
+                            1 &&
                         ::getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length) == 0 && error == 0;
                 }
                 ::close(fd);
@@ -178,16 +179,16 @@ std::unique_ptr<Collective> Collective::connect(const WorldInfo& world, c10::Dev
     impl->timeout = timeout;
     impl->rank = world.rank;
     const std::string where = world.masterAddress + ":" + std::to_string(world.masterPort);
-    const auto seconds = std::to_string(
-        std::chrono::duration_cast<std::chrono::seconds>(timeout).count());
+    const auto seconds =
+        std::to_string(std::chrono::duration_cast<std::chrono::seconds>(timeout).count());
     // No silent wait: a rank that has not started yet keeps the others here for the timeout.
     const WaitNotice waiting("rank " + std::to_string(world.rank) + " of " +
                              std::to_string(world.size) + ": waiting for every rank to join at " +
                              where + " (up to " + seconds +
                              " s, BERT_STUDIO_COLLECTIVE_TIMEOUT_S)");
     const auto deadline = std::chrono::steady_clock::now() + timeout;
-    const std::string who = "rank " + std::to_string(world.rank) + " of " +
-                            std::to_string(world.size);
+    const std::string who =
+        "rank " + std::to_string(world.rank) + " of " + std::to_string(world.size);
     // A rank other than 0 waits for rank 0's rendezvous to answer itself, within the one
     // timeout: c10d's client waited it twice (621 s for 300) and printed a raw stack trace.
     if (world.rank != 0 && !waitUntilAnswers(world.masterAddress, world.masterPort, deadline)) {

@@ -33,8 +33,7 @@ std::filesystem::path modelCheckpointOfRun(RunStore& store, std::int64_t runId, 
     return last.empty() ? best : last;
 }
 
-std::filesystem::path requireModelCheckpoint(RunStore& store, std::int64_t runId,
-                                             bool preferBest) {
+std::filesystem::path requireModelCheckpoint(RunStore& store, std::int64_t runId, bool preferBest) {
     const auto folder = modelCheckpointOfRun(store, runId, preferBest);
     if (!folder.empty()) {
         return folder;
@@ -94,9 +93,8 @@ void checkReplaceable(const std::filesystem::path& target) {
     std::set<std::string> written;
     try {
         std::string problem;
-        const auto marker = parseJson(readInputFile(target / kExportMarker,
-                                                    input_limits::kSmallJson),
-                                      problem);
+        const auto marker =
+            parseJson(readInputFile(target / kExportMarker, input_limits::kSmallJson), problem);
         if (problem.empty() && marker.is_object() && marker.contains("files") &&
             marker["files"].is_array()) {
             for (const auto& name : marker["files"]) {
@@ -109,9 +107,10 @@ void checkReplaceable(const std::filesystem::path& target) {
         // no marker (or not a file): not an export's folder
     }
     if (written.empty()) {
-        throw InputError(target, "is not empty and no export wrote it; --force replaces only a "
-                                 "folder an earlier export wrote, never other files: choose a "
-                                 "new or empty folder");
+        throw InputError(target,
+                         "is not empty and no export wrote it; --force replaces only a "
+                         "folder an earlier export wrote, never other files: choose a "
+                         "new or empty folder");
     }
     std::string foreign;
     std::error_code error;
@@ -135,8 +134,8 @@ void copyInto(const std::filesystem::path& source, const std::filesystem::path& 
               const std::string& name, const std::filesystem::path& target) {
     std::FILE* in = std::fopen(source.c_str(), "rb");
     if (in == nullptr) {
-        throw StoreError(source, std::string("cannot be read for the export: ") +
-                                     std::strerror(errno));
+        throw StoreError(source,
+                         std::string("cannot be read for the export: ") + std::strerror(errno));
     }
     struct Closer {
         std::FILE* file;
@@ -205,18 +204,19 @@ std::filesystem::path exportRun(RunStore& store, std::int64_t runId,
         throw InputError(cleanTarget,
                          "holds the run's base model (" + run->baseModel + "); export elsewhere");
     }
-    for (const auto& data : {run->datasetPath,
-                             run->config.value("/job/data/validation_file"_json_pointer,
-                                               nlohmann::json(""))
-                                 .get<std::string>()}) {
+    for (const auto& data :
+         {run->datasetPath,
+          run->config.value("/job/data/validation_file"_json_pointer, nlohmann::json(""))
+              .get<std::string>()}) {
         if (!data.empty() && isInside(data, cleanTarget)) {
             throw InputError(cleanTarget, "holds the run's data (" + data + "); export elsewhere");
         }
     }
     if (isNonEmptyFolder(cleanTarget)) {
         if (!force) {
-            throw InputError(cleanTarget, "is not empty; choose a new or empty folder, or "
-                                          "replace an earlier export with --force");
+            throw InputError(cleanTarget,
+                             "is not empty; choose a new or empty folder, or "
+                             "replace an earlier export with --force");
         }
         checkReplaceable(cleanTarget);
     }
@@ -329,12 +329,11 @@ std::filesystem::path exportRun(RunStore& store, std::int64_t runId,
     readme += "\nThe full configuration and metrics are in run_card.json.\n";
     writeFileAtomically(staging / "README.md", readme);
     written.insert(written.end(), {"run_card.json", "README.md"});
-    writeFileAtomically(staging / kExportMarker,
-                        nlohmann::json({{"run", runId},
-                                        {"database", store.file().string()},
-                                        {"files", written}})
-                                .dump(1) +
-                            "\n");
+    writeFileAtomically(
+        staging / kExportMarker,
+        nlohmann::json({{"run", runId}, {"database", store.file().string()}, {"files", written}})
+                .dump(1) +
+            "\n");
 
     // Into place: an existing (forced) target moves aside first and goes only once the new one
     // stands.

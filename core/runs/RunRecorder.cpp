@@ -35,8 +35,8 @@ void RunRecorder::push(Item item) {
         if (failed_) {
             // The store refused for good (full disk, damaged or read-only file): training on
             // would only lose more; the trainer ends the run as failed by the store (exit 4).
-            throw StoreError(file_, "run " + std::to_string(runId_) +
-                                        " can no longer be recorded: " + failure_);
+            throw StoreError(
+                file_, "run " + std::to_string(runId_) + " can no longer be recorded: " + failure_);
         }
         queue_.push_back(std::move(item));
     }
@@ -188,13 +188,12 @@ void RunRecorder::writerLoop() {
             }
             lastFailure = failure;
             retryWait = std::min(kLongestRetry, retryWait * 2);
-            const auto seconds =
-                std::chrono::duration_cast<std::chrono::seconds>(giveUp).count();
+            const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(giveUp).count();
             if (!permanent && !noticed) {
-                noticeWait("run " + std::to_string(runId_) + "'s metrics wait in memory: " +
-                           file_.string() + " is locked by another process (" + failure +
-                           "); retrying for up to " + std::to_string(seconds) +
-                           " s (BERT_STUDIO_RECORDER_GIVE_UP_S)");
+                noticeWait("run " + std::to_string(runId_) +
+                           "'s metrics wait in memory: " + file_.string() +
+                           " is locked by another process (" + failure + "); retrying for up to " +
+                           std::to_string(seconds) + " s (BERT_STUDIO_RECORDER_GIVE_UP_S)");
                 noticed = true;
             }
             if (permanent || now - failingSince >= giveUp) {
@@ -208,13 +207,13 @@ void RunRecorder::writerLoop() {
                 const std::lock_guard lock(mutex_);
                 error_ = file_.string() + ": " + std::to_string(batch.size()) +
                          " records could not be written" +
-                         (permanent ? std::string()
-                                    : " for " +
-                                          std::to_string(
-                                              std::chrono::duration_cast<std::chrono::seconds>(
-                                                  now - failingSince)
-                                                  .count()) +
-                                          " s") +
+                         (permanent
+                              ? std::string()
+                              : " for " +
+                                    std::to_string(std::chrono::duration_cast<std::chrono::seconds>(
+                                                       now - failingSince)
+                                                       .count()) +
+                                    " s") +
                          " and are lost: " + failure;
                 if (permanent) {
                     failed_ = true;

@@ -105,8 +105,8 @@ RunStore::RunStore(std::filesystem::path databaseFile, Access access)
       access_(access),
       db_(store::openDatabase(file_, access == Access::ReadOnly)) {
     store::checkAndMigrate(*db_, file_, readOnly());
-    hasLeases_ = store::guarded(file_, "reading its schema",
-                                [&] { return db_->tableExists("leases"); });
+    hasLeases_ =
+        store::guarded(file_, "reading its schema", [&] { return db_->tableExists("leases"); });
     const auto runs = store::guarded(file_, "reading where its runs are",
                                      [&] { return store::runsFolderOf(*db_, file_); });
     runsFolder_ = runs.path;
@@ -327,15 +327,15 @@ std::vector<RunRecord> RunStore::runs() {
 }
 
 std::optional<RunRecord> RunStore::run(std::int64_t runId) {
-    return store::guarded(file_, "reading run " + std::to_string(runId),
-                          [&]() -> std::optional<RunRecord> {
-                              SQLite::Statement query(*db_, runsQuery(hasLeases_) + " WHERE runs.id = ?");
-                              query.bind(1, runId);
-                              if (!query.executeStep()) {
-                                  return std::nullopt;
-                              }
-                              return readRun(query);
-                          });
+    return store::guarded(
+        file_, "reading run " + std::to_string(runId), [&]() -> std::optional<RunRecord> {
+            SQLite::Statement query(*db_, runsQuery(hasLeases_) + " WHERE runs.id = ?");
+            query.bind(1, runId);
+            if (!query.executeStep()) {
+                return std::nullopt;
+            }
+            return readRun(query);
+        });
 }
 
 std::vector<StepMetrics> RunStore::steps(std::int64_t runId) {

@@ -74,9 +74,10 @@ struct CheckpointRecord {
 /// One process trains a run: it holds the run's lease (runs/RunLease.h), which createRun writes
 /// with the run. Opened read-write, the store also finds runs left "running" whose lease is no
 /// longer live (their process was killed, crashed, lost power, or the database moved to another
-/// machine) and marks them interrupted, with an event; what they wrote stays as it was. Opened read-only, it writes nothing (not even the WAL switch), so listing, showing
-/// and comparing work on a read-only file and never change someone else's; such runs are then
-/// reported interrupted without being marked.
+/// machine) and marks them interrupted, with an event; what they wrote stays as it was. Opened
+/// read-only, it writes nothing (not even the WAL switch), so listing, showing and comparing work
+/// on a read-only file and never change someone else's; such runs are then reported interrupted
+/// without being marked.
 ///
 /// Errors: opening throws InputError naming the file when it is not a BERT Studio database (or a
 /// newer one), StoreError when it cannot be opened (locked, full disk, damaged); every later

@@ -16,8 +16,8 @@
 
 #include "io/AtomicFile.h"
 #include "io/InputFile.h"
-#include "io/WaitNotice.h"
 #include "io/Json.h"
+#include "io/WaitNotice.h"
 #include "runs/RunStore.h"
 #include "train/Metrics.h"
 
@@ -187,8 +187,9 @@ const char* const kMigrations[] = {
 static_assert(std::size(kMigrations) == kSchemaVersion);
 
 nlohmann::json evalJson(const EvalMetrics& m) {
-    return {{"step", m.step},         {"epoch", m.epoch},      {"loss", m.loss},
-            {"accuracy", m.accuracy}, {"macro_f1", m.macroF1}, {"confusion", confusionToJson(m.confusion)}};
+    return {{"step", m.step},        {"epoch", m.epoch},
+            {"loss", m.loss},        {"accuracy", m.accuracy},
+            {"macro_f1", m.macroF1}, {"confusion", confusionToJson(m.confusion)}};
 }
 
 // How long a statement waits for another process's lock before it fails with "database is
@@ -230,8 +231,7 @@ void retryWhileBusy(const std::filesystem::path& file, Work&& work) {
             }
         }
         if (!noticed && std::chrono::steady_clock::now() - started >= kSilentWaitLimit) {
-            noticeWait("waiting for " + file.string() +
-                       ": another process holds its lock (up to " +
+            noticeWait("waiting for " + file.string() + ": another process holds its lock (up to " +
                        std::to_string(busyTimeoutMs() / 1000) + " s, BERT_STUDIO_DB_BUSY_MS)");
             noticed = true;
         }
@@ -348,9 +348,8 @@ RunsFolder runsFolderOf(SQLite::Database& db, const std::filesystem::path& datab
         return folder.size() > suffix.size() &&
                folder.compare(folder.size() - suffix.size(), suffix.size(), suffix) == 0;
     };
-    if (!folder.empty() &&
-        (folder.find('/') != std::string::npos || folder.front() == '.' ||
-         (folder != kLegacyRunsFolder && !endsWith("-runs")))) {
+    if (!folder.empty() && (folder.find('/') != std::string::npos || folder.front() == '.' ||
+                            (folder != kLegacyRunsFolder && !endsWith("-runs")))) {
         throw InputError(databaseFile,
                          "says its runs are in \"" + folder +
                              "\" (store_meta.runs_folder), which is not a runs folder beside it "
@@ -383,10 +382,10 @@ void claimRunsFolder(const RunsFolder& runs, const std::filesystem::path& databa
             return;
         }
         if (std::filesystem::exists(ownerFile, error)) {
-            throw InputError(runs.path,
-                             "belongs to " + ownerFile + ", of which " + databaseFile.string() +
-                                 " is a copy; a copy keeps its runs' rows but not their "
-                                 "checkpoints, which are left alone");
+            throw InputError(runs.path, "belongs to " + ownerFile + ", of which " +
+                                            databaseFile.string() +
+                                            " is a copy; a copy keeps its runs' rows but not their "
+                                            "checkpoints, which are left alone");
         }
     }
     std::filesystem::create_directories(runs.path);
@@ -445,8 +444,10 @@ std::unique_ptr<SQLite::Database> openDatabase(const std::filesystem::path& file
     std::error_code ignored;
     if (std::filesystem::is_directory(file, ignored)) {
         // Issue 26: SQLite said "disk I/O error".
-        throw InputError(file, "is a folder, not a run database file; give --db a file (for "
-                               "example " + (file / "runs.sqlite").string() + ")");
+        throw InputError(file,
+                         "is a folder, not a run database file; give --db a file (for "
+                         "example " +
+                             (file / "runs.sqlite").string() + ")");
     }
     if (readOnly && !std::filesystem::exists(file)) {
         throw InputError(file, "does not exist: no runs are recorded there");
@@ -577,11 +578,13 @@ std::string machineId() {
     static const std::string id = [] {
         const auto boot = firstLineOf("/proc/sys/kernel/random/boot_id");
         char namespaceLink[128] = {};
-        const auto length = ::readlink("/proc/self/ns/pid", namespaceLink, sizeof namespaceLink - 1);
+        const auto length =
+            ::readlink("/proc/self/ns/pid", namespaceLink, sizeof namespaceLink - 1);
         if (boot.empty() || length <= 0) {
             return std::string();
         }
-        return hostName() + "/" + boot + "/" + std::string(namespaceLink, static_cast<std::size_t>(length));
+        return hostName() + "/" + boot + "/" +
+               std::string(namespaceLink, static_cast<std::size_t>(length));
     }();
     return id;
 }

@@ -47,7 +47,8 @@ PreparedJob prepareJob(const TrainingJob& job) {
         throw InputError(job.modelFolder / "config.json",
                          "has type_vocab_size " + std::to_string(model.config.typeVocabSize) +
                              ": this model has no token type for a second text, so it cannot "
-                             "read pairs (--pair-column \"" + job.data.columns.textPair +
+                             "read pairs (--pair-column \"" +
+                             job.data.columns.textPair +
                              "\"); train on one text column, or with a model that reads pairs");
     }
     if (static_cast<std::int64_t>(job.training.maxLength) > model.config.maxPositionEmbeddings) {
@@ -89,8 +90,7 @@ std::vector<std::string> jobWarnings(const PreparedJob& prepared) {
             list += " and " + std::to_string(missing.size() - kShown) + " more";
         }
         warnings.push_back(std::to_string(missing.size()) + " weights of the model were not in " +
-                           report.weightsFile.string() +
-                           " and start from random values: " + list +
+                           report.weightsFile.string() + " and start from random values: " + list +
                            "; is it the right weights file?");
     }
     return warnings;
@@ -355,10 +355,14 @@ TrainingJob jobToResume(const RunRecord& run, const Collective* collective,
     }
     if (!changes.model.empty()) {
         throw InputError("the model run " + id + " started from changed since (" +
-                         list(changes.model) + "); resuming would train another model. Its own "
-                         "checkpoint " + checkpoint.string() + " holds the weights, "
+                         list(changes.model) +
+                         "); resuming would train another model. Its own "
+                         "checkpoint " +
+                         checkpoint.string() +
+                         " holds the weights, "
                          "configuration and tokenizer it trained with: continue from there with "
-                         "bert-studio-cli resume " + id + " --from-checkpoint");
+                         "bert-studio-cli resume " +
+                         id + " --from-checkpoint");
     }
     return job;
 }

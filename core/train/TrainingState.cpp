@@ -292,8 +292,9 @@ std::uintmax_t removeIncompleteCheckpoints(const std::filesystem::path& runFolde
     }
     for (const auto& old : previous) {
         const auto name = old.filename().string();
-        const auto folder = runFolder / name.substr(0, name.size() -
-                                                        std::string(checkpoint_files::kPreviousSuffix).size());
+        const auto folder =
+            runFolder /
+            name.substr(0, name.size() - std::string(checkpoint_files::kPreviousSuffix).size());
         if (!std::filesystem::exists(folder / checkpoint_files::kTrainerState, error)) {
             std::filesystem::remove_all(folder, error);
             std::filesystem::rename(old, folder, error);

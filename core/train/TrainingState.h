@@ -69,8 +69,9 @@ TrainingState loadCheckpoint(const std::filesystem::path& folder,
 std::uintmax_t removeIncompleteCheckpoints(const std::filesystem::path& runFolder);
 
 /// The newest complete checkpoint in a run's folder (by step; a regular one before best/), or
-/// empty. Only best/ and checkpoint-<step>/ count: a staging folder never does. The folder is the truth: a process killed right after writing a checkpoint may not
-/// have recorded it in the run store yet.
+/// empty. Only best/ and checkpoint-<step>/ count: a staging folder never does. The folder is the
+/// truth: a process killed right after writing a checkpoint may not have recorded it in the run
+/// store yet.
 std::filesystem::path latestCheckpoint(const std::filesystem::path& runFolder);
 
 }  // namespace bert

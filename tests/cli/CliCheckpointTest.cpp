@@ -56,14 +56,16 @@ protected:
             writes += event.kind == EventKind::CheckpointSaved &&
                       event.data.value("kind", std::string()) == kind;
         }
-        ASSERT_GE(writes, nth) << "the job writes fewer " << kind << " checkpoints than the test needs";
+        ASSERT_GE(writes, nth) << "the job writes fewer " << kind
+                               << " checkpoints than the test needs";
         const auto expected = finalWeights(whole);
 
         int boundaries = 0;
         for (int point = 1; point < 64; ++point) {
             SCOPED_TRACE(kind + " checkpoint " + std::to_string(nth) + ", boundary " +
                          std::to_string(point));
-            const auto database = (dir_ / (kind + "-" + std::to_string(point) + ".sqlite")).string();
+            const auto database =
+                (dir_ / (kind + "-" + std::to_string(point) + ".sqlite")).string();
             test::StartOptions crash;
             crash.environment = {{"BERT_STUDIO_TEST_CRASH_AT",
                                   kind + ":" + std::to_string(nth) + ":" + std::to_string(point)}};

@@ -170,10 +170,9 @@ TEST_F(CliFailures, MessagesAboutTheModelTellTheTruth) {
         pairs += i % 2 == 0 ? "a great film,i loved it,pos\n" : "the film,was very bad,neg\n";
     }
     test::writeFile(dir_ / "pairs.csv", pairs);
-    const auto pair = runBounded({"--db", db_, "train", "--model",
-                                  (dir_ / "one-segment").string(), "--train",
-                                  (dir_ / "pairs.csv").string(), "--text-column", "first",
-                                  "--pair-column", "second", "--max-steps", "1"});
+    const auto pair = runBounded({"--db", db_, "train", "--model", (dir_ / "one-segment").string(),
+                                  "--train", (dir_ / "pairs.csv").string(), "--text-column",
+                                  "first", "--pair-column", "second", "--max-steps", "1"});
     EXPECT_EQ(pair.code, 2) << pair.err;
     EXPECT_NE(pair.err.find("config.json: has type_vocab_size 1"), std::string::npos) << pair.err;
 
@@ -222,8 +221,8 @@ TEST_F(CliFailures, MessagesAboutTheDatabaseTellTheTruth) {
     EXPECT_NE(empty.err.find("is an empty file (0 bytes)"), std::string::npos) << empty.err;
     EXPECT_EQ(runBounded({"--db", (dir_ / "empty.sqlite").string(), "runs", "list"}).code, 0);
     std::filesystem::create_directories(dir_ / "folder.sqlite");
-    for (const auto& command : std::vector<std::vector<std::string>>{
-             {"runs", "list"}, {"runs", "rename", "1", "x"}}) {
+    for (const auto& command :
+         std::vector<std::vector<std::string>>{{"runs", "list"}, {"runs", "rename", "1", "x"}}) {
         auto args = command;
         args.insert(args.begin(), {"--db", (dir_ / "folder.sqlite").string()});
         const auto folder = runBounded(args);
@@ -238,8 +237,8 @@ TEST_F(CliFailures, MessagesAboutTheDatabaseTellTheTruth) {
 // classes, also without a word.
 TEST_F(CliFailures, LabelsThatLookAlikeOrLikeTextAreSaidBeforeTraining) {
     std::string alike = "text,label\n";
-    const std::vector<std::string> labels = {"pos", "Pos", "neg", "\"neg \"", "caf\xc3\xa9",
-                                             "cafe\xcc\x81", "1", "1.0"};
+    const std::vector<std::string> labels = {"pos",         "Pos",          "neg", "\"neg \"",
+                                             "caf\xc3\xa9", "cafe\xcc\x81", "1",   "1.0"};
     for (int i = 0; i < 64; ++i) {
         alike += std::string(i % 2 == 0 ? "a great film" : "the film was very bad") + "," +
                  labels[static_cast<std::size_t>(i) % labels.size()] + "\n";
@@ -251,8 +250,9 @@ TEST_F(CliFailures, LabelsThatLookAlikeOrLikeTextAreSaidBeforeTraining) {
     for (const char* warning :
          {"warning: labels \"Pos\" and \"pos\" differ only in case",
           "warning: labels \"neg\" and \"neg \" differ only in surrounding spaces",
-          "differ only in Unicode normalisation", "warning: labels \"1\" and \"1.0\" are the same "
-                                                  "number"}) {
+          "differ only in Unicode normalisation",
+          "warning: labels \"1\" and \"1.0\" are the same "
+          "number"}) {
         EXPECT_NE(trained.err.find(warning), std::string::npos) << warning << "\n" << trained.err;
     }
     // Shown apart where they are shown: the trailing space and the accents' encodings visible.
@@ -263,13 +263,11 @@ TEST_F(CliFailures, LabelsThatLookAlikeOrLikeTextAreSaidBeforeTraining) {
 
     std::string text = "text,label\n";
     for (int i = 0; i < 60; ++i) {
-        text += "a great film,the reviewer number " + std::to_string(i / 2) +
-                " said it was good\n";
+        text += "a great film,the reviewer number " + std::to_string(i / 2) + " said it was good\n";
     }
     test::writeFile(dir_ / "text.csv", text);
-    const auto freeText =
-        runBounded({"--db", db_, "train", "--model", (dir_ / "model").string(), "--train",
-                    (dir_ / "text.csv").string(), "--max-steps", "1"});
+    const auto freeText = runBounded({"--db", db_, "train", "--model", (dir_ / "model").string(),
+                                      "--train", (dir_ / "text.csv").string(), "--max-steps", "1"});
     EXPECT_NE(freeText.err.find("warning: the label column has 30 classes"), std::string::npos)
         << freeText.err;
     EXPECT_NE(freeText.err.find("looks like free text"), std::string::npos) << freeText.err;

@@ -68,15 +68,14 @@ TEST_F(CliOutputs, PredictAndReportNeverOverwriteWhatTheToolOwnsOrReads) {
         EXPECT_NE(refused.err.find(what), std::string::npos) << output << ": " << refused.err;
     }
     // predict -m: the model folder it reads.
-    const auto intoModel = cli({"predict", "-m", (dir_ / "model").string(), "--file",
-                                (dir_ / "reviews.csv").string(), "--text-column", "review", "-o",
-                                (dir_ / "model" / "vocab.txt").string()});
+    const auto intoModel =
+        cli({"predict", "-m", (dir_ / "model").string(), "--file", (dir_ / "reviews.csv").string(),
+             "--text-column", "review", "-o", (dir_ / "model" / "vocab.txt").string()});
     EXPECT_EQ(intoModel.code, 2) << intoModel.err;
 
     // train --report: the database, the data, the model, a checkpoint; and no run is made.
-    for (const auto& report :
-         {std::filesystem::path(db_), dir_ / "reviews.csv", dir_ / "model" / "config.json",
-          checkpoint / "trainer_state.json"}) {
+    for (const auto& report : {std::filesystem::path(db_), dir_ / "reviews.csv",
+                               dir_ / "model" / "config.json", checkpoint / "trainer_state.json"}) {
         const auto refused = cli(trainArgs({"--max-steps", "1", "--report", report.string()}));
         EXPECT_EQ(refused.code, 2) << report << ": " << refused.err;
         EXPECT_NE(refused.err.find("--report would overwrite"), std::string::npos) << refused.err;

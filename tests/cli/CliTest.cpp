@@ -18,6 +18,7 @@
 #include <torch/csrc/autograd/grad_mode.h>
 
 #include "../core/TinyModel.h"
+#include "cli/CliSupport.h"
 #include "data/Batch.h"
 #include "export/OnnxExport.h"
 #include "hf/SafeTensors.h"
@@ -25,7 +26,6 @@
 #include "onnx/OnnxRuntime.h"
 #include "runs/RunExport.h"
 #include "runs/RunStore.h"
-#include "cli/CliSupport.h"
 #include "support/TestSupport.h"
 
 namespace bert {
@@ -468,10 +468,9 @@ TEST_F(DataParallel, OutOfMemoryOnOneRankShrinksEveryRankTogether) {
     test::StartOptions rank1RunsOut;
     rank1RunsOut.environment = {{"BERT_STUDIO_TEST_OUT_OF_MEMORY", "1:4:3"}};
     const auto report = dir_ / "report.json";
-    const auto outcome =
-        test::runCli(withDb("recovered", {"--batch-size", "4", "--nproc", "2", "--report",
-                                          report.string()}),
-                     dir_.path(), rank1RunsOut);
+    const auto outcome = test::runCli(
+        withDb("recovered", {"--batch-size", "4", "--nproc", "2", "--report", report.string()}),
+        dir_.path(), rank1RunsOut);
     ASSERT_EQ(outcome.code, 0) << outcome.err;
 
     RunStore store(dir_ / "recovered.sqlite", RunStore::Access::ReadOnly);

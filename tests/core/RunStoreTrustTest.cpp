@@ -122,9 +122,10 @@ TEST(RunLease, AnotherMachinesLeaseHoldsUntilItExpires) {
     EXPECT_EQ(store.run(id)->status, RunStatus::Interrupted);
 
     const auto held = store.createRun(aRun());
-    store.database().exec("UPDATE leases SET machine = 'elsewhere', pid = 1, "
-                          "expires_at = strftime('%s','now') + 3600 WHERE run_id = " +
-                          std::to_string(held));
+    store.database().exec(
+        "UPDATE leases SET machine = 'elsewhere', pid = 1, "
+        "expires_at = strftime('%s','now') + 3600 WHERE run_id = " +
+        std::to_string(held));
     EXPECT_THROW(store.remove(held), InputError);
     store.remove(held, /*force=*/true);
     EXPECT_FALSE(store.run(held));
@@ -201,14 +202,11 @@ TEST(RunStoreTrust, ADatabaseThroughASymbolicLinkIsTheRealFile) {
     test::TempDir dir;
     std::filesystem::create_directories(dir / "real");
     std::filesystem::create_directories(dir / "links");
-    {
-        RunStore store(dir / "real" / "runs.sqlite");
-    }
+    { RunStore store(dir / "real" / "runs.sqlite"); }
     std::filesystem::create_symlink(dir / "real" / "runs.sqlite", dir / "links" / "runs.sqlite");
     RunStore throughLink(dir / "links" / "runs.sqlite");
     EXPECT_EQ(throughLink.file(), std::filesystem::canonical(dir / "real" / "runs.sqlite"));
-    EXPECT_EQ(throughLink.runFolder(1),
-              std::filesystem::canonical(dir / "real") / "runs" / "1");
+    EXPECT_EQ(throughLink.runFolder(1), std::filesystem::canonical(dir / "real") / "runs" / "1");
 }
 
 // A zero-byte database said "older or no schema", a folder "disk I/O error".

@@ -164,10 +164,13 @@ SessionResult trainRun(RunStore& store, std::int64_t runId, PreparedJob& prepare
     const auto result = trainer.run(cancel);
     recorder.flush();
     if (const auto error = recorder.lastError(); !error.empty()) {
-        // What stopped the run first (a checkpoint the full disk refused) is said as well.
+        // What stopped the run first (a checkpoint the full disk refused) is said as well,
+        // unless it was this very failure of the store.
+        const auto cause = result.error.substr(0, result.error.find(" (and reporting it failed"));
+        const bool sameFailure = cause.find("can no longer be recorded") != std::string::npos;
         throw StoreError("the run's metrics could not be stored: " + error +
-                         (result.status == RunStatus::Failed && !result.error.empty()
-                              ? "; the run stopped because " + result.error
+                         (result.status == RunStatus::Failed && !cause.empty() && !sameFailure
+                              ? "; the run stopped because " + cause
                               : std::string()));
     }
     return {runId, result};

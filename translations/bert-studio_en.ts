@@ -1327,7 +1327,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>A Hugging Face BERT folder: config.json, vocab.txt, model.safetensors</source>
+        <source>A Hugging Face model folder: config.json, vocab.txt or tokenizer.json, model.safetensors (or its shards)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

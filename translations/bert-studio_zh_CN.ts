@@ -1324,8 +1324,8 @@
         <translation>从头训练(&amp;S)</translation>
     </message>
     <message>
-        <source>A Hugging Face BERT folder: config.json, vocab.txt, model.safetensors</source>
-        <translation>Hugging Face BERT 文件夹：config.json、vocab.txt、model.safetensors</translation>
+        <source>A Hugging Face model folder: config.json, vocab.txt or tokenizer.json, model.safetensors (or its shards)</source>
+        <translation>Hugging Face 模型文件夹：config.json、vocab.txt 或 tokenizer.json、model.safetensors（或其分片）</translation>
     </message>
     <message>
         <source>Browse…</source>

@@ -241,9 +241,10 @@ std::filesystem::path exportRun(RunStore& store, std::int64_t runId,
     }
     const bool onnx = format == ExportFormat::Onnx;
     std::vector<std::string> written;
+    std::vector<std::string> onnxInputs;  // the graph's inputs, for the README's example
     if (onnx) {
         const auto bundle = loadModelFolder(source);
-        writeOnnxModel(staging / "model.onnx", *bundle.model);
+        onnxInputs = writeOnnxModel(staging / "model.onnx", *bundle.model).inputNames;
         for (const auto& entry : std::filesystem::directory_iterator(staging, error)) {
             written.push_back(entry.path().filename().string());  // model.onnx (and its data)
         }
@@ -300,9 +301,16 @@ std::filesystem::path exportRun(RunStore& store, std::int64_t runId,
               " MiB)\n- Evaluations: " + std::to_string(evaluations.size()) + "\n\n";
     const auto folder = cleanTarget.string();
     if (onnx) {
+        std::string inputList;   // input_ids, attention_mask[, token_type_ids]
+        std::string inputTuple;  // ("input_ids", "attention_mask"[, "token_type_ids"])
+        for (const auto& name : onnxInputs) {
+            inputList += (inputList.empty() ? "" : ", ") + name;
+            inputTuple += (inputTuple.empty() ? "(\"" : ", \"") + name + "\"";
+        }
+        inputTuple += ")";
         readme +=
-            "Run it with ONNX Runtime (inputs input_ids, attention_mask, token_type_ids; "
-            "output logits; labels in config.json's id2label):\n\n```python\n"
+            "Run it with ONNX Runtime (inputs " + inputList +
+            "; output logits; labels in config.json's id2label):\n\n```python\n"
             "import json, numpy as np, onnxruntime as ort\n"
             "from transformers import AutoTokenizer\n"
             "tokenizer = AutoTokenizer.from_pretrained(\"" +
@@ -313,8 +321,8 @@ std::filesystem::path exportRun(RunStore& store, std::int64_t runId,
             "/model.onnx\")\n"
             "batch = tokenizer([\"some text\"], padding=True, truncation=True, "
             "return_tensors=\"np\")\n"
-            "logits = session.run([\"logits\"], {k: batch[k].astype(np.int64) for k in "
-            "(\"input_ids\", \"attention_mask\", \"token_type_ids\")})[0]\n"
+            "logits = session.run([\"logits\"], {k: batch[k].astype(np.int64) for k in " +
+            inputTuple + "})[0]\n"
             "labels = json.load(open(\"" +
             folder +
             "/config.json\"))[\"id2label\"]\n"

@@ -46,7 +46,7 @@ void Trainer::saveCheckpoint(CheckpointKind kind, double metric) {
     state.metric = metric;
     state.config = config_.toJson();
     test_hooks::checkpointWriteStarts(toString(kind));
-    bert::saveCheckpoint(folder, *bundle_.model, bundle_.tokenizer, *optimizer_, device_, state,
+    bert::saveCheckpoint(folder, *bundle_.model, *bundle_.tokenizer, *optimizer_, device_, state,
                          extra);
     if (kind == CheckpointKind::Best) {
         bestCheckpoint_ = folder;

@@ -21,8 +21,8 @@ PreparedJob prepareJob(const TrainingJob& job) {
     // The CPU accounting counts only tensors allocated after it is installed: install it before
     // the model exists, or a run's peak leaves out the model's weights (it did: 87 MiB on MiniLM).
     const MemoryMonitor cpuAccounting{c10::Device(c10::kCPU)};
-    auto tokenizer = WordPieceTokenizer::fromModelFolder(job.modelFolder);
-    auto data = prepareTrainingData(job.data, tokenizer, job.training.maxLength,
+    auto tokenizer = loadTokenizer(job.modelFolder);
+    auto data = prepareTrainingData(job.data, *tokenizer, job.training.maxLength,
                                     job.training.validationFraction, job.training.seed);
     if (!job.preset.empty()) {
         auto model =
@@ -32,6 +32,7 @@ PreparedJob prepareJob(const TrainingJob& job) {
     LoadOptions options;
     options.labels = data.labels.names;
     options.seed = job.training.seed;
+    options.tokenizer = std::move(tokenizer);
     auto model = loadModelFolder(job.modelFolder, options);
     // A pair's second text has token type 1: a model with one token type cannot read it (issue
     // 26: "LibTorch error: index out of range", exit 3, in the middle of the first step).
@@ -43,7 +44,8 @@ PreparedJob prepareJob(const TrainingJob& job) {
             }
         }
     }
-    if (largestType >= model.config.typeVocabSize) {
+    // (A family without token types, DistilBERT or ModernBERT, reads pairs without them.)
+    if (model.config.hasTokenTypes() && largestType >= model.config.typeVocabSize) {
         throw InputError(job.modelFolder / "config.json",
                          "has type_vocab_size " + std::to_string(model.config.typeVocabSize) +
                              ": this model has no token type for a second text, so it cannot "
@@ -51,10 +53,11 @@ PreparedJob prepareJob(const TrainingJob& job) {
                              job.data.columns.textPair +
                              "\"); train on one text column, or with a model that reads pairs");
     }
-    if (static_cast<std::int64_t>(job.training.maxLength) > model.config.maxPositionEmbeddings) {
+    if (static_cast<std::int64_t>(job.training.maxLength) > model.config.maxSequenceLength()) {
         throw InputError(job.modelFolder / "config.json",
-                         "allows at most " + std::to_string(model.config.maxPositionEmbeddings) +
-                             " positions; max length " + std::to_string(job.training.maxLength) +
+                         "allows sequences of at most " +
+                             std::to_string(model.config.maxSequenceLength()) +
+                             " tokens; max length " + std::to_string(job.training.maxLength) +
                              " is longer");
     }
     return {std::move(data), std::move(model)};

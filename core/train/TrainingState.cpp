@@ -141,8 +141,8 @@ bool isCheckpointName(const std::string& name) {
 
 }  // namespace
 
-void saveCheckpoint(const std::filesystem::path& folder, BertForSequenceClassificationImpl& model,
-                    const WordPieceTokenizer& tokenizer, const torch::optim::AdamW& optimizer,
+void saveCheckpoint(const std::filesystem::path& folder, SequenceClassifier& model,
+                    const Tokenizer& tokenizer, const torch::optim::AdamW& optimizer,
                     const c10::Device& device, const TrainingState& state,
                     const std::vector<std::pair<std::string, at::Tensor>>& extraTensors) {
     // Everything goes into a new folder beside the checkpoint, which is switched into place in
@@ -200,7 +200,7 @@ std::string rankRngTensor(int rank, bool device) {
 }
 
 TrainingState loadCheckpoint(const std::filesystem::path& folder,
-                             BertForSequenceClassificationImpl& model,
+                             SequenceClassifier& model,
                              torch::optim::AdamW& optimizer, const c10::Device& device, int rank) {
     const auto stateFile = folder / checkpoint_files::kTrainerState;
     auto state = readTrainingState(stateFile);

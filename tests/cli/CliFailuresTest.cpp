@@ -17,6 +17,7 @@
 #include "../core/TinyModel.h"
 #include "cli/CliSupport.h"
 #include "hf/SafeTensors.h"
+#include "model/Classifiers.h"
 #include "runs/RunStore.h"
 
 namespace bert {
@@ -58,7 +59,7 @@ TEST_F(CliFailures, AFullDiskEndsTrainingAtOnceWithExitFourAndSaysWhatFailed) {
     // 1 MB limit, which the database's write-ahead log does not reach in the two steps before
     // the first checkpoint.
     auto big = test::makeModel(2, 32, 4, 0.1, 3, {"neg", "pos"}, 20000);
-    exportModelFolder(dir_ / "big", *big.model, big.tokenizer);
+    exportModelFolder(dir_ / "big", *big.model, *big.tokenizer);
     full.fileSizeLimit = 1 << 20;
     auto bigArgs = trainArgs({"--epochs", "2"});
     bigArgs[4] = (dir_ / "big").string();  // --model
@@ -157,9 +158,9 @@ TEST_F(CliFailures, ARankThatNeverStartsIsWaitedForOnceAndNamed) {
 void writeOneSegmentModel(const std::filesystem::path& folder) {
     auto config = test::makeModel(2, 32, 4, 0.0, 3).config;
     config.typeVocabSize = 1;
-    BertForSequenceClassification model(config);
+    const auto model = createClassifier(config);
     model->initializeWeights(3);
-    exportModelFolder(folder, *model, WordPieceTokenizer(test::tinyVocabulary(), {}));
+    exportModelFolder(folder, *model, *test::tinyTokenizer());
 }
 
 TEST_F(CliFailures, MessagesAboutTheModelTellTheTruth) {
@@ -204,9 +205,10 @@ TEST_F(CliFailures, MessagesAboutTheModelTellTheTruth) {
     auto bundle = test::makeModel(2, 32, 4, 0.0, 3);
     {
         const torch::NoGradGuard noGrad;
-        bundle.model->classifier->weight[0][0].fill_(std::numeric_limits<float>::quiet_NaN());
+        test::bertOf(bundle).classifier->weight[0][0].fill_(
+            std::numeric_limits<float>::quiet_NaN());
     }
-    exportModelFolder(dir_ / "nan", *bundle.model, bundle.tokenizer);
+    exportModelFolder(dir_ / "nan", *bundle.model, *bundle.tokenizer);
     const auto nan = runBounded({"predict", "-m", (dir_ / "nan").string(), "good"});
     EXPECT_EQ(nan.code, 2) << nan.out << nan.err;
     EXPECT_NE(nan.err.find("holds NaN or infinite values"), std::string::npos) << nan.err;

@@ -112,7 +112,7 @@ bool processExists(pid_t pid) {
 
 void CliFixture::SetUp() {
     auto bundle = makeModel(2, 32, 4, 0.1, 3);
-    exportModelFolder(dir_ / "model", *bundle.model, bundle.tokenizer);
+    exportModelFolder(dir_ / "model", *bundle.model, *bundle.tokenizer);
     // A learnable task over the tiny vocabulary, with quoting as real exports have it.
     writeReviewsCsv(dir_ / "reviews.csv", 80);
     db_ = (dir_ / "runs.sqlite").string();

@@ -29,7 +29,7 @@
 
 #include "common/Guard.h"
 #include "common/NiceAxis.h"
-#include "tokenizer/WordPieceTokenizer.h"
+#include "tokenizer/Tokenizer.h"
 
 namespace bert::ui {
 
@@ -250,7 +250,7 @@ void DatasetPage::columnsChanged() {
     Q_EMIT datasetChanged();
 }
 
-void DatasetPage::setTokenizer(std::shared_ptr<const WordPieceTokenizer> tokenizer) {
+void DatasetPage::setTokenizer(std::shared_ptr<const Tokenizer> tokenizer) {
     tokenizer_ = std::move(tokenizer);
     refreshProfile();
 }

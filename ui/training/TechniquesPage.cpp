@@ -28,7 +28,7 @@
 #include "common/NiceAxis.h"
 #include "memory/DeviceTraits.h"
 #include "memory/MemoryMonitor.h"
-#include "tokenizer/WordPieceTokenizer.h"
+#include "tokenizer/Tokenizer.h"
 #include "training/OptionForm.h"
 
 namespace bert::ui {
@@ -40,7 +40,8 @@ TechniquesPage::TechniquesPage(QWidget* parent) : QWidget(parent) {
     fineTune_->setChecked(true);
     modelFolder_ = new QLineEdit(QString::fromStdString(defaultModelFolder().string()), this);
     modelFolder_->setToolTip(
-        tr("A Hugging Face BERT folder: config.json, vocab.txt, model.safetensors"));
+        tr("A Hugging Face model folder: config.json, vocab.txt or tokenizer.json, "
+           "model.safetensors (or its shards)"));
     auto* browse = new QPushButton(tr("Browse…"), this);
     connect(browse, &QPushButton::clicked, this, [this] {
         const auto folder =
@@ -50,7 +51,7 @@ TechniquesPage::TechniquesPage(QWidget* parent) : QWidget(parent) {
         }
     });
     presetBox_ = new QComboBox(this);
-    for (const auto& name : BertConfig::presetNames()) {
+    for (const auto& name : EncoderConfig::presetNames()) {
         presetBox_->addItem(Names::preset(name), QString::fromStdString(name));
     }
     presetBox_->setToolTip(
@@ -203,14 +204,13 @@ void TechniquesPage::loadModel() {
     modelError_->clear();
     try {
         const std::filesystem::path folder = modelFolder();
-        tokenizer_ =
-            std::make_shared<WordPieceTokenizer>(WordPieceTokenizer::fromModelFolder(folder));
+        tokenizer_ = loadTokenizer(folder);
         if (fromScratch_->isChecked()) {
             modelConfig_ =
-                BertConfig::preset(presetBox_->currentData().toString().toStdString(),
-                                   static_cast<std::int64_t>(tokenizer_->vocabularySize()));
+                EncoderConfig::preset(presetBox_->currentData().toString().toStdString(),
+                                      static_cast<std::int64_t>(tokenizer_->vocabularySize()));
         } else {
-            modelConfig_ = BertConfig::fromFile(folder / "config.json");
+            modelConfig_ = EncoderConfig::fromFile(folder / "config.json");
         }
         const auto counts = countParameters(*modelConfig_);
         const auto parameters = counts.total(modelConfig_->numHiddenLayers);
@@ -223,9 +223,9 @@ void TechniquesPage::loadModel() {
                 .arg(static_cast<double>(parameters) / 1e6, 0, 'f', 1)
                 .arg(mib(parameters * 4))
                 .arg(tokenizer_->vocabularySize())
-                .arg(tokenizer_->options().lowercase ? tr("uncased") : tr("cased")));
+                .arg(tokenizer_->lowercases() ? tr("uncased") : tr("cased")));
         options_->setMaximum("freeze_layers", static_cast<int>(modelConfig_->numHiddenLayers));
-        options_->setMaximum("max_length", static_cast<int>(modelConfig_->maxPositionEmbeddings));
+        options_->setMaximum("max_length", static_cast<int>(modelConfig_->maxSequenceLength()));
     } catch (...) {
         // A folder that cannot be read is shown on the page, whatever the reason.
         modelConfig_.reset();

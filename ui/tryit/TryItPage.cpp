@@ -134,7 +134,7 @@ void TryItPage::classify(const QString& text) {
                 model = std::make_shared<ModelBundle>(loadModelFolder(folder));
             }
             const auto probabilities =
-                predictProbabilities(*model->model, model->tokenizer, {input}, kTryItMaxLength, 1,
+                predictProbabilities(*model->model, *model->tokenizer, {input}, kTryItMaxLength, 1,
                                      c10::Device(c10::kCPU));
             Outcome outcome{model, {}};
             for (std::size_t i = 0; i < model->config.labels.size(); ++i) {

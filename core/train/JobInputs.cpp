@@ -32,7 +32,9 @@ bool isModelFile(const std::string& name, bool tokenizerOnly) {
     if (name.empty() || name.front() == '.' || endsWith(name, ".md")) {
         return false;
     }
-    const bool tokenizer = name == "vocab.txt" || name == "merges.txt" ||
+    // vocab.txt (WordPiece), vocab.json and merges.txt (byte-level BPE), *.model (SentencePiece),
+    // tokenizer.json and tokenizer_config.json (any family).
+    const bool tokenizer = name == "vocab.txt" || name == "vocab.json" || name == "merges.txt" ||
                            name == "special_tokens_map.json" || name == "added_tokens.json" ||
                            endsWith(name, ".model") ||
                            (name.rfind("tokenizer", 0) == 0 && endsWith(name, ".json"));

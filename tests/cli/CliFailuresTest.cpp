@@ -176,6 +176,16 @@ TEST_F(CliFailures, MessagesAboutTheModelTellTheTruth) {
                                   "first", "--pair-column", "second", "--max-steps", "1"});
     EXPECT_EQ(pair.code, 2) << pair.err;
     EXPECT_NE(pair.err.find("config.json: has type_vocab_size 1"), std::string::npos) << pair.err;
+    // A family without token types (DistilBERT, ModernBERT: type_vocab_size 0) reads pairs
+    // without them: the check above must not refuse it.
+    for (const std::string type : {"distilbert", "modernbert"}) {
+        auto bundle = test::makeFamilyModel(type, 2, 32, 4, 0.0, 3);
+        exportModelFolder(dir_ / type, *bundle.model, *bundle.tokenizer);
+        const auto read = runBounded({"--db", db_, "train", "--model", (dir_ / type).string(),
+                                      "--train", (dir_ / "pairs.csv").string(), "--text-column",
+                                      "first", "--pair-column", "second", "--max-steps", "1"});
+        EXPECT_EQ(read.code, 0) << type << ": " << read.err;
+    }
 
     // Weights missing from model.safetensors started from random values without a word.
     auto weights = readSafeTensors(dir_ / "model" / "model.safetensors");

@@ -1462,11 +1462,11 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>A Hugging Face model folder of a supported family (BERT, RoBERTa, XLM-RoBERTa, CamemBERT, DistilBERT, ELECTRA, ModernBERT): config.json, model.safetensors and tokenizer.json or vocab.txt</source>
+        <source>%8: %1 layers, hidden size %2, %3 heads; %4 M parameters, %5 of weights (fp32); vocabulary %6 (%7)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%8: %1 layers, hidden size %2, %3 heads; %4 M parameters, %5 of weights (fp32); vocabulary %6 (%7)</source>
+        <source>A Hugging Face model folder of a supported family (BERT, RoBERTa, XLM-RoBERTa, CamemBERT, DistilBERT, ELECTRA, ModernBERT): config.json, model.safetensors (or its shards) and tokenizer.json or vocab.txt</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -1459,12 +1459,12 @@
         <translation>整个运行中的学习率</translation>
     </message>
     <message>
-        <source>A Hugging Face model folder of a supported family (BERT, RoBERTa, XLM-RoBERTa, CamemBERT, DistilBERT, ELECTRA, ModernBERT): config.json, model.safetensors and tokenizer.json or vocab.txt</source>
-        <translation>受支持模型家族（BERT、RoBERTa、XLM-RoBERTa、CamemBERT、DistilBERT、ELECTRA、ModernBERT）的 Hugging Face 模型文件夹：config.json、model.safetensors，以及 tokenizer.json 或 vocab.txt</translation>
-    </message>
-    <message>
         <source>%8: %1 layers, hidden size %2, %3 heads; %4 M parameters, %5 of weights (fp32); vocabulary %6 (%7)</source>
         <translation>%8：%1 层，隐藏维度 %2，%3 个注意力头；%4 M 个参数，权重 %5（fp32）；词表 %6（%7）</translation>
+    </message>
+    <message>
+        <source>A Hugging Face model folder of a supported family (BERT, RoBERTa, XLM-RoBERTa, CamemBERT, DistilBERT, ELECTRA, ModernBERT): config.json, model.safetensors (or its shards) and tokenizer.json or vocab.txt</source>
+        <translation>受支持模型家族（BERT、RoBERTa、XLM-RoBERTa、CamemBERT、DistilBERT、ELECTRA、ModernBERT）的 Hugging Face 模型文件夹：config.json、model.safetensors（或其分片），以及 tokenizer.json 或 vocab.txt</translation>
     </message>
 </context>
 <context>

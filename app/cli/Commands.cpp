@@ -27,6 +27,7 @@
 #include "memory/ProcessMemory.h"
 #include "model/FamilyTraits.h"
 #include "model/Inference.h"
+#include "runs/OutputPaths.h"
 #include "text/Format.h"
 #include "train/EventStream.h"
 #include "train/Metrics.h"
@@ -140,6 +141,10 @@ public:
         out_ << (terminal_ ? "\n" : "") << line << "\n";
     }
     void onEvent(const TrainerEvent& event) override {
+        if (event.data.is_object() && event.data.value("warning", false)) {
+            out_ << (terminal_ ? "\n" : "") << "warning: " << event.message << "\n";
+            return;
+        }
         if (event.kind == EventKind::OomRecovered || event.kind == EventKind::EvalOomRecovered ||
             event.kind == EventKind::StepSkipped || event.kind == EventKind::Error ||
             event.kind == EventKind::Cancelled) {
@@ -259,7 +264,7 @@ int reportResult(const SessionResult& session, std::ostream& out, std::ostream& 
             return exit_code::kCancelled;
         default:
             err << "error: " << result.error << "\n";
-            return exit_code::kRunFailed;
+            return result.storeFailure ? exit_code::kStoreFailed : exit_code::kRunFailed;
     }
 }
 
@@ -289,6 +294,23 @@ void loadConfigFile(const std::filesystem::path& file, TrainArguments& args) {
         throw InputError(file, error.problem());
     }
 }
+
+namespace {
+
+/// What train --report must never overwrite: the job's data, its job file, its model (and, as
+/// every output, run databases and runs folders).
+ProtectedPaths readByTraining(const TrainArguments& args, const TrainingJob& job,
+                              const std::filesystem::path& database) {
+    ProtectedPaths reads;
+    reads.files = {job.data.trainFile, args.configFile, database};
+    if (job.data.validationFile) {
+        reads.files.push_back(*job.data.validationFile);
+    }
+    reads.folders = {job.modelFolder};
+    return reads;
+}
+
+}  // namespace
 
 TrainingJob TrainArguments::resolve() const {
     TrainingJob resolved = job;
@@ -345,12 +367,14 @@ int train(const TrainArguments& args, const std::filesystem::path& database,
     // The report reads /proc every step and resets the process's peak resident size: only when
     // asked for.
     if (!args.reportFile.empty()) {
+        checkOutputFile(args.reportFile, "--report", readByTraining(args, job, database));
         observers.list.add(&report);
     }
     const auto session =
         runTrainingJob(job, database, &observers.list, cancel, observers.onRunCreated());
     err << "\n";
     if (!args.reportFile.empty()) {
+        checkOutputFile(args.reportFile, "--report", readByTraining(args, job, database));
         writeFileAtomically(args.reportFile, report.toJson(session).dump(1) + "\n");
     }
     return reportResult(session, out, err);
@@ -367,7 +391,7 @@ int rankExitCode(const RunResult& result, int rank, std::ostream& err) {
             return exit_code::kCancelled;
         default:
             err << "error: rank " << rank << ": " << result.error << "\n";
-            return exit_code::kRunFailed;
+            return result.storeFailure ? exit_code::kStoreFailed : exit_code::kRunFailed;
     }
 }
 
@@ -375,6 +399,7 @@ int rankExitCode(const RunResult& result, int rank, std::ostream& err) {
 
 int trainAsRank(const TrainArguments& args, const std::filesystem::path& database,
                 const std::atomic<bool>& cancel, std::ostream& out, std::ostream& err) {
+    RunReport report;  // first: its clock starts with the command
     const auto world = WorldInfo::fromEnvironment();
     auto job = args.resolve();
     if (c10::Device(job.training.device).is_cuda()) {
@@ -383,16 +408,26 @@ int trainAsRank(const TrainArguments& args, const std::filesystem::path& databas
     const auto collective = Collective::connect(world, c10::Device(job.training.device));
     if (world.rank == 0) {
         Rank0Observers observers(err, args.eventsFd);
+        // --report is rank 0's, as under `train` (issue 26: it was silently never written).
+        if (!args.reportFile.empty()) {
+            checkOutputFile(args.reportFile, "--report", readByTraining(args, job, database));
+            observers.list.add(&report);
+        }
         const auto session = runTrainingJob(job, database, &observers.list, cancel,
                                             observers.onRunCreated(), collective.get());
         err << "\n";
+        if (!args.reportFile.empty()) {
+            checkOutputFile(args.reportFile, "--report", readByTraining(args, job, database));
+            writeFileAtomically(args.reportFile, report.toJson(session).dump(1) + "\n");
+        }
         return reportResult(session, out, err);
     }
     return rankExitCode(trainAsDataParallelWorker(job, *collective, cancel), world.rank, err);
 }
 
-int resumeAsRank(std::int64_t runId, const std::filesystem::path& database, int eventsFd,
+int resumeAsRank(const ResumeArguments& args, const std::filesystem::path& database,
                  const std::atomic<bool>& cancel, std::ostream& out, std::ostream& err) {
+    const auto runId = args.run;
     const auto world = WorldInfo::fromEnvironment();
     // The backend follows the run's device: each rank on its own GPU under CUDA.
     const auto run = RunStore(database, RunStore::Access::ReadOnly).run(runId);
@@ -405,22 +440,24 @@ int resumeAsRank(std::int64_t runId, const std::filesystem::path& database, int 
     }
     const auto collective = Collective::connect(world, device);
     if (world.rank == 0) {
-        Rank0Observers observers(err, eventsFd);
+        Rank0Observers observers(err, args.eventsFd);
         observers.onRunCreated()(runId);
-        const auto session =
-            resumeTrainingRun(runId, database, &observers.list, cancel, collective.get());
+        const auto session = resumeTrainingRun(runId, database, &observers.list, cancel,
+                                               collective.get(), args.fromCheckpoint);
         err << "\n";
         return reportResult(session, out, err);
     }
-    return rankExitCode(resumeAsDataParallelWorker(runId, database, *collective, cancel),
-                        world.rank, err);
+    return rankExitCode(
+        resumeAsDataParallelWorker(runId, database, *collective, cancel, args.fromCheckpoint),
+        world.rank, err);
 }
 
-int resume(std::int64_t runId, const std::filesystem::path& database, int eventsFd,
+int resume(const ResumeArguments& args, const std::filesystem::path& database,
            const std::atomic<bool>& cancel, std::ostream& out, std::ostream& err) {
-    Rank0Observers observers(err, eventsFd);
-    observers.onRunCreated()(runId);
-    const auto session = resumeTrainingRun(runId, database, &observers.list, cancel);
+    Rank0Observers observers(err, args.eventsFd);
+    observers.onRunCreated()(args.run);
+    const auto session = resumeTrainingRun(args.run, database, &observers.list, cancel, nullptr,
+                                           args.fromCheckpoint);
     err << "\n";
     return reportResult(session, out, err);
 }

@@ -67,11 +67,17 @@ int trainAsRank(const TrainArguments& args, const std::filesystem::path& databas
 /// names the rank.
 int launchWorkers(int processes, int argc, char** argv, const std::atomic<bool>& cancel,
                   std::ostream& err);
+/// What `resume` continues and how.
+struct ResumeArguments {
+    std::int64_t run = 0;
+    int eventsFd = -1;  ///< >= 0: the run's events as JSON lines there too (EventStream.h)
+    bool fromCheckpoint = false;  ///< the model, config and tokenizer of the run's own checkpoint
+};
 /// `resume` as one rank of a data-parallel launch (as trainAsRank).
-int resumeAsRank(std::int64_t runId, const std::filesystem::path& database, int eventsFd,
+int resumeAsRank(const ResumeArguments& args, const std::filesystem::path& database,
                  const std::atomic<bool>& cancel, std::ostream& out, std::ostream& err);
-/// `resume`; eventsFd >= 0: the run's events as JSON lines there too (EventStream.h).
-int resume(std::int64_t runId, const std::filesystem::path& database, int eventsFd,
+/// `resume`: returns the exit code as `train`.
+int resume(const ResumeArguments& args, const std::filesystem::path& database,
            const std::atomic<bool>& cancel, std::ostream& out, std::ostream& err);
 void estimate(const TrainArguments& args, bool trial, bool largestBatch, std::ostream& out);
 

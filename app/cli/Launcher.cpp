@@ -13,6 +13,7 @@
 #include <ostream>
 #include <signal.h>
 #include <string>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <thread>
@@ -144,6 +145,7 @@ int launchWorkers(int processes, int argc, char** argv, const std::atomic<bool>&
         }
         envp.push_back(nullptr);
         const int null = rank > 0 ? ::open("/dev/null", O_WRONLY | O_CLOEXEC) : -1;
+        const pid_t launcher = ::getpid();
         const pid_t pid = ::fork();
         if (pid < 0) {
             for (auto& worker : workers) {
@@ -152,6 +154,13 @@ int launchWorkers(int processes, int argc, char** argv, const std::atomic<bool>&
             throw EngineError(std::string("cannot start a worker: ") + std::strerror(errno));
         }
         if (pid == 0) {
+            // A rank dies with its launcher (kill -9 of it, an OOM killer): SIGTERM stops it as
+            // Ctrl-C does, instead of training on as an orphan. The check after it covers a
+            // launcher that died before prctl.
+            ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+            if (::getppid() != launcher) {
+                ::_exit(exit_code::kCancelled);
+            }
             if (null >= 0) {
                 // Rank 0 speaks for the run; the others' errors still reach the terminal.
                 ::dup2(null, STDOUT_FILENO);
@@ -171,8 +180,8 @@ int launchWorkers(int processes, int argc, char** argv, const std::atomic<bool>&
     bool terminated = false;
     while (reap(workers, failed)) {
         if (cancel.load() && !forwardedCancel) {
-            // Ctrl-C from a terminal reaches every worker already; a kill -INT of the launcher
-            // alone does not.
+            // Ctrl-C from a terminal reaches every worker already; a kill -INT (or SIGTERM,
+            // SIGHUP: docker stop, systemd, Slurm, timeout) of the launcher alone does not.
             for (const auto& worker : workers) {
                 if (worker.running) {
                     ::kill(worker.pid, SIGINT);
@@ -182,6 +191,15 @@ int launchWorkers(int processes, int argc, char** argv, const std::atomic<bool>&
         }
         if (!failed.empty() && !firstFailure) {
             firstFailure = Clock::now();
+            if (reap(workers, failed)) {
+                // No wait in silence: say what the launcher waits for, and how long at most.
+                err << "data parallel: "
+                    << describeExit(failed.front()->rank, failed.front()->status)
+                    << "; waiting up to "
+                    << std::chrono::duration_cast<std::chrono::seconds>(kGracePeriod).count()
+                    << " s for the other ranks to stop\n"
+                    << std::flush;
+            }
         }
         if (firstFailure && !terminated && Clock::now() - *firstFailure > kGracePeriod) {
             for (const auto& worker : workers) {
@@ -214,8 +232,9 @@ int launchWorkers(int processes, int argc, char** argv, const std::atomic<bool>&
         err << "; then " << describeExit(failed[i]->rank, failed[i]->status);
     }
     err << "\n";
-    if (WIFEXITED(first.status) && WEXITSTATUS(first.status) == exit_code::kBadInput) {
-        return exit_code::kBadInput;
+    if (WIFEXITED(first.status) && (WEXITSTATUS(first.status) == exit_code::kBadInput ||
+                                    WEXITSTATUS(first.status) == exit_code::kStoreFailed)) {
+        return WEXITSTATUS(first.status);
     }
     return exit_code::kRunFailed;
 }

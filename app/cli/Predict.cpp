@@ -5,6 +5,7 @@
 #include <ostream>
 #include <sstream>
 
+#include <ATen/ATen.h>
 #include <ATen/Parallel.h>
 #include <nlohmann/json.hpp>
 
@@ -14,6 +15,7 @@
 #include "hf/ModelFolder.h"
 #include "io/AtomicFile.h"
 #include "model/Inference.h"
+#include "runs/OutputPaths.h"
 #include "runs/RunExport.h"
 #include "runs/RunStore.h"
 
@@ -45,15 +47,24 @@ int predict(const PredictArguments& args, const std::filesystem::path& database,
             std::ostream& out, std::ostream& err) {
     auto folder = args.modelFolder;
     std::size_t maxLength = args.maxLength;
+    // What -o must never overwrite: the input, the model, and the run's data (run databases and
+    // runs folders are refused on their own).
+    ProtectedPaths reads;
+    reads.files = {args.file, database};
+    reads.folders = {args.modelFolder};
     if (args.run > 0) {
         RunStore store(database, RunStore::Access::ReadOnly);
         const auto run = store.run(args.run);
         if (!run) {
             throw InputError(store.file(), "has no run " + std::to_string(args.run));
         }
-        folder = modelCheckpointOfRun(store, args.run);
-        if (folder.empty()) {
-            throw InputError("run " + std::to_string(args.run) + " has no saved model");
+        folder = requireModelCheckpoint(store, args.run);
+        reads.folders = {folder, run->baseModel};
+        reads.files.push_back(run->datasetPath);
+        if (const auto validation =
+                run->config.value("/job/data/validation_file"_json_pointer, nlohmann::json());
+            validation.is_string()) {
+            reads.files.push_back(validation.get<std::string>());
         }
         // What the run trained at: a longer length gives the model texts it never saw (a run at
         // 128 tokens scored 41/50 at 512 and 45/50 at 128).
@@ -63,6 +74,9 @@ int predict(const PredictArguments& args, const std::filesystem::path& database,
             maxLength = length.is_number_unsigned() ? length.get<std::size_t>() : 0;
         }
     }
+    if (!args.output.empty()) {
+        checkOutputFile(args.output, "--output", reads);  // before the work, not after it
+    }
     if (args.threads > 0) {
         at::set_num_threads(args.threads);
     }
@@ -71,7 +85,27 @@ int predict(const PredictArguments& args, const std::filesystem::path& database,
         err << "warning: " << folder.string()
             << " has no trained classifier head; these probabilities come from a random head.\n";
     }
-    const auto positions = static_cast<std::size_t>(bundle.config.maxPositionEmbeddings);
+    // Weights the file lacks start from random values; transformers lists them, and so do we.
+    std::string missing;
+    for (const auto& name : bundle.report.missingKeys) {
+        if (name.rfind("classifier.", 0) != 0) {
+            missing += (missing.empty() ? "" : ", ") + name;
+        }
+    }
+    if (!missing.empty()) {
+        err << "warning: these weights were not in " << bundle.report.weightsFile.string()
+            << " and are random: " << missing << "\n";
+    }
+    // A weight that is not a number makes every probability NaN (issue 26: "-nan", exit 0).
+    for (const auto& item : bundle.model->named_parameters()) {
+        if (!at::isfinite(item.value()).all().item<bool>()) {
+            throw InputError(bundle.report.weightsFile,
+                             "tensor \"" + item.key() +
+                                 "\" holds NaN or infinite values: this model cannot predict "
+                                 "(did its training diverge?)");
+        }
+    }
+    const auto positions = static_cast<std::size_t>(bundle.config.maxSequenceLength());
     maxLength = maxLength == 0 ? positions : std::min(maxLength, positions);
     const auto& labels = bundle.config.labels;
 
@@ -136,6 +170,7 @@ int predict(const PredictArguments& args, const std::filesystem::path& database,
                 }
                 csv << "\n";
             }
+            checkOutputFile(args.output, "--output", reads);
             writeFileAtomically(args.output, csv.str());
         }
         out << "scored " << texts.size() << " rows of " << args.file.string() << " at max length "

@@ -9,6 +9,7 @@
 
 #include "Commands.h"
 #include "Error.h"
+#include "data/LabelCheck.h"
 #include "runs/RunCompare.h"
 #include "runs/RunStore.h"
 #include "text/Format.h"
@@ -29,10 +30,14 @@ std::string percent(double value) {
 }  // namespace
 
 void listRuns(const std::filesystem::path& database, bool json, std::ostream& out) {
-    // Listing a database that does not exist yet lists nothing, and creates nothing.
-    const auto runs = std::filesystem::exists(database)
-                          ? RunStore(database, RunStore::Access::ReadOnly).runs()
-                          : std::vector<RunRecord>{};
+    // Listing a database that does not exist yet (or an empty file, as a crash before the
+    // first run leaves it) lists nothing, and creates nothing.
+    std::error_code error;
+    const bool empty = !std::filesystem::exists(database, error) ||
+                       (std::filesystem::is_regular_file(database, error) &&
+                        std::filesystem::file_size(database, error) == 0);
+    const auto runs =
+        empty ? std::vector<RunRecord>{} : RunStore(database, RunStore::Access::ReadOnly).runs();
     if (json) {
         nlohmann::json list = nlohmann::json::array();
         for (const auto& run : runs) {
@@ -68,6 +73,8 @@ void showRun(const std::filesystem::path& database, std::int64_t runId, std::ost
     if (!run) {
         throw InputError(database, "has no run " + std::to_string(runId));
     }
+    // Labels that would look alike (a trailing space, another Unicode form) are shown apart.
+    const auto labels = distinctLabelNames(run->labels);
     out << "Run " << run->id << ": " << run->name << "\n"
         << "Status       " << toString(run->status)
         << (run->error.empty() ? "" : " (" + run->error + ")") << "\n"
@@ -75,8 +82,8 @@ void showRun(const std::filesystem::path& database, std::int64_t runId, std::ost
         << "Model        " << run->baseModel << "\n"
         << "Dataset      " << run->datasetPath << " (" << run->datasetFingerprint << ")\n"
         << "Labels       ";
-    for (std::size_t i = 0; i < run->labels.size(); ++i) {
-        out << (i ? ", " : "") << run->labels[i];
+    for (std::size_t i = 0; i < labels.size(); ++i) {
+        out << (i ? ", " : "") << labels[i];
     }
     out << "\nTechniques   " << run->techniques << "\n"
         << "Device       " << run->device << "\n"
@@ -120,9 +127,15 @@ void showRun(const std::filesystem::path& database, std::int64_t runId, std::ost
     // The best evaluation by the run's own metric: its confusion matrix and per-class report.
     const auto metric = bestMetricOfRunConfig(run->config);
     const EvalMetrics* best = bestEvaluation(evaluations, metric);
+    if (best != nullptr && best->confusion.empty() &&
+        run->labels.size() > kReadableConfusionClasses) {
+        out << "Best by " << toString(metric) << ": step " << best->step
+            << "; the confusion matrix of " << run->labels.size()
+            << " classes is stored sparse and not shown\n";
+    }
     if (best != nullptr && !best->confusion.empty()) {
         auto label = [&](std::size_t c) {
-            return c < run->labels.size() ? run->labels[c] : std::to_string(c);
+            return c < labels.size() ? labels[c] : std::to_string(c);
         };
         out << "Best by " << toString(metric) << ": step " << best->step
             << "; confusion matrix (rows: true label, columns: predicted)\n";

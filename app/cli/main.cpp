@@ -3,6 +3,7 @@
 #include <csignal>
 #include <fstream>
 #include <iostream>
+#include <signal.h>
 
 #include <CLI/CLI.hpp>
 
@@ -19,9 +20,21 @@ namespace {
 
 std::atomic<bool> cancelRequested{false};
 
-extern "C" void onInterrupt(int) {
+// Ctrl-C (SIGINT), SIGTERM (docker stop, systemd, Slurm, timeout) and SIGHUP (a closed
+// terminal) stop a run alike: at the next micro-batch, with a checkpoint, the run recorded as
+// cancelled, exit code 130. A second signal of the same kind ends the process at once.
+extern "C" void onStopSignal(int number) {
     cancelRequested.store(true);
-    std::signal(SIGINT, SIG_DFL);  // a second Ctrl-C ends the process at once
+    std::signal(number, SIG_DFL);
+}
+
+void stopRunsOnSignals() {
+    for (const int number : {SIGINT, SIGTERM, SIGHUP}) {
+        struct sigaction action {};
+        action.sa_handler = onStopSignal;
+        sigemptyset(&action.sa_mask);
+        ::sigaction(number, &action, nullptr);
+    }
 }
 
 // What the help shows as an option's value: its kind, or its choices.
@@ -192,18 +205,20 @@ int main(int argc, char** argv) {
                        "Find the largest micro-batch that fits (forecast, then trial steps), "
                        "keeping the effective batch");
 
-    std::int64_t resumeRun = 0;
+    bert::cli::ResumeArguments resumeArgs;
     auto* resume = app.add_subcommand(
         "resume", "Continue an interrupted or cancelled run from its last checkpoint");
-    resume->add_option("run", resumeRun, "Run id")->required();
+    resume->add_option("run", resumeArgs.run, "Run id")->required();
+    resume->add_flag("--from-checkpoint", resumeArgs.fromCheckpoint,
+                     "Take the model, configuration and tokenizer from the run's own checkpoint "
+                     "(when its base model folder changed or is gone)");
     int resumeProcesses = 1;
     resume
         ->add_option("--nproc", resumeProcesses,
                      "A data-parallel run resumes on as many local workers as it trained on")
         ->check(CLI::Range(1, 256));
-    int resumeEventsFd = -1;
     resume
-        ->add_option("--events-fd", resumeEventsFd,
+        ->add_option("--events-fd", resumeArgs.eventsFd,
                      "Also write the run's events as JSON lines to this open file descriptor")
         ->check(CLI::Range(0, 1 << 20));
 
@@ -225,7 +240,8 @@ int main(int argc, char** argv) {
     bool exportForce = false;
     exporter->add_flag(
         "--force", exportForce,
-        "Replace a non-empty target folder (never the run's checkpoints or its base model)");
+        "Replace a folder an earlier export wrote (never other files, a runs folder, the run's "
+        "data or its base model)");
 
     auto* runs = app.add_subcommand("runs", "List, show, compare, rename or delete stored runs");
     runs->require_subcommand(1);
@@ -244,6 +260,10 @@ int main(int argc, char** argv) {
     auto* runsDelete = runs->add_subcommand("delete", "Delete a run and its checkpoints");
     runsDelete->add_option("run", deleteRun, "Run id")->required();
     runsDelete->add_flag("--yes,-y", deleteYes, "Do not ask");
+    bool deleteForce = false;
+    runsDelete->add_flag("--force", deleteForce,
+                         "Delete a run that is marked as training (its lease not yet expired) "
+                         "when you know its process is gone");
     std::int64_t renameRun = 0;
     std::string newName;
     auto* runsRename = runs->add_subcommand("rename", "Rename a run");
@@ -277,7 +297,10 @@ int main(int argc, char** argv) {
             *folder = bert::resolveModelFolder(folder->string());
         }
         inspectFolder = bert::resolveModelFolder(inspectFolder).string();
-        std::signal(SIGINT, onInterrupt);
+        // Only the commands that train watch for a stop; the others end on the signal itself.
+        if (train->parsed() || resume->parsed()) {
+            stopRunsOnSignals();
+        }
         // A reader of --events-fd that goes away must not kill a run (EventStream.h).
         std::signal(SIGPIPE, SIG_IGN);
         using Access = bert::RunStore::Access;
@@ -299,15 +322,14 @@ int main(int argc, char** argv) {
             bert::cli::estimate(estimateArgs, estimateTrial, estimateLargest, std::cout);
         } else if (resume->parsed()) {
             if (bert::WorldInfo::fromEnvironment().distributed()) {
-                return bert::cli::resumeAsRank(resumeRun, database, resumeEventsFd, cancelRequested,
-                                               std::cout, std::cerr);
+                return bert::cli::resumeAsRank(resumeArgs, database, cancelRequested, std::cout,
+                                               std::cerr);
             }
             if (resumeProcesses > 1) {
                 return bert::cli::launchWorkers(resumeProcesses, argc, argv, cancelRequested,
                                                 std::cerr);
             }
-            return bert::cli::resume(resumeRun, database, resumeEventsFd, cancelRequested,
-                                     std::cout, std::cerr);
+            return bert::cli::resume(resumeArgs, database, cancelRequested, std::cout, std::cerr);
         } else if (exporter->parsed()) {
             bert::RunStore store(database, Access::ReadOnly);
             const auto folder =
@@ -331,7 +353,7 @@ int main(int argc, char** argv) {
                 }
             }
             bert::RunStore store(database);
-            store.remove(deleteRun);
+            store.remove(deleteRun, deleteForce);
             std::cout << "deleted run " << deleteRun << "\n";
         } else if (runsRename->parsed()) {
             bert::RunStore store(database);

@@ -1,6 +1,14 @@
 #include "distributed/Collective.h"
 
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
 #include <cstdlib>
+#include <netdb.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <thread>
+#include <unistd.h>
 
 #include <ATen/ATen.h>
 #include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
@@ -9,6 +17,8 @@
 #include <c10/cuda/CUDAFunctions.h>
 #include <torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp>
 #endif
+
+#include "io/WaitNotice.h"
 
 namespace bert {
 
@@ -35,10 +45,63 @@ std::string environmentText(const char* name) {
     return text == nullptr ? std::string() : std::string(text);
 }
 
+/// Whether something accepts TCP connections at address:port before deadline (tried every
+/// 200 ms, each attempt bounded by the time left).
+bool waitUntilAnswers(const std::string& address, int port,
+                      std::chrono::steady_clock::time_point deadline) {
+    addrinfo hints{};
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    for (;;) {
+        addrinfo* found = nullptr;
+        if (::getaddrinfo(address.c_str(), std::to_string(port).c_str(), &hints, &found) == 0) {
+            for (auto* candidate = found; candidate != nullptr; candidate = candidate->ai_next) {
+                const int fd = ::socket(candidate->ai_family,
+                                        candidate->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC,
+                                        candidate->ai_protocol);
+                if (fd < 0) {
+                    continue;
+                }
+                bool connected = ::connect(fd, candidate->ai_addr, candidate->ai_addrlen) == 0;
+                if (!connected && errno == EINPROGRESS) {
+                    pollfd waiting{fd, POLLOUT, 0};
+                    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                        deadline - std::chrono::steady_clock::now());
+                    int error = 0;
+                    socklen_t length = sizeof error;
+                    connected =
+                        ::poll(&waiting, 1,
+                               static_cast<int>(std::clamp<std::int64_t>(left.count(), 0, 1000))) ==
+                            1 &&
+                        ::getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length) == 0 && error == 0;
+                }
+                ::close(fd);
+                if (connected) {
+                    ::freeaddrinfo(found);
+                    return true;
+                }
+            }
+            ::freeaddrinfo(found);
+        }
+        if (std::chrono::steady_clock::now() >= deadline) {
+            return false;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    }
+}
+
 constexpr int kMaxRanks = 1 << 20;
 constexpr int kMaxPort = 65535;
 
 }  // namespace
+
+std::chrono::milliseconds collectiveTimeout() {
+    constexpr int kLongest = 86400;
+    const int seconds =
+        environmentInt("BERT_STUDIO_COLLECTIVE_TIMEOUT_S",
+                       static_cast<int>(kDefaultCollectiveTimeout.count()), 1, kLongest);
+    return std::chrono::seconds(seconds);
+}
 
 WorldInfo WorldInfo::fromEnvironment() {
     WorldInfo world;
@@ -116,20 +179,50 @@ std::unique_ptr<Collective> Collective::connect(const WorldInfo& world, c10::Dev
     impl->timeout = timeout;
     impl->rank = world.rank;
     const std::string where = world.masterAddress + ":" + std::to_string(world.masterPort);
+    const auto seconds =
+        std::to_string(std::chrono::duration_cast<std::chrono::seconds>(timeout).count());
+    // No silent wait: a rank that has not started yet keeps the others here for the timeout.
+    const WaitNotice waiting("rank " + std::to_string(world.rank) + " of " +
+                             std::to_string(world.size) + ": waiting for every rank to join at " +
+                             where + " (up to " + seconds +
+                             " s, BERT_STUDIO_COLLECTIVE_TIMEOUT_S)");
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    const std::string who =
+        "rank " + std::to_string(world.rank) + " of " + std::to_string(world.size);
+    // A rank other than 0 waits for rank 0's rendezvous to answer itself, within the one
+    // timeout: c10d's client waited it twice (621 s for 300) and printed a raw stack trace.
+    if (world.rank != 0 && !waitUntilAnswers(world.masterAddress, world.masterPort, deadline)) {
+        throw CollectiveError(who + ": rank 0 did not join within " + seconds +
+                              " s: nothing answers at " + where +
+                              " (was it started? is MASTER_ADDR right?)");
+    }
     try {
         c10d::TCPStoreOptions options;
         options.port = static_cast<std::uint16_t>(world.masterPort);
         options.isServer = world.rank == 0;
         options.numWorkers = static_cast<std::size_t>(world.size);
         options.waitWorkers = true;
-        options.timeout = timeout;
+        options.timeout = std::max(std::chrono::milliseconds(1000),
+                                   std::chrono::duration_cast<std::chrono::milliseconds>(
+                                       deadline - std::chrono::steady_clock::now()));
         impl->store = c10::make_intrusive<c10d::TCPStore>(world.masterAddress, options);
     } catch (const std::exception& error) {
         std::string reason = error.what();
-        throw CollectiveError("rank " + std::to_string(world.rank) + " of " +
-                              std::to_string(world.size) + ": the rendezvous at " + where +
-                              " failed (a port in use, or a rank that never started): " +
-                              reason.substr(0, reason.find('\n')));
+        reason = reason.substr(0, reason.find('\n'));
+        // "Timed out after 300 seconds waiting for clients. 1/2 clients joined."
+        int joined = 0;
+        int expected = 0;
+        const auto at = reason.find("waiting for clients. ");
+        if (at != std::string::npos &&
+            std::sscanf(reason.c_str() + at, "waiting for clients. %d/%d", &joined, &expected) ==
+                2) {
+            throw CollectiveError(who + ": " + std::to_string(joined) + " of " +
+                                  std::to_string(expected) + " ranks joined at " + where +
+                                  "; the others did not join within " + seconds +
+                                  " s (were they started? can they reach this address?)");
+        }
+        throw CollectiveError(who + ": the rendezvous at " + where +
+                              " failed (a port in use, or a rank that never started): " + reason);
     }
 #ifdef BERT_STUDIO_WITH_NCCL
     if (device.is_cuda()) {

@@ -25,6 +25,9 @@ namespace bert {
 inline constexpr int kDefaultMasterPort = 29500;
 /// How long a collective (or the rendezvous) waits for the slowest rank before it fails.
 inline constexpr std::chrono::seconds kDefaultCollectiveTimeout{300};
+/// kDefaultCollectiveTimeout, or BERT_STUDIO_COLLECTIVE_TIMEOUT_S (1 to 86400 seconds) where set:
+/// a cluster whose nodes start slowly, or tests. Throws InputError for another value.
+std::chrono::milliseconds collectiveTimeout();
 /// PyTorch DDP's gradient buckets: the first small, so reduction can start early, then 25 MiB.
 inline constexpr std::int64_t kFirstBucketBytes = std::int64_t{1} << 20;
 inline constexpr std::int64_t kBucketBytes = std::int64_t{25} << 20;
@@ -62,7 +65,7 @@ public:
     /// never came).
     static std::unique_ptr<Collective> connect(
         const WorldInfo& world, c10::Device device = c10::Device(c10::kCPU),
-        std::chrono::milliseconds timeout = kDefaultCollectiveTimeout);
+        std::chrono::milliseconds timeout = collectiveTimeout());
     /// "gloo" or "nccl".
     const std::string& backend() const { return backend_; }
     ~Collective();

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "Error.h"
+#include "io/CrashPoints.h"
 
 namespace bert {
 
@@ -56,6 +57,7 @@ void AtomicFile::commit() {
         std::filesystem::remove(temporary_, ignored);
         throw StoreError(target_, "could not be replaced: " + renameError.message());
     }
+    test_hooks::crashPoint();  // a file boundary (io/CrashPoints.h; nothing outside tests)
 }
 
 void AtomicFile::fail(const char* action, int error) {

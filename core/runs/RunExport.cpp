@@ -1,12 +1,20 @@
 #include "runs/RunExport.h"
 
+#include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <random>
+#include <set>
 
 #include "Error.h"
 #include "export/OnnxExport.h"
 #include "hf/ModelFolder.h"
 #include "io/AtomicFile.h"
+#include "io/InputFile.h"
+#include "io/Json.h"
+#include "runs/OutputPaths.h"
+#include "train/TrainingStateFile.h"
 
 namespace bert {
 
@@ -25,6 +33,23 @@ std::filesystem::path modelCheckpointOfRun(RunStore& store, std::int64_t runId, 
     return last.empty() ? best : last;
 }
 
+std::filesystem::path requireModelCheckpoint(RunStore& store, std::int64_t runId, bool preferBest) {
+    const auto folder = modelCheckpointOfRun(store, runId, preferBest);
+    if (!folder.empty()) {
+        return folder;
+    }
+    const auto recorded = store.checkpoints(runId);
+    if (recorded.empty()) {
+        throw InputError("run " + std::to_string(runId) +
+                         " has no saved model (it stopped before its first checkpoint)");
+    }
+    throw InputError(recorded.back().path,
+                     "is missing, as are run " + std::to_string(runId) + "'s other " +
+                         std::to_string(recorded.size() - 1) +
+                         " recorded checkpoints; was the database moved without its runs folder (" +
+                         store.runFolder(runId).parent_path().string() + ")?");
+}
+
 std::optional<ExportFormat> parseExportFormat(const std::string& name) {
     if (name == "transformers") {
         return ExportFormat::Transformers;
@@ -37,10 +62,12 @@ std::optional<ExportFormat> parseExportFormat(const std::string& name) {
 
 namespace {
 
+// Marks a folder as an export's: what it holds, so that --force may replace it (and only it).
+constexpr const char* kExportMarker = ".bert-studio-export";
+
 bool isInside(const std::filesystem::path& path, const std::filesystem::path& folder) {
-    std::error_code error;
-    const auto a = std::filesystem::weakly_canonical(path, error);
-    const auto b = std::filesystem::weakly_canonical(folder, error);
+    const auto a = resolvedPath(path);
+    const auto b = resolvedPath(folder);
     const auto relative = a.lexically_relative(b);
     return !relative.empty() && *relative.begin() != "..";
 }
@@ -60,6 +87,82 @@ std::filesystem::path siblingOf(const std::filesystem::path& target, const char*
     return sibling;
 }
 
+/// Refuses (InputError) to replace a non-empty folder that is not an earlier export's, or that
+/// holds files the export did not write: --force never deletes other files.
+void checkReplaceable(const std::filesystem::path& target) {
+    std::set<std::string> written;
+    try {
+        std::string problem;
+        const auto marker =
+            parseJson(readInputFile(target / kExportMarker, input_limits::kSmallJson), problem);
+        if (problem.empty() && marker.is_object() && marker.contains("files") &&
+            marker["files"].is_array()) {
+            for (const auto& name : marker["files"]) {
+                if (name.is_string()) {
+                    written.insert(name.get<std::string>());
+                }
+            }
+        }
+    } catch (const InputError&) {
+        // no marker (or not a file): not an export's folder
+    }
+    if (written.empty()) {
+        throw InputError(target,
+                         "is not empty and no export wrote it; --force replaces only a "
+                         "folder an earlier export wrote, never other files: choose a "
+                         "new or empty folder");
+    }
+    std::string foreign;
+    std::error_code error;
+    for (const auto& entry : std::filesystem::directory_iterator(target, error)) {
+        const auto name = entry.path().filename().string();
+        if (name != kExportMarker && !written.count(name)) {
+            foreign += (foreign.empty() ? "" : ", ") + name;
+        }
+    }
+    if (!foreign.empty()) {
+        throw InputError(target, "holds files an earlier export did not write (" + foreign +
+                                     "); --force never deletes other files: move them, or "
+                                     "choose a new or empty folder");
+    }
+}
+
+/// Copies source into folder/name through an atomic write; a failure names the file as it will
+/// be in the export (target/name) and the system's reason (issue 26: a full disk named the
+/// source file and "Input/output error").
+void copyInto(const std::filesystem::path& source, const std::filesystem::path& folder,
+              const std::string& name, const std::filesystem::path& target) {
+    std::FILE* in = std::fopen(source.c_str(), "rb");
+    if (in == nullptr) {
+        throw StoreError(source,
+                         std::string("cannot be read for the export: ") + std::strerror(errno));
+    }
+    struct Closer {
+        std::FILE* file;
+        ~Closer() { std::fclose(file); }
+    } closer{in};
+    try {
+        AtomicFile out(folder / name);
+        std::vector<char> buffer(1 << 20);
+        for (;;) {
+            const auto read = std::fread(buffer.data(), 1, buffer.size(), in);
+            out.write(buffer.data(), read);
+            if (read < buffer.size()) {
+                break;
+            }
+        }
+        if (std::ferror(in) != 0) {
+            throw StoreError(source, "could not be read to the end for the export");
+        }
+        out.commit();
+    } catch (const StoreError& error) {
+        if (error.file() == source) {
+            throw;
+        }
+        throw StoreError(target / name, error.problem());
+    }
+}
+
 }  // namespace
 
 std::filesystem::path exportRun(RunStore& store, std::int64_t runId,
@@ -69,30 +172,53 @@ std::filesystem::path exportRun(RunStore& store, std::int64_t runId,
     if (!run) {
         throw InputError(store.file(), "has no run " + std::to_string(runId));
     }
-    const auto source = modelCheckpointOfRun(store, runId, preferBest);
-    if (source.empty()) {
-        throw InputError("run " + std::to_string(runId) + " has no saved model to export");
-    }
-    // "." or "models/" would otherwise write into (and then move) the current folder itself.
-    const auto target = std::filesystem::absolute(targetFolder).lexically_normal();
-    const auto cleanTarget = target.has_filename() ? target : target.parent_path();
+    const auto source = requireModelCheckpoint(store, runId, preferBest);
+    // Resolved, symbolic links too: "." or "models/" would otherwise write into (and then move)
+    // the current folder itself, and a link to an empty folder would be replaced by a folder
+    // instead of filled (issue 26).
+    const auto cleanTarget = resolvedPath(targetFolder);
     if (std::filesystem::exists(cleanTarget) && !std::filesystem::is_directory(cleanTarget)) {
         throw InputError(cleanTarget, "is a file; export writes a folder");
     }
-    // What an export must never replace, --force or not: its own checkpoints and its base model.
+    // What an export must never replace, --force or not: its own checkpoints, any runs folder
+    // (issue 26: `export 1 runs/2 --force` made run 2 serve run 1's weights), the run database,
+    // the base model and the run's data.
     if (isInside(cleanTarget, store.runFolder(runId)) ||
         isInside(store.runFolder(runId), cleanTarget)) {
         throw InputError(cleanTarget, "holds run " + std::to_string(runId) +
                                           "'s own checkpoints; export elsewhere");
+    }
+    const auto runsFolder = store.runFolder(runId).parent_path();
+    if (isInsideRunsFolder(cleanTarget) || isInside(cleanTarget, runsFolder) ||
+        isInside(runsFolder, cleanTarget)) {
+        throw InputError(cleanTarget,
+                         "is (or holds) a run database's runs folder, where checkpoints live; "
+                         "export elsewhere");
+    }
+    if (isInside(store.file(), cleanTarget)) {
+        throw InputError(cleanTarget,
+                         "holds the run database " + store.file().string() + "; export elsewhere");
     }
     if (!run->baseModel.empty() && std::filesystem::exists(run->baseModel) &&
         (isInside(cleanTarget, run->baseModel) || isInside(run->baseModel, cleanTarget))) {
         throw InputError(cleanTarget,
                          "holds the run's base model (" + run->baseModel + "); export elsewhere");
     }
-    if (isNonEmptyFolder(cleanTarget) && !force) {
-        throw InputError(cleanTarget,
-                         "is not empty; choose a new or empty folder, or replace it with --force");
+    for (const auto& data :
+         {run->datasetPath,
+          run->config.value("/job/data/validation_file"_json_pointer, nlohmann::json(""))
+              .get<std::string>()}) {
+        if (!data.empty() && isInside(data, cleanTarget)) {
+            throw InputError(cleanTarget, "holds the run's data (" + data + "); export elsewhere");
+        }
+    }
+    if (isNonEmptyFolder(cleanTarget)) {
+        if (!force) {
+            throw InputError(cleanTarget,
+                             "is not empty; choose a new or empty folder, or "
+                             "replace an earlier export with --force");
+        }
+        checkReplaceable(cleanTarget);
     }
 
     // Everything is written into a staging folder beside the target and renamed into place at
@@ -114,26 +240,30 @@ std::filesystem::path exportRun(RunStore& store, std::int64_t runId,
         throw StoreError(staging, "cannot be created: " + error.message());
     }
     const bool onnx = format == ExportFormat::Onnx;
+    std::vector<std::string> written;
     std::vector<std::string> onnxInputs;  // the graph's inputs, for the README's example
     if (onnx) {
         const auto bundle = loadModelFolder(source);
         onnxInputs = writeOnnxModel(staging / "model.onnx", *bundle.model).inputNames;
+        for (const auto& entry : std::filesystem::directory_iterator(staging, error)) {
+            written.push_back(entry.path().filename().string());  // model.onnx (and its data)
+        }
     }
-    // The checkpoint's files as exportModelFolder wrote them: the tokenizer's are vocab.txt or
-    // tokenizer.json (whichever the model came with), the others always.
-    for (const char* name : {"config.json", "model.safetensors", "vocab.txt", "tokenizer.json",
-                             "tokenizer_config.json", "special_tokens_map.json"}) {
-        const std::string file = name;
-        if ((onnx && file == "model.safetensors") ||
-            ((file == "vocab.txt" || file == "tokenizer.json") &&
-             !std::filesystem::exists(source / name))) {
-            continue;
+    // The checkpoint's model folder as it is (configuration, weights, tokenizer files, whatever
+    // the model's family keeps), without what only resuming needs.
+    std::vector<std::string> names;
+    for (const auto& entry : std::filesystem::directory_iterator(source, error)) {
+        const auto name = entry.path().filename().string();
+        if (entry.is_regular_file(error) && name != checkpoint_files::kTrainerState &&
+            name != checkpoint_files::kTrainingTensors && name.front() != '.' &&
+            name.find(".tmp-") == std::string::npos && !(onnx && name == "model.safetensors")) {
+            names.push_back(name);
         }
-        std::filesystem::copy_file(source / name, staging / name, error);
-        if (error) {
-            throw StoreError(source / name,
-                             "could not be copied into the export: " + error.message());
-        }
+    }
+    std::sort(names.begin(), names.end());
+    for (const auto& name : names) {
+        copyInto(source / name, staging, name, cleanTarget);
+        written.push_back(name);
     }
     const auto evaluations = store.evaluations(runId);
     const nlohmann::json card = {
@@ -206,6 +336,12 @@ std::filesystem::path exportRun(RunStore& store, std::int64_t runId,
     }
     readme += "\nThe full configuration and metrics are in run_card.json.\n";
     writeFileAtomically(staging / "README.md", readme);
+    written.insert(written.end(), {"run_card.json", "README.md"});
+    writeFileAtomically(
+        staging / kExportMarker,
+        nlohmann::json({{"run", runId}, {"database", store.file().string()}, {"files", written}})
+                .dump(1) +
+            "\n");
 
     // Into place: an existing (forced) target moves aside first and goes only once the new one
     // stands.

@@ -14,6 +14,12 @@ namespace bert {
 std::filesystem::path modelCheckpointOfRun(RunStore& store, std::int64_t runId,
                                            bool preferBest = true);
 
+/// modelCheckpointOfRun, or InputError saying why there is none: the run stopped before its
+/// first checkpoint, or its checkpoints are not where the database recorded them (a database
+/// moved without its runs folder).
+std::filesystem::path requireModelCheckpoint(RunStore& store, std::int64_t runId,
+                                             bool preferBest = true);
+
 /// What an export writes beside the tokenizer files, config.json and the run card.
 enum class ExportFormat {
     Transformers,  ///< model.safetensors: transformers' Auto classes load the folder
@@ -27,9 +33,12 @@ std::optional<ExportFormat> parseExportFormat(const std::string& name);
 /// with the same tokenizer files and config.json (its id2label is the label map), plus a run
 /// card (README.md and run_card.json: configuration, labels, metrics, memory). Returns the folder.
 ///
-/// Never destroys: the folder is written beside the target and renamed into place, so a failure
-/// part-way leaves the target as it was; an existing non-empty target is refused unless force,
-/// and even then a folder holding the run's own checkpoints or its base model is refused.
+/// Never destroys: the target is resolved (symbolic links too), the folder is written beside it
+/// and renamed into place, so a failure part-way leaves the target as it was. A target that is
+/// or holds a runs folder (any database's), the run database, the run's base model or its data
+/// is refused, force or not. An existing non-empty target is refused unless force, and force
+/// replaces only a folder an earlier export wrote (its .bert-studio-export lists its files)
+/// holding nothing else: it never deletes other files.
 /// Throws InputError for a run that does not exist or has no saved model and for a refused
 /// target, StoreError when the target cannot be written.
 std::filesystem::path exportRun(RunStore& store, std::int64_t runId,

@@ -4,14 +4,17 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "Error.h"
+#include "io/WaitNotice.h"
 #include "runs/StoreSql.h"
+#include "train/Metrics.h"
 
 namespace bert {
 
 RunRecorder::RunRecorder(const std::filesystem::path& databaseFile, std::int64_t runId)
-    : file_(databaseFile),
+    : file_(store::realPathOf(databaseFile)),
       runId_(runId),
-      db_(store::openDatabase(databaseFile, /*readOnly=*/false)) {
+      db_(store::openDatabase(file_, /*readOnly=*/false)) {
     store::checkAndMigrate(*db_, file_, /*readOnly=*/false);
     runsFolder_ = store::runsFolderOf(*db_, file_).path;
     writer_ = std::thread([this] { writerLoop(); });
@@ -29,6 +32,12 @@ RunRecorder::~RunRecorder() {
 void RunRecorder::push(Item item) {
     {
         const std::lock_guard lock(mutex_);
+        if (failed_) {
+            // The store refused for good (full disk, damaged or read-only file): training on
+            // would only lose more; the trainer ends the run as failed by the store (exit 4).
+            throw StoreError(
+                file_, "run " + std::to_string(runId_) + " can no longer be recorded: " + failure_);
+        }
         queue_.push_back(std::move(item));
     }
     wake_.notify_one();
@@ -50,6 +59,15 @@ void RunRecorder::onEvent(const TrainerEvent& event) {
     push(event);
 }
 void RunRecorder::onFinished(const RunResult& result) {
+    {
+        const std::lock_guard lock(mutex_);
+        if (failed_) {
+            // The end cannot go in either; keep it beside the checkpoints if the disk allows,
+            // and let lastError() say what happened.
+            store::saveResultBeside(runsFolder_ / std::to_string(runId_), result);
+            return;
+        }
+    }
     push(result);
     flush();  // the run's end is on disk before the trainer returns
 }
@@ -99,6 +117,7 @@ void RunRecorder::writerLoop() {
     const auto giveUp = giveUpAfter();
     std::vector<Item> batch;  // what is being written; kept across failed attempts
     bool failing = false;     // the batch has failed since failingSince
+    bool noticed = false;     // the wait was announced
     Clock::time_point failingSince{};
     std::string lastFailure;
     auto retryWait = kFirstRetry;
@@ -128,6 +147,7 @@ void RunRecorder::writerLoop() {
             continue;
         }
         std::string failure;
+        bool permanent = false;
         try {
             if (failing) {
                 // Say in the run how late its metrics are: the batch's first row and the reason.
@@ -143,15 +163,22 @@ void RunRecorder::writerLoop() {
                                           {{"delay_seconds", late}, {"reason", lastFailure}}});
             }
             write(batch);
+        } catch (const SQLite::Exception& error) {
+            failure = error.what();
+            // Only another process's lock is worth waiting out (issue 26: a full disk once
+            // waited 300 s, twice, and a damaged table 301 s, in silence).
+            permanent = !store::isBusy(error);
         } catch (const std::exception& error) {
             failure = error.what();
-            if (failing) {
-                batch.erase(batch.begin());  // the delay event is made afresh on the next attempt
-            }
+            permanent = true;
+        }
+        if (!failure.empty() && failing) {
+            batch.erase(batch.begin());  // the delay event is made afresh on the next attempt
         }
         if (failure.empty()) {
             batch.clear();
             failing = false;
+            noticed = false;
             retryWait = kFirstRetry;
         } else {
             const auto now = Clock::now();
@@ -161,9 +188,17 @@ void RunRecorder::writerLoop() {
             }
             lastFailure = failure;
             retryWait = std::min(kLongestRetry, retryWait * 2);
-            if (now - failingSince >= giveUp) {
-                // Past the bound: the rows go, with a clear error; a finished run's result is kept
-                // beside its checkpoints so that the next open does not call it crashed.
+            const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(giveUp).count();
+            if (!permanent && !noticed) {
+                noticeWait("run " + std::to_string(runId_) +
+                           "'s metrics wait in memory: " + file_.string() +
+                           " is locked by another process (" + failure + "); retrying for up to " +
+                           std::to_string(seconds) + " s (BERT_STUDIO_RECORDER_GIVE_UP_S)");
+                noticed = true;
+            }
+            if (permanent || now - failingSince >= giveUp) {
+                // The rows go, with a clear error; a finished run's result is kept beside its
+                // checkpoints so that the next open does not call it crashed.
                 for (const auto& item : batch) {
                     if (const auto* result = std::get_if<RunResult>(&item)) {
                         store::saveResultBeside(runsFolder_ / std::to_string(runId_), *result);
@@ -171,13 +206,24 @@ void RunRecorder::writerLoop() {
                 }
                 const std::lock_guard lock(mutex_);
                 error_ = file_.string() + ": " + std::to_string(batch.size()) +
-                         " records could not be written for " +
-                         std::to_string(
-                             std::chrono::duration_cast<std::chrono::seconds>(now - failingSince)
-                                 .count()) +
-                         " s and are lost: " + failure;
+                         " records could not be written" +
+                         (permanent
+                              ? std::string()
+                              : " for " +
+                                    std::to_string(std::chrono::duration_cast<std::chrono::seconds>(
+                                                       now - failingSince)
+                                                       .count()) +
+                                    " s") +
+                         " and are lost: " + failure;
+                if (permanent) {
+                    failed_ = true;
+                    failure_ = failure;
+                    // What arrived meanwhile cannot go in either.
+                    queue_.clear();
+                }
                 batch.clear();
                 failing = false;
+                noticed = false;
                 retryWait = kFirstRetry;
             }
         }
@@ -238,7 +284,7 @@ void RunRecorder::write(const std::vector<Item>& items) {
             insert.bind(4, e->loss);
             insert.bind(5, e->accuracy);
             insert.bind(6, e->macroF1);
-            insert.bind(7, nlohmann::json(e->confusion).dump());
+            insert.bind(7, confusionToJson(e->confusion).dump());
             insert.exec();
         } else if (const auto* s = std::get_if<EpochSummary>(&item)) {
             SQLite::Statement insert(

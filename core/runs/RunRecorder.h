@@ -25,11 +25,15 @@ namespace bert {
 /// in one transaction every flush interval or batch, and at the end of the run. Metrics written
 /// before a crash or kill -9 are therefore on disk, up to the last flush.
 ///
-/// A batch that cannot be written (another process holds the lock, the disk is full) stays in
-/// memory and is retried with a doubling wait; when it goes in, an event says how late and why.
-/// Only after 5 minutes of failure (BERT_STUDIO_RECORDER_GIVE_UP_S) are its rows given up, with
-/// lastError() saying so; a finished run's result is then saved beside its checkpoints
-/// (result.json), from which the next read-write open records it instead of "interrupted".
+/// A batch that cannot be written because another process holds the lock stays in memory and is
+/// retried with a doubling wait (saying so, through io/WaitNotice.h, once the wait passes a
+/// second); when it goes in, an event says how late and why. Only after 5 minutes
+/// (BERT_STUDIO_RECORDER_GIVE_UP_S) are its rows given up, with lastError() saying so. Any
+/// other failure (a full disk, a damaged or read-only file) is permanent: the rows are given up
+/// at once, and from then on every callback but onFinished throws StoreError, so that the
+/// trainer ends the run as failed by the store instead of training on unrecorded. Either way a
+/// finished run's result is saved beside its checkpoints (result.json), from which the next
+/// read-write open records it instead of "interrupted".
 class RunRecorder final : public TrainerObserver {
 public:
     /// The longest a metric waits in memory before it is written.
@@ -73,6 +77,8 @@ private:
     std::deque<Item> queue_;
     std::size_t inFlight_ = 0;
     bool stopping_ = false;
+    bool failed_ = false;  ///< a permanent failure: nothing more can be recorded
+    std::string failure_;  ///< its reason
     std::string error_;
     std::thread writer_;
 };

@@ -5,6 +5,7 @@
 
 #include "io/Json.h"
 #include "runs/StoreSql.h"
+#include "train/Metrics.h"
 
 namespace bert {
 
@@ -51,25 +52,61 @@ RunRecord readRun(SQLite::Statement& query) {
     run.error = query.getColumn("error").getString();
     run.notes = query.getColumn("notes").getString();
     run.resumedFrom = query.getColumn("resumed_from").getInt64();
-    // A run whose process is gone was interrupted, whether or not a read-write open marked it yet.
-    if (run.status == RunStatus::Running &&
-        !store::processMayBeAlive(query.getColumn("pid").getInt64(),
-                                  query.getColumn("host").getString())) {
-        run.status = RunStatus::Interrupted;
-        run.error = "the process ended during training (killed or crashed)";
+    run.inputs = storedJson(query.getColumn("inputs_json").getString(), nlohmann::json::object());
+    // A run whose lease is gone was interrupted, whether or not a read-write open marked it yet.
+    if (run.status == RunStatus::Running) {
+        bool alive = false;
+        if (!query.getColumn("lease_token").isNull()) {
+            store::LeaseHolder lease;
+            lease.pid = query.getColumn("lease_pid").getInt64();
+            lease.host = query.getColumn("lease_host").getString();
+            lease.machine = query.getColumn("lease_machine").getString();
+            lease.claimedAt = query.getColumn("lease_claimed_at").getString();
+            lease.expiresAt = query.getColumn("lease_expires_at").getDouble();
+            alive = lease.live();
+            run.holder = lease.describe();
+        } else {
+            // A run of an older version, or whose lease went before its end was recorded.
+            const auto pid = query.getColumn("pid").getInt64();
+            const auto host = query.getColumn("host").getString();
+            alive = store::processMayBeAlive(pid, host);
+            run.holder = "process " + std::to_string(pid) + " on " + host;
+        }
+        if (!alive) {
+            run.status = RunStatus::Interrupted;
+            run.error = "the process ended during training (killed or crashed)";
+            run.holder.clear();
+        }
     }
     return run;
+}
+
+/// Every run column, with its lease's (NULL without one) and, for a read-only older schema,
+/// defaults for the columns it lacks.
+std::string runsQuery(bool hasLeases) {
+    if (hasLeases) {
+        return "SELECT runs.*, l.token AS lease_token, l.pid AS lease_pid, l.host AS lease_host, "
+               "l.machine AS lease_machine, l.claimed_at AS lease_claimed_at, "
+               "l.expires_at AS lease_expires_at FROM runs LEFT JOIN leases l ON l.run_id = "
+               "runs.id";
+    }
+    return "SELECT runs.*, '{}' AS inputs_json, NULL AS lease_token, NULL AS lease_pid, "
+           "NULL AS lease_host, NULL AS lease_machine, NULL AS lease_claimed_at, "
+           "NULL AS lease_expires_at FROM runs";
 }
 
 }  // namespace
 
 RunStore::RunStore(std::filesystem::path databaseFile, Access access)
-    // Absolute: run folders and checkpoints must not depend on the working directory.
-    : file_(databaseFile.empty() ? databaseFile
-                                 : std::filesystem::absolute(databaseFile).lexically_normal()),
+    // Absolute: run folders and checkpoints must not depend on the working directory; and real:
+    // a --db through a symbolic link once put checkpoints beside the link, where export and
+    // delete through the real path missed them (issue 26).
+    : file_(store::realPathOf(databaseFile)),
       access_(access),
       db_(store::openDatabase(file_, access == Access::ReadOnly)) {
     store::checkAndMigrate(*db_, file_, readOnly());
+    hasLeases_ =
+        store::guarded(file_, "reading its schema", [&] { return db_->tableExists("leases"); });
     const auto runs = store::guarded(file_, "reading where its runs are",
                                      [&] { return store::runsFolderOf(*db_, file_); });
     runsFolder_ = runs.path;
@@ -108,11 +145,17 @@ void RunStore::claimRunsFolder() {
 
 void RunStore::markInterruptedRuns() {
     SQLite::Statement query(*db_, "SELECT id, pid, host FROM runs WHERE status = 'running'");
-    std::vector<std::int64_t> dead;
+    std::vector<std::int64_t> running;
+    std::vector<std::pair<std::int64_t, std::string>> owners;
     while (query.executeStep()) {
-        if (!store::processMayBeAlive(query.getColumn(1).getInt64(),
-                                      query.getColumn(2).getString())) {
-            dead.push_back(query.getColumn(0).getInt64());
+        running.push_back(query.getColumn(0).getInt64());
+        owners.emplace_back(query.getColumn(1).getInt64(), query.getColumn(2).getString());
+    }
+    query.reset();
+    std::vector<std::int64_t> dead;
+    for (std::size_t i = 0; i < running.size(); ++i) {
+        if (!store::runningRunIsAlive(*db_, running[i], owners[i].first, owners[i].second)) {
+            dead.push_back(running[i]);
         }
     }
     for (const auto id : dead) {
@@ -130,7 +173,16 @@ void RunStore::markInterruptedRuns() {
             store::consumeResultBeside(runFolder(id));
             continue;
         }
-        SQLite::Transaction transaction(*db_);
+        SQLite::Transaction transaction(*db_, SQLite::TransactionBehavior::IMMEDIATE);
+        // Under the write lock, once more: another process may have claimed the run meanwhile.
+        SQLite::Statement status(*db_, "SELECT status, pid, host FROM runs WHERE id = ?");
+        status.bind(1, id);
+        if (!status.executeStep() || status.getColumn(0).getString() != "running" ||
+            store::runningRunIsAlive(*db_, id, status.getColumn(1).getInt64(),
+                                     status.getColumn(2).getString())) {
+            continue;
+        }
+        status.reset();
         SQLite::Statement update(*db_,
                                  "UPDATE runs SET status = 'interrupted', finished_at = ?, "
                                  "error = 'the process ended during training (killed or crashed)' "
@@ -138,6 +190,11 @@ void RunStore::markInterruptedRuns() {
         update.bind(1, store::nowIso());
         update.bind(2, id);
         update.exec();
+        if (hasLeases_) {
+            SQLite::Statement release(*db_, "DELETE FROM leases WHERE run_id = ?");
+            release.bind(1, id);
+            release.exec();
+        }
         SQLite::Statement lastStep(*db_,
                                    "SELECT coalesce(max(step), 0) FROM steps WHERE run_id = ?");
         lastStep.bind(1, id);
@@ -153,11 +210,14 @@ void RunStore::markInterruptedRuns() {
 
 std::int64_t RunStore::createRun(const NewRun& run) {
     return store::guarded(file_, "creating a run", [&] {
+        // The run and this process's lease on it in one transaction: no other process ever sees
+        // it running without a holder.
+        SQLite::Transaction transaction(*db_, SQLite::TransactionBehavior::IMMEDIATE);
         SQLite::Statement insert(
             *db_,
             "INSERT INTO runs (name, created_at, started_at, status, config_json, dataset_path, "
-            "dataset_fingerprint, base_model, labels_json, techniques, resumed_from, pid, host) "
-            "VALUES (?, ?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+            "dataset_fingerprint, base_model, labels_json, techniques, resumed_from, pid, host, "
+            "inputs_json) VALUES (?, ?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
         const auto now = store::nowIso();
         insert.bind(1, run.name);
         insert.bind(2, now);
@@ -171,8 +231,12 @@ std::int64_t RunStore::createRun(const NewRun& run) {
         insert.bind(10, run.resumedFrom);
         insert.bind(11, static_cast<std::int64_t>(::getpid()));
         insert.bind(12, store::hostName());
+        insert.bind(13, run.inputs.dump());
         insert.exec();
-        return db_->getLastInsertRowid();
+        const auto id = db_->getLastInsertRowid();
+        store::writeLease(*db_, id, "trained");
+        transaction.commit();
+        return id;
     });
 }
 
@@ -221,7 +285,7 @@ void RunStore::setNotes(std::int64_t runId, const std::string& notes) {
     });
 }
 
-void RunStore::remove(std::int64_t runId) {
+void RunStore::remove(std::int64_t runId, bool force) {
     store::guarded(file_, "deleting run " + std::to_string(runId), [&] {
         SQLite::Statement owner(*db_, "SELECT status, pid, host FROM runs WHERE id = ?");
         owner.bind(1, runId);
@@ -229,16 +293,20 @@ void RunStore::remove(std::int64_t runId) {
             throw InputError(file_, "has no run " + std::to_string(runId));
         }
         // Deleting a run that trains breaks it: its checkpoints and rows vanish under it.
-        if (owner.getColumn(0).getString() == "running" &&
-            store::processMayBeAlive(owner.getColumn(1).getInt64(),
+        if (!force && owner.getColumn(0).getString() == "running" &&
+            store::runningRunIsAlive(*db_, runId, owner.getColumn(1).getInt64(),
                                      owner.getColumn(2).getString())) {
-            throw InputError(file_, "run " + std::to_string(runId) + " is training (process " +
-                                        std::to_string(owner.getColumn(1).getInt64()) + " on " +
-                                        owner.getColumn(2).getString() +
-                                        "); cancel it before deleting it");
+            const auto lease = store::leaseOf(*db_, runId);
+            const auto holder = lease ? lease->describe()
+                                      : "process " + std::to_string(owner.getColumn(1).getInt64()) +
+                                            " on " + owner.getColumn(2).getString();
+            throw InputError(file_, "run " + std::to_string(runId) + " is training (" + holder +
+                                        "); cancel it before deleting it, or delete it with "
+                                        "--force if that process is gone");
         }
         owner.reset();
-        // Its folder must be this database's: another database's run <id> is not this one.
+        // Its folder must be this database's: another database's run <id> is not this one
+        // (runsFolderOf refuses a runs folder that is not beside the database).
         store::claimRunsFolder({runsFolder_, storeId_}, file_);
         SQLite::Statement erase(*db_, "DELETE FROM runs WHERE id = ?");
         erase.bind(1, runId);
@@ -250,7 +318,7 @@ void RunStore::remove(std::int64_t runId) {
 std::vector<RunRecord> RunStore::runs() {
     return store::guarded(file_, "listing runs", [&] {
         std::vector<RunRecord> result;
-        SQLite::Statement query(*db_, "SELECT * FROM runs ORDER BY id");
+        SQLite::Statement query(*db_, runsQuery(hasLeases_) + " ORDER BY runs.id");
         while (query.executeStep()) {
             result.push_back(readRun(query));
         }
@@ -259,15 +327,15 @@ std::vector<RunRecord> RunStore::runs() {
 }
 
 std::optional<RunRecord> RunStore::run(std::int64_t runId) {
-    return store::guarded(file_, "reading run " + std::to_string(runId),
-                          [&]() -> std::optional<RunRecord> {
-                              SQLite::Statement query(*db_, "SELECT * FROM runs WHERE id = ?");
-                              query.bind(1, runId);
-                              if (!query.executeStep()) {
-                                  return std::nullopt;
-                              }
-                              return readRun(query);
-                          });
+    return store::guarded(
+        file_, "reading run " + std::to_string(runId), [&]() -> std::optional<RunRecord> {
+            SQLite::Statement query(*db_, runsQuery(hasLeases_) + " WHERE runs.id = ?");
+            query.bind(1, runId);
+            if (!query.executeStep()) {
+                return std::nullopt;
+            }
+            return readRun(query);
+        });
 }
 
 std::vector<StepMetrics> RunStore::steps(std::int64_t runId) {
@@ -338,11 +406,8 @@ std::vector<EvalMetrics> RunStore::evaluations(std::int64_t runId) {
             m.loss = finiteOrNaN(query.getColumn(2));
             m.accuracy = query.getColumn(3).getDouble();
             m.macroF1 = query.getColumn(4).getDouble();
-            const auto confusion =
-                storedJson(query.getColumn(5).getString(), nlohmann::json::array());
-            if (confusion.is_array()) {
-                m.confusion = confusion.get<std::vector<std::vector<std::int64_t>>>();
-            }
+            m.confusion = confusionFromJson(
+                storedJson(query.getColumn(5).getString(), nlohmann::json::array()));
             result.push_back(m);
         }
         return result;

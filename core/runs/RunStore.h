@@ -40,6 +40,11 @@ struct RunRecord {
     double seconds = 0.0;
     std::string techniques;
     std::int64_t resumedFrom = 0;  ///< the run this one continues, 0 if none
+    /// What it was made of: absolute paths and fingerprints of its model and data files
+    /// (runs/RunInputs.h); empty for runs of older versions.
+    nlohmann::json inputs = nlohmann::json::object();
+    /// Who trains it while status is Running: "process 1234 on host (since ...)"; else empty.
+    std::string holder;
 };
 
 /// What a new run is made of.
@@ -52,6 +57,7 @@ struct NewRun {
     std::vector<std::string> labels;
     std::string techniques;
     std::int64_t resumedFrom = 0;
+    nlohmann::json inputs = nlohmann::json::object();  ///< see RunRecord::inputs
 };
 
 /// A checkpoint as the store recorded it (train/TrainingState.h).
@@ -65,11 +71,13 @@ struct CheckpointRecord {
 
 /// Every run in one SQLite file (WAL mode), with a versioned schema migrated on open.
 ///
-/// Opened read-write, it also finds runs left "running" by a process that no longer exists
-/// (killed, crashed, power cut) and marks them interrupted, with an event; what they wrote stays
-/// as it was. Opened read-only, it writes nothing (not even the WAL switch), so listing, showing
-/// and comparing work on a read-only file and never change someone else's; such runs are then
-/// reported interrupted without being marked.
+/// One process trains a run: it holds the run's lease (runs/RunLease.h), which createRun writes
+/// with the run. Opened read-write, the store also finds runs left "running" whose lease is no
+/// longer live (their process was killed, crashed, lost power, or the database moved to another
+/// machine) and marks them interrupted, with an event; what they wrote stays as it was. Opened
+/// read-only, it writes nothing (not even the WAL switch), so listing, showing and comparing work
+/// on a read-only file and never change someone else's; such runs are then reported interrupted
+/// without being marked.
 ///
 /// Errors: opening throws InputError naming the file when it is not a BERT Studio database (or a
 /// newer one), StoreError when it cannot be opened (locked, full disk, damaged); every later
@@ -86,7 +94,7 @@ public:
     RunStore& operator=(const RunStore&) = delete;
 
     /// The schema version this build writes.
-    static constexpr int kSchemaVersion = 4;
+    static constexpr int kSchemaVersion = 5;
     /// Default location: $BERT_STUDIO_DB, else $XDG_DATA_HOME
     /// (~/.local/share)/bert-studio/runs.sqlite.
     static std::filesystem::path defaultLocation();
@@ -100,6 +108,8 @@ public:
     /// writes checkpoints there. Throws InputError when another database marked it.
     void claimRunsFolder();
 
+    /// Creates the run, running, with this process's lease on it, in one transaction (a
+    /// RunLease constructed next takes the lease over and renews it).
     std::int64_t createRun(const NewRun& run);
     void finishRun(std::int64_t runId, const RunResult& result);
     void setStarted(std::int64_t runId, const RunStart& start);
@@ -108,9 +118,11 @@ public:
     /// rename, setNotes and remove throw InputError for a run that does not exist.
     void rename(std::int64_t runId, const std::string& name);
     void setNotes(std::int64_t runId, const std::string& notes);
-    /// Deletes the run's rows and its folder of checkpoints. Refuses (InputError) a run that is
-    /// training in a process that is still alive.
-    void remove(std::int64_t runId);
+    /// Deletes the run's rows and its folder of checkpoints. Refuses (InputError) a run whose
+    /// lease is live (it trains) unless force, for a holder known to be gone that the store
+    /// cannot see die (another machine's, before its lease expires). A runs folder that another
+    /// database marked is refused (InputError) and nothing is deleted.
+    void remove(std::int64_t runId, bool force = false);
 
     std::vector<RunRecord> runs();
     std::optional<RunRecord> run(std::int64_t runId);
@@ -135,6 +147,7 @@ private:
     std::string storeId_;
     std::unique_ptr<SQLite::Database> db_;
     std::vector<std::int64_t> interrupted_;
+    bool hasLeases_ = false;  ///< schema 5 on (a read-only open of an older one has none)
 };
 
 }  // namespace bert

@@ -17,6 +17,7 @@
 #include "io/AtomicFile.h"
 #include "io/InputFile.h"
 #include "io/Json.h"
+#include "io/WaitNotice.h"
 #include "runs/RunStore.h"
 #include "train/Metrics.h"
 
@@ -166,12 +167,29 @@ const char* const kMigrations[] = {
     R"SQL(
     ALTER TABLE steps ADD COLUMN rank_memory_json TEXT;
     )SQL",
+    // 5 (issue 26): one process trains a run: a lease row, claimed in one transaction and renewed
+    // by its holder; and what a run was made of (absolute paths and fingerprints of its model
+    // and data files), so that a resume trains exactly that.
+    R"SQL(
+    CREATE TABLE leases (
+        run_id INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+        token TEXT NOT NULL,
+        purpose TEXT NOT NULL,
+        pid INTEGER NOT NULL,
+        host TEXT NOT NULL,
+        machine TEXT NOT NULL,
+        claimed_at TEXT NOT NULL,
+        expires_at REAL NOT NULL
+    );
+    ALTER TABLE runs ADD COLUMN inputs_json TEXT NOT NULL DEFAULT '{}';
+    )SQL",
 };
 static_assert(std::size(kMigrations) == kSchemaVersion);
 
 nlohmann::json evalJson(const EvalMetrics& m) {
-    return {{"step", m.step},         {"epoch", m.epoch},      {"loss", m.loss},
-            {"accuracy", m.accuracy}, {"macro_f1", m.macroF1}, {"confusion", m.confusion}};
+    return {{"step", m.step},        {"epoch", m.epoch},
+            {"loss", m.loss},        {"accuracy", m.accuracy},
+            {"macro_f1", m.macroF1}, {"confusion", confusionToJson(m.confusion)}};
 }
 
 // How long a statement waits for another process's lock before it fails with "database is
@@ -196,23 +214,60 @@ int busyTimeoutMs() {
 /// migration) cannot all wait; one has to give up its read lock and start over. Seen as "database
 /// is locked" in the test that opens one new file from 8 processes, under load.
 template <typename Work>
-void retryWhileBusy(Work&& work) {
+void retryWhileBusy(const std::filesystem::path& file, Work&& work) {
     constexpr int kLongestPauseMs = 20;  // random pauses, so the contenders do not meet again
-    const auto deadline =
-        std::chrono::steady_clock::now() + std::chrono::milliseconds(busyTimeoutMs());
+    const auto started = std::chrono::steady_clock::now();
+    const auto deadline = started + std::chrono::milliseconds(busyTimeoutMs());
     std::minstd_rand pause(std::random_device{}());
+    bool noticed = false;
     for (;;) {
         try {
             work();
             return;
         } catch (const SQLite::Exception& error) {
-            if ((error.getErrorCode() & 0xff) != SQLITE_BUSY ||
-                std::chrono::steady_clock::now() >= deadline) {
+            // Only a lock is waited out: a full disk, a damaged or read-only file fail at once.
+            if (!isBusy(error) || std::chrono::steady_clock::now() >= deadline) {
                 throw;
             }
         }
+        if (!noticed && std::chrono::steady_clock::now() - started >= kSilentWaitLimit) {
+            noticeWait("waiting for " + file.string() + ": another process holds its lock (up to " +
+                       std::to_string(busyTimeoutMs() / 1000) + " s, BERT_STUDIO_DB_BUSY_MS)");
+            noticed = true;
+        }
         std::this_thread::sleep_for(std::chrono::milliseconds(1 + pause() % kLongestPauseMs));
     }
+}
+
+/// SQLite's busy handler for our connections: waits for another process's lock up to
+/// busyTimeoutMs, as sqlite3_busy_timeout would, but says what it waits for once the wait
+/// passes a second. The context is the connection, whose file the notice names.
+extern "C" int waitForLock(void* connection, int attempt) {
+    using Clock = std::chrono::steady_clock;
+    thread_local Clock::time_point started;
+    thread_local bool noticed = false;
+    if (attempt == 0) {  // a new wait (one at a time per thread)
+        started = Clock::now();
+        noticed = false;
+    }
+    const auto waited = Clock::now() - started;
+    const auto limit = std::chrono::milliseconds(busyTimeoutMs());
+    if (waited >= limit) {
+        return 0;  // give up: the statement fails with "database is locked"
+    }
+    if (!noticed && waited >= kSilentWaitLimit) {
+        const char* file = sqlite3_db_filename(static_cast<sqlite3*>(connection), "main");
+        noticeWait(std::string("waiting for ") + (file != nullptr ? file : "the run database") +
+                   ": another process holds its lock (up to " +
+                   std::to_string(limit.count() / 1000) + " s, BERT_STUDIO_DB_BUSY_MS)");
+        noticed = true;
+    }
+    const auto pause = std::min<std::chrono::milliseconds>(
+        std::chrono::milliseconds(attempt < 5 ? 1 + attempt * 2 : 25),
+        std::chrono::duration_cast<std::chrono::milliseconds>(limit - waited) +
+            std::chrono::milliseconds(1));
+    std::this_thread::sleep_for(pause);
+    return 1;
 }
 
 /// A failure to open or read the schema: a file that is not a database at all is the user's
@@ -286,23 +341,52 @@ void chooseRunsFolder(SQLite::Database& db, const std::filesystem::path& file,
 
 RunsFolder runsFolderOf(SQLite::Database& db, const std::filesystem::path& databaseFile) {
     const auto folder = metaValue(db, "runs_folder");
+    // Issue 26: the folder is always one beside the database, named as chooseRunsFolder names
+    // them; a crafted or damaged value ("../photos", "/home") once made `runs delete` empty an
+    // unrelated folder.
+    const auto endsWith = [&](const std::string& suffix) {
+        return folder.size() > suffix.size() &&
+               folder.compare(folder.size() - suffix.size(), suffix.size(), suffix) == 0;
+    };
+    if (!folder.empty() && (folder.find('/') != std::string::npos || folder.front() == '.' ||
+                            (folder != kLegacyRunsFolder && !endsWith("-runs")))) {
+        throw InputError(databaseFile,
+                         "says its runs are in \"" + folder +
+                             "\" (store_meta.runs_folder), which is not a runs folder beside it "
+                             "(runs/ or <name>-runs/); the database is damaged or was made by "
+                             "hand, and is not used");
+    }
     return {databaseFile.parent_path() / (folder.empty() ? std::string(kLegacyRunsFolder) : folder),
             metaValue(db, "store_id")};
 }
 
 void claimRunsFolder(const RunsFolder& runs, const std::filesystem::path& databaseFile) {
-    const auto owner = ownerOf(runs.path);
-    if (owner == runs.storeId) {
-        return;
-    }
-    if (!owner.empty()) {
+    std::string owner;
+    std::string ownerFile;
+    {
         std::ifstream in(runs.path / kOwnerMarker);
-        std::string id;
-        std::string ownerFile;
-        std::getline(in, id);
+        std::getline(in, owner);
         std::getline(in, ownerFile);
+    }
+    if (!owner.empty() && owner != runs.storeId) {
         throw InputError(runs.path, "belongs to another run database (" + ownerFile + "), not to " +
                                         databaseFile.string() + "; its checkpoints are left alone");
+    }
+    if (!owner.empty()) {
+        // The same id: this database, or a copy of it (a copy keeps the id). A copy beside the
+        // original must not take the original's checkpoints; a database moved with its runs
+        // folder finds its old path gone and takes the folder over.
+        std::error_code error;
+        if (ownerFile.empty() || ownerFile == databaseFile.string() ||
+            std::filesystem::equivalent(ownerFile, databaseFile, error)) {
+            return;
+        }
+        if (std::filesystem::exists(ownerFile, error)) {
+            throw InputError(runs.path, "belongs to " + ownerFile + ", of which " +
+                                            databaseFile.string() +
+                                            " is a copy; a copy keeps its runs' rows but not their "
+                                            "checkpoints, which are left alone");
+        }
     }
     std::filesystem::create_directories(runs.path);
     writeFileAtomically(runs.path / kOwnerMarker,
@@ -338,16 +422,42 @@ bool isOnReadOnlyFileSystem(const std::filesystem::path& file) {
 
 }  // namespace
 
+bool isBusy(const SQLite::Exception& error) {
+    const int code = error.getErrorCode() & 0xff;
+    return code == SQLITE_BUSY || code == SQLITE_LOCKED;
+}
+
+std::filesystem::path realPathOf(const std::filesystem::path& databaseFile) {
+    if (databaseFile.empty()) {
+        return databaseFile;
+    }
+    std::error_code error;
+    auto real = std::filesystem::weakly_canonical(std::filesystem::absolute(databaseFile), error);
+    return error ? std::filesystem::absolute(databaseFile).lexically_normal() : real;
+}
+
 std::unique_ptr<SQLite::Database> openDatabase(const std::filesystem::path& file, bool readOnly) {
     // SQLite opens "" as a private temporary database: runs would vanish with the process.
     if (file.empty()) {
         throw InputError("no run database given (an empty path)");
     }
+    std::error_code ignored;
+    if (std::filesystem::is_directory(file, ignored)) {
+        // Issue 26: SQLite said "disk I/O error".
+        throw InputError(file,
+                         "is a folder, not a run database file; give --db a file (for "
+                         "example " +
+                             (file / "runs.sqlite").string() + ")");
+    }
     if (readOnly && !std::filesystem::exists(file)) {
         throw InputError(file, "does not exist: no runs are recorded there");
     }
+    if (readOnly && std::filesystem::is_regular_file(file, ignored) &&
+        std::filesystem::file_size(file, ignored) == 0) {
+        // Issue 26: it said "has an older or no schema".
+        throw InputError(file, "is an empty file (0 bytes): no runs are recorded there yet");
+    }
     if (!readOnly && file.has_parent_path()) {
-        std::error_code ignored;
         std::filesystem::create_directories(file.parent_path(), ignored);
     }
     if (!readOnly && isOnReadOnlyFileSystem(file)) {
@@ -359,8 +469,8 @@ std::unique_ptr<SQLite::Database> openDatabase(const std::filesystem::path& file
         auto db = std::make_unique<SQLite::Database>(
             file.string(),
             readOnly ? SQLite::OPEN_READONLY : SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
-        db->setBusyTimeout(
-            busyTimeoutMs());  // another process (studio, command line) may be writing
+        // Another process (studio, command line) may be writing: wait for its lock, saying so.
+        sqlite3_busy_handler(db->getHandle(), waitForLock, db->getHandle());
         db->exec("PRAGMA foreign_keys = ON");
         if (readOnly) {
             try {
@@ -406,7 +516,7 @@ void checkAndMigrate(SQLite::Database& db, const std::filesystem::path& file, bo
             return;
         }
         // Only now, once the file is known to be ours, may anything be written to it.
-        retryWhileBusy([&] { db.exec("PRAGMA journal_mode = WAL"); });
+        retryWhileBusy(file, [&] { db.exec("PRAGMA journal_mode = WAL"); });
         db.exec("PRAGMA synchronous = NORMAL");  // WAL: durable at checkpoints, never corrupt
         // Another process may open the same new file at this moment (the studio and the command
         // line, or a test watching a run): each migration takes the write lock first (IMMEDIATE)
@@ -414,7 +524,7 @@ void checkAndMigrate(SQLite::Database& db, const std::filesystem::path& file, bo
         // second process failed with "table store_meta already exists".
         bool current = false;
         while (!current) {
-            retryWhileBusy([&] {
+            retryWhileBusy(file, [&] {
                 SQLite::Transaction transaction(db, SQLite::TransactionBehavior::IMMEDIATE);
                 const int schema = db.execAndGet("PRAGMA user_version").getInt();
                 current = schema >= kSchemaVersion;
@@ -425,7 +535,7 @@ void checkAndMigrate(SQLite::Database& db, const std::filesystem::path& file, bo
                 transaction.commit();
             });
         }
-        retryWhileBusy([&] { chooseRunsFolder(db, file, version); });
+        retryWhileBusy(file, [&] { chooseRunsFolder(db, file, version); });
     } catch (const SQLite::Exception& error) {
         throwOpenFailure(file, error, "is not a usable run database: ");
     }
@@ -444,88 +554,6 @@ std::string hostName() {
     char name[256] = {};
     ::gethostname(name, sizeof name - 1);
     return name;
-}
-
-bool processMayBeAlive(std::int64_t pid, const std::string& host) {
-    if (host != hostName()) {
-        return true;  // another machine's run (a shared folder) cannot be checked
-    }
-    return pid > 0 && !(::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH);
-}
-
-namespace {
-constexpr const char* kResultBeside = "result.json";
-
-nlohmann::json evalToJson(const EvalMetrics& m) {
-    return {{"step", m.step},
-            {"epoch", m.epoch},
-            {"loss", std::isfinite(m.loss) ? nlohmann::json(m.loss) : nullptr},
-            {"accuracy", m.accuracy},
-            {"macro_f1", m.macroF1},
-            {"confusion", m.confusion}};
-}
-
-EvalMetrics evalFromJson(const nlohmann::json& json) {
-    EvalMetrics m;
-    m.step = jsonField<std::size_t>(json, "step", 0, {});
-    m.epoch = jsonField(json, "epoch", 0.0, {});
-    m.loss = json.contains("loss") && json["loss"].is_number() ? json["loss"].get<double>()
-                                                               : std::nan("");
-    m.accuracy = jsonField(json, "accuracy", 0.0, {});
-    m.macroF1 = jsonField(json, "macro_f1", 0.0, {});
-    m.confusion = json.value("confusion", ConfusionMatrix{});
-    return m;
-}
-}  // namespace
-
-void saveResultBeside(const std::filesystem::path& runFolder, const RunResult& result) {
-    const nlohmann::json json = {{"status", toString(result.status)},
-                                 {"error", result.error},
-                                 {"steps", result.steps},
-                                 {"seconds", result.seconds},
-                                 {"peak_memory_bytes", result.peakMemoryBytes},
-                                 {"final", evalToJson(result.finalEval)},
-                                 {"best", evalToJson(result.bestEval)},
-                                 {"last_checkpoint", result.lastCheckpoint.string()},
-                                 {"best_checkpoint", result.bestCheckpoint.string()}};
-    try {
-        std::filesystem::create_directories(runFolder);
-        writeFileAtomically(runFolder / kResultBeside, json.dump(1) + "\n");
-    } catch (const std::exception&) {
-        // the disk refuses this too: the error the recorder reports is all that is left
-    }
-}
-
-std::optional<RunResult> takeResultBeside(const std::filesystem::path& runFolder) {
-    const auto file = runFolder / kResultBeside;
-    if (!std::filesystem::is_regular_file(file)) {
-        return std::nullopt;
-    }
-    try {
-        std::string problem;
-        const auto json = parseJson(readInputFile(file, input_limits::kSmallJson), problem);
-        if (!problem.empty() || !json.is_object()) {
-            return std::nullopt;
-        }
-        RunResult result;
-        result.status = runStatusFromString(json.value("status", std::string("failed")));
-        result.error = json.value("error", std::string());
-        result.steps = jsonField<std::size_t>(json, "steps", 0, file);
-        result.seconds = jsonField(json, "seconds", 0.0, file);
-        result.peakMemoryBytes = jsonField<std::int64_t>(json, "peak_memory_bytes", 0, file);
-        result.finalEval = evalFromJson(json.value("final", nlohmann::json::object()));
-        result.bestEval = evalFromJson(json.value("best", nlohmann::json::object()));
-        result.lastCheckpoint = json.value("last_checkpoint", std::string());
-        result.bestCheckpoint = json.value("best_checkpoint", std::string());
-        return result;
-    } catch (const std::exception&) {
-        return std::nullopt;
-    }
-}
-
-void consumeResultBeside(const std::filesystem::path& runFolder) {
-    std::error_code ignored;
-    std::filesystem::remove(runFolder / kResultBeside, ignored);
 }
 
 void insertEvent(SQLite::Database& db, std::int64_t runId, const TrainerEvent& event) {
@@ -602,6 +630,12 @@ void writeRunResult(SQLite::Database& db, std::int64_t runId, const RunResult& r
     update.bind(8, result.error);
     update.bind(9, runId);
     update.exec();
+    // The run has ended: nobody trains it now (its holder's RunLease finds the row gone).
+    if (db.tableExists("leases")) {
+        SQLite::Statement release(db, "DELETE FROM leases WHERE run_id = ?");
+        release.bind(1, runId);
+        release.exec();
+    }
 }
 
 }  // namespace bert::store

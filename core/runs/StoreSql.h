@@ -15,6 +15,10 @@
 
 namespace bert::store {
 
+/// The database file's absolute path with every symbolic link resolved (of the folders, and of
+/// the file itself when it exists); empty stays empty.
+std::filesystem::path realPathOf(const std::filesystem::path& databaseFile);
+
 /// Opens the database, changing nothing in it; ReadWrite creates the file and its folder. Throws
 /// InputError naming the file when it is not a database (or does not exist, read-only), StoreError
 /// when it cannot be opened (locked, disk full, damaged).
@@ -30,7 +34,41 @@ void checkAndMigrate(SQLite::Database& db, const std::filesystem::path& file, bo
 std::string nowIso();
 std::string hostName();
 /// Whether the process pid on host may still be running (another host's runs cannot be checked).
+/// Only for runs without a lease (written by an older version): a lease says it better.
 bool processMayBeAlive(std::int64_t pid, const std::string& host);
+
+/// Where a pid can be checked: this boot of this machine and this pid namespace (a container
+/// has its own). Empty when the system does not say.
+std::string machineId();
+
+/// A claim on a run (the leases table): one process trains a run. The holder renews it
+/// (RunLease); it is live while it has not expired and, when the holder is on this machine and
+/// in this pid namespace, while that process exists. Liveness is the lease: a database moved to
+/// another machine or container sees its leases expire, not its pids vanish.
+struct LeaseHolder {
+    std::string token;    ///< this claim's, random
+    std::string purpose;  ///< "trained" or "resumed"
+    std::int64_t pid = 0;
+    std::string host;
+    std::string machine;  ///< machineId() of the holder
+    std::string claimedAt;
+    double expiresAt = 0.0;  ///< seconds since the epoch
+    bool live() const;
+    /// "process 1234 on host (since 2025-01-01T10:00:00Z)".
+    std::string describe() const;
+};
+/// How long a lease lasts unrenewed; its holder renews it four times as often.
+double leaseSeconds();
+double nowSeconds();
+/// The run's lease, or nullopt (none, or a database without the table: read-only, older).
+std::optional<LeaseHolder> leaseOf(SQLite::Database& db, std::int64_t runId);
+/// Writes this process's lease on the run (replacing any), with a fresh token; returns it.
+std::string writeLease(SQLite::Database& db, std::int64_t runId, const std::string& purpose);
+/// Whether a run that the store marks running still runs: its lease is live; a run without a
+/// lease (an older version's, or one whose lease was released before its end was recorded) by
+/// its pid and host.
+bool runningRunIsAlive(SQLite::Database& db, std::int64_t runId, std::int64_t pid,
+                       const std::string& host);
 
 /// Where a database's runs keep their checkpoints: <database folder>/<runs_folder>/<id>, and the
 /// id that marks the folder as this database's (a marker file inside it).
@@ -61,6 +99,10 @@ std::filesystem::path resolveStoredPath(const std::string& stored,
                                         const std::filesystem::path& databaseFolder);
 void writeRunStart(SQLite::Database& db, std::int64_t runId, const RunStart& start);
 void writeRunResult(SQLite::Database& db, std::int64_t runId, const RunResult& result);
+
+/// Whether an SQLite failure is another process's lock (SQLITE_BUSY, SQLITE_LOCKED), the only
+/// one worth waiting out; a full disk, a damaged or read-only database fail at once.
+bool isBusy(const SQLite::Exception& error);
 
 /// Runs fn, turning SQLite, file-system and stored-JSON failures into StoreError naming the
 /// database file and the operation ("renaming run 3: database is locked"). Other errors pass

@@ -4,10 +4,13 @@
 #include <fstream>
 
 #include "Error.h"
+#include "data/LabelCheck.h"
 #include "distributed/Collective.h"
 #include "train/MemoryForecast.h"
 #include "memory/MemoryMonitor.h"
+#include "runs/RunLease.h"
 #include "runs/RunRecorder.h"
+#include "train/JobInputs.h"
 
 namespace bert {
 
@@ -31,6 +34,25 @@ PreparedJob prepareJob(const TrainingJob& job) {
     options.seed = job.training.seed;
     options.tokenizer = std::move(tokenizer);
     auto model = loadModelFolder(job.modelFolder, options);
+    // A pair's second text has token type 1: a model with one token type cannot read it (issue
+    // 26: "LibTorch error: index out of range", exit 3, in the middle of the first step).
+    std::int32_t largestType = 0;
+    for (const auto* set : {&data.train, &data.validation}) {
+        for (const auto& encoding : set->encodings) {
+            for (const auto type : encoding.tokenTypeIds) {
+                largestType = std::max(largestType, type);
+            }
+        }
+    }
+    // (A family without token types, DistilBERT or ModernBERT, reads pairs without them.)
+    if (model.config.hasTokenTypes() && largestType >= model.config.typeVocabSize) {
+        throw InputError(job.modelFolder / "config.json",
+                         "has type_vocab_size " + std::to_string(model.config.typeVocabSize) +
+                             ": this model has no token type for a second text, so it cannot "
+                             "read pairs (--pair-column \"" +
+                             job.data.columns.textPair +
+                             "\"); train on one text column, or with a model that reads pairs");
+    }
     if (static_cast<std::int64_t>(job.training.maxLength) > model.config.maxSequenceLength()) {
         throw InputError(job.modelFolder / "config.json",
                          "allows sequences of at most " +
@@ -39,6 +61,42 @@ PreparedJob prepareJob(const TrainingJob& job) {
                              " is longer");
     }
     return {std::move(data), std::move(model)};
+}
+
+std::vector<std::string> jobWarnings(const PreparedJob& prepared) {
+    std::vector<std::pair<std::string, std::size_t>> classes;
+    for (const auto& name : prepared.data.labels.names) {
+        classes.emplace_back(name, 0);
+    }
+    for (const auto* set : {&prepared.data.train, &prepared.data.validation}) {
+        for (const auto label : set->labels) {
+            ++classes[static_cast<std::size_t>(label)].second;
+        }
+    }
+    auto warnings = labelWarnings(classes);
+    // Weights the file did not have start from random values; transformers warns, listing
+    // them (issue 26: we said nothing). A fresh classifier head is expected when fine-tuning.
+    const auto& report = prepared.model.report;
+    std::vector<std::string> missing;
+    for (const auto& name : report.missingKeys) {
+        if (name.rfind("classifier.", 0) != 0) {
+            missing.push_back(name);
+        }
+    }
+    if (!missing.empty()) {
+        constexpr std::size_t kShown = 8;
+        std::string list;
+        for (std::size_t i = 0; i < std::min(kShown, missing.size()); ++i) {
+            list += (i == 0 ? "" : ", ") + missing[i];
+        }
+        if (missing.size() > kShown) {
+            list += " and " + std::to_string(missing.size() - kShown) + " more";
+        }
+        warnings.push_back(std::to_string(missing.size()) + " weights of the model were not in " +
+                           report.weightsFile.string() + " and start from random values: " + list +
+                           "; is it the right weights file?");
+    }
+    return warnings;
 }
 
 BatchFit findLargestBatch(const TrainingJob& job, const std::atomic<bool>& cancel) {
@@ -109,7 +167,14 @@ SessionResult trainRun(RunStore& store, std::int64_t runId, PreparedJob& prepare
     const auto result = trainer.run(cancel);
     recorder.flush();
     if (const auto error = recorder.lastError(); !error.empty()) {
-        throw StoreError("the run's metrics could not be stored: " + error);
+        // What stopped the run first (a checkpoint the full disk refused) is said as well,
+        // unless it was this very failure of the store.
+        const auto cause = result.error.substr(0, result.error.find(" (and reporting it failed"));
+        const bool sameFailure = cause.find("can no longer be recorded") != std::string::npos;
+        throw StoreError("the run's metrics could not be stored: " + error +
+                         (result.status == RunStatus::Failed && !cause.empty() && !sameFailure
+                              ? "; the run stopped because " + cause
+                              : std::string()));
     }
     return {runId, result};
 }
@@ -136,10 +201,12 @@ SessionResult trainRecorded(RunStore& store, std::int64_t runId, PreparedJob& pr
 
 }  // namespace
 
-SessionResult runTrainingJob(const TrainingJob& job, const std::filesystem::path& database,
+SessionResult runTrainingJob(const TrainingJob& requested, const std::filesystem::path& database,
                              TrainerObserver* observer, const std::atomic<bool>& cancel,
                              const std::function<void(std::int64_t)>& onRunCreated,
                              Collective* collective) {
+    // A run stores absolute paths: resume, export and predict work from any directory.
+    const auto job = withAbsolutePaths(requested);
     if (job.training.processes > 1 && collective == nullptr) {
         // One process must not quietly train what was asked of several (a different batch).
         throw InputError("this job asks for " + std::to_string(job.training.processes) +
@@ -147,6 +214,13 @@ SessionResult runTrainingJob(const TrainingJob& job, const std::filesystem::path
                          std::to_string(job.training.processes) + " (or torchrun)");
     }
     auto prepared = prepareJob(job);
+    // Said before anything can refuse the job: a label column of free text may be why it does.
+    const auto warnings = jobWarnings(prepared);
+    if (observer != nullptr) {
+        for (const auto& warning : warnings) {
+            observer->onEvent({EventKind::Info, 0, warning, {{"warning", true}}});
+        }
+    }
     checkTrainable(prepared.model, prepared.data, job.training);
     RunStore store(database);
     NewRun run;
@@ -155,9 +229,11 @@ SessionResult runTrainingJob(const TrainingJob& job, const std::filesystem::path
     if (collective != nullptr) {
         run.config["world_size"] = collective->size();
     }
-    run.datasetPath = std::filesystem::absolute(job.data.trainFile).string();
+    run.datasetPath = job.data.trainFile.string();
     run.datasetFingerprint = prepared.data.fingerprint;
     run.baseModel = job.preset.empty() ? job.modelFolder.string() : "preset:" + job.preset;
+    // What it is made of, so that a resume trains exactly this run (issue 26).
+    run.inputs = fingerprintJobInputs(job);
     run.labels = prepared.data.labels.names;
     run.techniques = job.training.techniquesSummary();
     if (collective != nullptr) {
@@ -165,6 +241,8 @@ SessionResult runTrainingJob(const TrainingJob& job, const std::filesystem::path
     }
     store.claimRunsFolder();  // before the run exists: a folder of another database stops it here
     const auto runId = store.createRun(run);
+    // createRun wrote this process's lease with the run; from here it is renewed until the end.
+    const RunLease lease(store.file(), runId, "trained");
     if (job.name.empty()) {
         // Runs of one model and dataset differ by their techniques and their number.
         store.rename(runId, autoRunName(job, runId));
@@ -172,21 +250,27 @@ SessionResult runTrainingJob(const TrainingJob& job, const std::filesystem::path
     if (onRunCreated) {
         onRunCreated(runId);
     }
-    if (prepared.data.skippedEmpty > 0 || prepared.data.invalidUtf8Replaced > 0) {
+    if (prepared.data.skippedEmpty > 0 || prepared.data.invalidUtf8Replaced > 0 ||
+        !warnings.empty()) {
         ObserverList notes;
         if (observer != nullptr) {
             notes.add(observer);
         }
         RunRecorder recorder(store.file(), runId);
         notes.add(&recorder);
-        notes.onEvent({EventKind::Info,
-                       0,
-                       std::to_string(prepared.data.skippedEmpty) +
-                           " rows without text or label skipped; " +
-                           std::to_string(prepared.data.invalidUtf8Replaced) +
-                           " invalid UTF-8 sequences replaced",
-                       {{"skipped_empty", prepared.data.skippedEmpty},
-                        {"invalid_utf8", prepared.data.invalidUtf8Replaced}}});
+        if (prepared.data.skippedEmpty > 0 || prepared.data.invalidUtf8Replaced > 0) {
+            notes.onEvent({EventKind::Info,
+                           0,
+                           std::to_string(prepared.data.skippedEmpty) +
+                               " rows without text or label skipped; " +
+                               std::to_string(prepared.data.invalidUtf8Replaced) +
+                               " invalid UTF-8 sequences replaced",
+                           {{"skipped_empty", prepared.data.skippedEmpty},
+                            {"invalid_utf8", prepared.data.invalidUtf8Replaced}}});
+        }
+        for (const auto& warning : warnings) {
+            recorder.onEvent({EventKind::Info, 0, warning, {{"warning", true}}});  // said above
+        }
     }
     return trainRecorded(store, runId, prepared, job, {}, observer, cancel, collective);
 }
@@ -229,19 +313,79 @@ void checkWorldSize(const RunRecord& run, const Collective* collective) {
 
 }  // namespace
 
+namespace {
+
+/// Where a resume finds its checkpoint, or an InputError that says why there is none.
+std::filesystem::path checkpointToResume(RunStore& store, const RunRecord& run) {
+    const auto folder = store.runFolder(run.id);
+    const auto checkpoint = latestCheckpoint(folder);
+    if (!checkpoint.empty()) {
+        return checkpoint;
+    }
+    const auto recorded = store.checkpoints(run.id);
+    if (!recorded.empty()) {
+        // Issue 26: a database moved without its runs folder said the run "stopped before its
+        // first checkpoint".
+        throw InputError(folder, "is missing or holds none of run " + std::to_string(run.id) +
+                                     "'s " + std::to_string(recorded.size()) +
+                                     " recorded checkpoints (the last: " + recorded.back().path +
+                                     "); was the database moved without its runs folder?");
+    }
+    throw InputError("run " + std::to_string(run.id) +
+                     " has no checkpoint to resume from (it stopped before its first one)");
+}
+
+/// The job a resume trains: the run's own, from its checkpoint's model folder when asked (a
+/// checkpoint holds the weights, configuration and tokenizer the run trained with). Refuses
+/// (InputError) when the model or the data the run was made of changed since, saying what.
+TrainingJob jobToResume(const RunRecord& run, const Collective* collective,
+                        const std::filesystem::path& checkpoint, bool fromCheckpoint) {
+    auto job = jobForThisRank(run, collective);
+    const auto changes = compareJobInputs(run.inputs, job);
+    auto list = [](const std::vector<std::string>& lines) {
+        std::string text;
+        for (const auto& line : lines) {
+            text += (text.empty() ? "" : "; ") + line;
+        }
+        return text;
+    };
+    const auto id = std::to_string(run.id);
+    if (!changes.data.empty()) {
+        throw InputError("the data of run " + id + " changed since it started (" +
+                         list(changes.data) + "); resuming would train on other data");
+    }
+    if (fromCheckpoint) {
+        job.modelFolder = checkpoint;
+        job.preset.clear();
+        return job;
+    }
+    if (!changes.model.empty()) {
+        throw InputError("the model run " + id + " started from changed since (" +
+                         list(changes.model) +
+                         "); resuming would train another model. Its own "
+                         "checkpoint " +
+                         checkpoint.string() +
+                         " holds the weights, "
+                         "configuration and tokenizer it trained with: continue from there with "
+                         "bert-studio-cli resume " +
+                         id + " --from-checkpoint");
+    }
+    return job;
+}
+
+}  // namespace
+
 RunResult resumeAsDataParallelWorker(std::int64_t runId, const std::filesystem::path& database,
-                                     Collective& collective, const std::atomic<bool>& cancel) {
+                                     Collective& collective, const std::atomic<bool>& cancel,
+                                     bool fromCheckpoint) {
     RunStore store(database, RunStore::Access::ReadOnly);
     const auto run = store.run(runId);
     if (!run) {
         throw InputError(database, "has no run " + std::to_string(runId));
     }
     checkWorldSize(*run, &collective);
-    const auto checkpoint = latestCheckpoint(store.runFolder(runId));
-    if (checkpoint.empty()) {
-        throw InputError("run " + std::to_string(runId) + " has no checkpoint to resume from");
-    }
-    const auto job = jobForThisRank(*run, &collective);
+    const auto checkpoint = checkpointToResume(store, *run);
+    const auto job = jobToResume(*run, &collective, checkpoint, fromCheckpoint);
     auto prepared = prepareJob(job);
     checkTrainable(prepared.model, prepared.data, job.training);
     TrainerObserver silent;
@@ -253,26 +397,30 @@ RunResult resumeAsDataParallelWorker(std::int64_t runId, const std::filesystem::
 
 SessionResult resumeTrainingRun(std::int64_t runId, const std::filesystem::path& database,
                                 TrainerObserver* observer, const std::atomic<bool>& cancel,
-                                Collective* collective) {
+                                Collective* collective, bool fromCheckpoint) {
     RunStore store(database);
-    const auto run = store.run(runId);
-    if (!run) {
-        throw InputError(database, "has no run " + std::to_string(runId));
+    if (!store.run(runId)) {
+        throw InputError(store.file(), "has no run " + std::to_string(runId));
     }
+    // Before anything else: one process trains a run (of two resumes started together, the
+    // second ends here with exit code 4, naming the first).
+    const RunLease lease(store.file(), runId, "resumed");
+    const auto run = store.run(runId);
     if (run->status == RunStatus::Completed) {
         throw InputError("run " + std::to_string(runId) +
                          " has completed; there is nothing to resume");
     }
-    if (run->status == RunStatus::Running) {
-        throw InputError("run " + std::to_string(runId) + " is still running in another process");
-    }
     checkWorldSize(*run, collective);
-    const auto checkpoint = latestCheckpoint(store.runFolder(runId));
-    if (checkpoint.empty()) {
-        throw InputError("run " + std::to_string(runId) +
-                         " has no checkpoint to resume from (it stopped before its first one)");
+    // What a kill during a checkpoint write left behind (staging folders, hundreds of MB) goes
+    // now, and a checkpoint a kill left moved aside comes back, before the newest is chosen (in
+    // a runs folder that is this database's; a missing one is not made here).
+    std::uintmax_t freed = 0;
+    if (std::filesystem::exists(store.runFolder(runId))) {
+        store.claimRunsFolder();
+        freed = removeIncompleteCheckpoints(store.runFolder(runId));
     }
-    const auto job = jobForThisRank(*run, collective);
+    const auto checkpoint = checkpointToResume(store, *run);
+    const auto job = jobToResume(*run, collective, checkpoint, fromCheckpoint);
     auto prepared = prepareJob(job);
     if (prepared.data.fingerprint != run->datasetFingerprint) {
         throw InputError(job.data.trainFile, "has changed since run " + std::to_string(runId) +
@@ -280,8 +428,6 @@ SessionResult resumeTrainingRun(std::int64_t runId, const std::filesystem::path&
     }
     checkTrainable(prepared.model, prepared.data, job.training);
     store.claimRunsFolder();
-    // What a kill during a checkpoint write left behind (partial files, hundreds of MB) goes now.
-    const auto freed = removeIncompleteCheckpoints(store.runFolder(runId));
     store.reopen(runId);
     if (freed > 0 && observer != nullptr) {
         observer->onEvent(
@@ -289,6 +435,13 @@ SessionResult resumeTrainingRun(std::int64_t runId, const std::filesystem::path&
              0,
              "removed " + std::to_string(freed >> 20) + " MiB an interrupted checkpoint write left",
              {{"freed_bytes", freed}}});
+    }
+    if (fromCheckpoint && observer != nullptr) {
+        observer->onEvent({EventKind::Info,
+                           0,
+                           "continuing from the model, configuration and tokenizer of " +
+                               checkpoint.string() + " (--from-checkpoint)",
+                           {{"from_checkpoint", checkpoint.string()}}});
     }
     return trainRecorded(store, runId, prepared, job, checkpoint, observer, cancel, collective);
 }

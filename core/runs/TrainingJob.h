@@ -25,6 +25,12 @@ struct PreparedJob {
 /// anything the user supplied that does not fit, before anything is stored.
 PreparedJob prepareJob(const TrainingJob& job);
 
+/// What the user should hear before a job trains, in English sentences: labels that look alike
+/// or like free text (data/LabelCheck.h), and weights the model folder lacked, which start from
+/// random values. runTrainingJob says each to its observer before the job can be refused, and
+/// records it in the run, as an Info event with {"warning": true}.
+std::vector<std::string> jobWarnings(const PreparedJob& prepared);
+
 struct SessionResult {
     std::int64_t runId = 0;
     RunResult result;
@@ -46,17 +52,21 @@ SessionResult runTrainingJob(const TrainingJob& job, const std::filesystem::path
 /// with the others, and writes nothing (rank 0 records the run). Throws as prepareJob does.
 RunResult trainAsDataParallelWorker(const TrainingJob& job, Collective& collective,
                                     const std::atomic<bool>& cancel);
-/// Continues a stopped run (cancelled, interrupted, failed) from its newest checkpoint, with
-/// the same guarantees. Throws InputError when the run cannot resume (completed, running
-/// elsewhere, no checkpoint, data changed).
+/// Continues a stopped run (cancelled, interrupted, failed) from its newest complete
+/// checkpoint, with the same guarantees, training exactly the run it resumes. First it claims
+/// the run (runs/RunLease.h): StoreError when another live process trains it. Throws InputError
+/// when the run cannot resume: completed, no checkpoint (or its runs folder missing), its data
+/// changed, or its model files changed since it started (the message says which, and offers
+/// fromCheckpoint: the model, configuration and tokenizer are then the checkpoint's own).
 /// A data-parallel run resumes on as many processes (InputError otherwise): rank 0 here with its
 /// collective, the others in resumeAsDataParallelWorker.
 SessionResult resumeTrainingRun(std::int64_t runId, const std::filesystem::path& database,
                                 TrainerObserver* observer, const std::atomic<bool>& cancel,
-                                Collective* collective = nullptr);
+                                Collective* collective = nullptr, bool fromCheckpoint = false);
 /// A rank other than 0 resuming a data-parallel run: reads the store, writes nothing.
 RunResult resumeAsDataParallelWorker(std::int64_t runId, const std::filesystem::path& database,
-                                     Collective& collective, const std::atomic<bool>& cancel);
+                                     Collective& collective, const std::atomic<bool>& cancel,
+                                     bool fromCheckpoint = false);
 
 /// The largest micro-batch that fits, found for a job (see findLargestBatch).
 struct BatchFit {

@@ -4,6 +4,8 @@
 #include <limits>
 #include <unistd.h>
 
+#include "train/Metrics.h"
+
 namespace bert {
 
 namespace {
@@ -52,7 +54,7 @@ double numberOf(const Json& json, const char* key) {
 Json evaluationJson(const EvalMetrics& metrics) {
     return {{"step", metrics.step},        {"epoch", metrics.epoch},
             {"loss", metrics.loss},        {"accuracy", metrics.accuracy},
-            {"macro_f1", metrics.macroF1}, {"confusion", metrics.confusion}};
+            {"macro_f1", metrics.macroF1}, {"confusion", confusionToJson(metrics.confusion)}};
 }
 
 EvalMetrics evaluationOf(const Json& json) {
@@ -62,7 +64,7 @@ EvalMetrics evaluationOf(const Json& json) {
     metrics.loss = numberOf(json, "loss");
     metrics.accuracy = json.value("accuracy", 0.0);
     metrics.macroF1 = json.value("macro_f1", 0.0);
-    metrics.confusion = json.value("confusion", std::vector<std::vector<std::int64_t>>{});
+    metrics.confusion = confusionFromJson(json.value("confusion", nlohmann::json::array()));
     return metrics;
 }
 
@@ -160,6 +162,7 @@ void JsonLinesObserver::onFinished(const RunResult& result) {
     write(Json{{"event", "finished"},
                {"status", toString(result.status)},
                {"error", result.error},
+               {"store_failure", result.storeFailure},
                {"steps", result.steps},
                {"final_eval", evaluationJson(result.finalEval)},
                {"best_eval", evaluationJson(result.bestEval)},
@@ -235,6 +238,7 @@ bool EventLineReader::feed(std::string_view line) {
             RunResult result;
             result.status = runStatusFromString(json.value("status", std::string("failed")));
             result.error = json.value("error", std::string());
+            result.storeFailure = json.value("store_failure", false);
             result.steps = json.value("steps", std::size_t{0});
             result.finalEval = evaluationOf(json.value("final_eval", Json::object()));
             result.bestEval = evaluationOf(json.value("best_eval", Json::object()));

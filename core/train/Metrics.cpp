@@ -185,4 +185,53 @@ double scoreOf(const EvalMetrics& eval, BestMetric metric) {
     return metric == BestMetric::Loss ? -eval.loss : metricOf(eval, metric);
 }
 
+nlohmann::json confusionToJson(const ConfusionMatrix& confusion) {
+    if (confusion.size() <= kDenseConfusionClasses) {
+        return confusion;
+    }
+    auto cells = nlohmann::json::array();
+    for (std::size_t t = 0; t < confusion.size(); ++t) {
+        for (std::size_t p = 0; p < confusion[t].size(); ++p) {
+            if (confusion[t][p] != 0) {
+                cells.push_back({t, p, confusion[t][p]});
+            }
+        }
+    }
+    return {{"classes", confusion.size()}, {"cells", std::move(cells)}};
+}
+
+ConfusionMatrix confusionFromJson(const nlohmann::json& json) {
+    if (json.is_array()) {
+        ConfusionMatrix dense;
+        for (const auto& row : json) {
+            if (!row.is_array() || row.size() != json.size()) {
+                return {};
+            }
+            dense.emplace_back();
+            for (const auto& count : row) {
+                dense.back().push_back(count.is_number_integer() ? count.get<std::int64_t>() : 0);
+            }
+        }
+        return dense;
+    }
+    if (!json.is_object() || !json.contains("classes") || !json["classes"].is_number_unsigned() ||
+        !json.contains("cells") || !json["cells"].is_array()) {
+        return {};
+    }
+    const auto classes = json["classes"].get<std::size_t>();
+    if (classes > kReadableConfusionClasses) {
+        return {};
+    }
+    ConfusionMatrix dense(classes, std::vector<std::int64_t>(classes, 0));
+    for (const auto& cell : json["cells"]) {
+        if (cell.is_array() && cell.size() == 3 && cell[0].is_number_unsigned() &&
+            cell[1].is_number_unsigned() && cell[2].is_number_integer() &&
+            cell[0].get<std::size_t>() < classes && cell[1].get<std::size_t>() < classes) {
+            dense[cell[0].get<std::size_t>()][cell[1].get<std::size_t>()] =
+                cell[2].get<std::int64_t>();
+        }
+    }
+    return dense;
+}
+
 }  // namespace bert

@@ -20,6 +20,7 @@
 #include "train/PrefixCache.h"
 #include "train/RandomState.h"
 #include "train/Recompute.h"
+#include "train/TestHooks.h"
 
 namespace bert {
 
@@ -205,6 +206,8 @@ double Trainer::forwardBackward(const std::vector<std::size_t>& window, double s
     const double examples = stepExamples;
     double lossSum = 0.0;
     for (const auto& micro : splitWindow(window, microBatch_)) {
+        test_hooks::injectOutOfMemory(collective_ != nullptr ? collective_->rank() : 0,
+                                      micro.size(), position_.step + 1);
         std::vector<const Encoding*> batch;
         std::vector<std::int64_t> labels;
         for (const auto index : micro) {
@@ -574,6 +577,12 @@ RunResult Trainer::run(const std::atomic<bool>& cancel) {
     } catch (const OutOfMemoryFailure& failure) {
         result.status = RunStatus::Failed;
         result.error = failure.what();
+    } catch (const StoreError& error) {
+        // A checkpoint the disk refused, or a store that failed under the run (issue 26: a full
+        // disk once ended as a failed run, exit 3): the store's fault, exit 4.
+        result.status = RunStatus::Failed;
+        result.error = error.what();
+        result.storeFailure = true;
     } catch (const c10::Error& error) {
         result.status = RunStatus::Failed;
         const std::string what = error.what_without_backtrace();

@@ -2,6 +2,7 @@
 
 #include "Error.h"
 #include "distributed/Collective.h"
+#include "io/CrashPoints.h"
 #include "train/Trainer.h"
 
 // The Trainer's checkpoints: writing one (rank 0 under data parallel, with what the other ranks
@@ -44,6 +45,7 @@ void Trainer::saveCheckpoint(CheckpointKind kind, double metric) {
     state.growthTracker = scaler_ ? scaler_->growthTracker() : 0;
     state.metric = metric;
     state.config = config_.toJson();
+    test_hooks::checkpointWriteStarts(toString(kind));
     bert::saveCheckpoint(folder, *bundle_.model, *bundle_.tokenizer, *optimizer_, device_, state,
                          extra);
     if (kind == CheckpointKind::Best) {
@@ -53,9 +55,11 @@ void Trainer::saveCheckpoint(CheckpointKind kind, double metric) {
         if (!lastCheckpoint_.empty() && lastCheckpoint_ != folder) {
             std::error_code ignored;
             std::filesystem::remove_all(lastCheckpoint_, ignored);
+            test_hooks::crashPoint();
         }
         lastCheckpoint_ = folder;
     }
+    test_hooks::checkpointWriteEnds();
     observer_.onCheckpoint({position_.step, kind, folder, metric});
     emit(EventKind::CheckpointSaved, toString(kind) + " checkpoint saved to " + folder.string(),
          {{"path", folder.string()},

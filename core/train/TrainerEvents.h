@@ -140,6 +140,9 @@ RunStatus runStatusFromString(const std::string& text);
 struct RunResult {
     RunStatus status = RunStatus::Completed;
     std::string error;  ///< why it failed
+    /// It failed because the run store or the disk did (a checkpoint that could not be written:
+    /// full, read-only), not the run itself: the command line's exit code 4, not 3.
+    bool storeFailure = false;
     std::size_t steps = 0;
     EvalMetrics finalEval;
     EvalMetrics bestEval;

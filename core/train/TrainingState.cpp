@@ -1,7 +1,13 @@
 #include "train/TrainingState.h"
 
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
 #include <fstream>
+#include <random>
 #include <sstream>
+#include <unistd.h>
 
 #include <ATen/ATen.h>
 #include <torch/csrc/autograd/grad_mode.h>
@@ -11,6 +17,7 @@
 #include "hf/ModelFolder.h"
 #include "hf/SafeTensors.h"
 #include "io/AtomicFile.h"
+#include "io/CrashPoints.h"
 #include "io/InputFile.h"
 #include "io/Json.h"
 #include "train/RandomState.h"
@@ -62,11 +69,105 @@ std::filesystem::path checkpointFolder(const std::filesystem::path& runFolder, C
                             : checkpoint_files::kFolderPrefix + std::to_string(step));
 }
 
+namespace {
+
+/// Makes a folder's entries (a rename into it) durable: fsync of the folder itself.
+void syncFolder(const std::filesystem::path& folder) {
+    const int fd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd >= 0) {
+        ::fsync(fd);
+        ::close(fd);
+    }
+}
+
+[[noreturn]] void switchFailed(const std::filesystem::path& folder, int error) {
+    throw StoreError(folder, std::string("could not be put in place: ") + std::strerror(error));
+}
+
+/// Puts the complete checkpoint in staging where folder is, in one step: a new folder is renamed
+/// into place; an existing one (best/) is swapped with it atomically (RENAME_EXCHANGE) and the
+/// old one, now in staging, removed. Where the file system cannot swap, the old one moves aside
+/// to <folder>.previous first, which removeIncompleteCheckpoints puts back if a kill comes
+/// between the two renames.
+void switchInto(const std::filesystem::path& staging, const std::filesystem::path& folder) {
+    const auto parent = folder.parent_path();
+    if (!std::filesystem::exists(folder)) {
+        if (::rename(staging.c_str(), folder.c_str()) != 0) {
+            switchFailed(folder, errno);
+        }
+        syncFolder(parent);
+        test_hooks::crashPoint();
+        return;
+    }
+    if (::renameat2(AT_FDCWD, staging.c_str(), AT_FDCWD, folder.c_str(), RENAME_EXCHANGE) == 0) {
+        syncFolder(parent);
+        test_hooks::crashPoint();
+        std::error_code ignored;
+        std::filesystem::remove_all(staging, ignored);  // the old checkpoint now
+        test_hooks::crashPoint();
+        return;
+    }
+    if (errno != EINVAL && errno != ENOSYS && errno != ENOTSUP) {
+        switchFailed(folder, errno);
+    }
+    auto previous = folder;
+    previous += checkpoint_files::kPreviousSuffix;
+    std::error_code ignored;
+    std::filesystem::remove_all(previous, ignored);
+    if (::rename(folder.c_str(), previous.c_str()) != 0) {
+        switchFailed(folder, errno);
+    }
+    test_hooks::crashPoint();
+    if (::rename(staging.c_str(), folder.c_str()) != 0) {
+        const int error = errno;
+        ::rename(previous.c_str(), folder.c_str());
+        switchFailed(folder, error);
+    }
+    syncFolder(parent);
+    test_hooks::crashPoint();
+    std::filesystem::remove_all(previous, ignored);
+    test_hooks::crashPoint();
+}
+
+/// Whether name is a checkpoint folder's: best, or checkpoint-<step>.
+bool isCheckpointName(const std::string& name) {
+    if (name == checkpoint_files::kBestFolder) {
+        return true;
+    }
+    const std::string prefix = checkpoint_files::kFolderPrefix;
+    return name.size() > prefix.size() && name.compare(0, prefix.size(), prefix) == 0 &&
+           name.find_first_not_of("0123456789", prefix.size()) == std::string::npos;
+}
+
+}  // namespace
+
 void saveCheckpoint(const std::filesystem::path& folder, SequenceClassifier& model,
                     const Tokenizer& tokenizer, const torch::optim::AdamW& optimizer,
                     const c10::Device& device, const TrainingState& state,
                     const std::vector<std::pair<std::string, at::Tensor>>& extraTensors) {
-    exportModelFolder(folder, model, tokenizer);
+    // Everything goes into a new folder beside the checkpoint, which is switched into place in
+    // one step once complete: a kill at any moment leaves the old checkpoint or the new one,
+    // never one step's weights beside another's state (issue 26).
+    std::random_device entropy;
+    auto staging = folder;
+    staging += ".tmp-" + std::to_string(entropy());
+    std::error_code error;
+    std::filesystem::create_directories(staging, error);
+    if (error) {
+        throw StoreError(staging, "cannot be created: " + error.message());
+    }
+    struct RemoveOnFailure {
+        std::filesystem::path folder;
+        bool keep = false;
+        ~RemoveOnFailure() {
+            if (!keep) {
+                std::error_code ignored;
+                std::filesystem::remove_all(folder, ignored);
+            }
+        }
+    } cleanup{staging};
+    test_hooks::crashPoint();
+    exportModelFolder(staging, model, tokenizer);
     std::vector<std::pair<std::string, at::Tensor>> tensors;
     nlohmann::json adamSteps = nlohmann::json::object();
     for (const auto& item : model.named_parameters()) {
@@ -84,12 +185,14 @@ void saveCheckpoint(const std::filesystem::path& folder, SequenceClassifier& mod
         tensors.emplace_back(kDeviceRngTensor, getRngState(device));
     }
     tensors.insert(tensors.end(), extraTensors.begin(), extraTensors.end());
-    writeSafeTensors(folder / checkpoint_files::kTrainingTensors, tensors);
-    // Last: its presence marks the checkpoint complete (latestCheckpoint reads it).
+    writeSafeTensors(staging / checkpoint_files::kTrainingTensors, tensors);
     auto saved = state;
     saved.adamSteps = std::move(adamSteps);
-    writeFileAtomically(folder / checkpoint_files::kTrainerState,
+    writeFileAtomically(staging / checkpoint_files::kTrainerState,
                         trainingStateToJson(saved).dump(2) + "\n");
+    syncFolder(staging);
+    switchInto(staging, folder);
+    cleanup.keep = true;
 }
 
 std::string rankRngTensor(int rank, bool device) {
@@ -176,23 +279,43 @@ TrainingState loadCheckpoint(const std::filesystem::path& folder,
 std::uintmax_t removeIncompleteCheckpoints(const std::filesystem::path& runFolder) {
     std::uintmax_t freed = 0;
     std::error_code error;
+    // A kill between the two renames of a switch without RENAME_EXCHANGE: the old checkpoint
+    // waits in <folder>.previous; it goes back unless the new one made it into place.
+    std::vector<std::filesystem::path> previous;
+    for (const auto& entry : std::filesystem::directory_iterator(runFolder, error)) {
+        const auto name = entry.path().filename().string();
+        const std::string suffix = checkpoint_files::kPreviousSuffix;
+        if (name.size() > suffix.size() &&
+            name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0) {
+            previous.push_back(entry.path());
+        }
+    }
+    for (const auto& old : previous) {
+        const auto name = old.filename().string();
+        const auto folder =
+            runFolder /
+            name.substr(0, name.size() - std::string(checkpoint_files::kPreviousSuffix).size());
+        if (!std::filesystem::exists(folder / checkpoint_files::kTrainerState, error)) {
+            std::filesystem::remove_all(folder, error);
+            std::filesystem::rename(old, folder, error);
+        }
+    }
     std::vector<std::filesystem::path> doomed;
     for (const auto& entry : std::filesystem::directory_iterator(runFolder, error)) {
         const auto name = entry.path().filename().string();
-        const bool checkpointFolder =
-            entry.is_directory(error) && (name == checkpoint_files::kBestFolder ||
-                                          name.rfind(checkpoint_files::kFolderPrefix, 0) == 0);
-        if (checkpointFolder &&
-            !std::filesystem::exists(entry.path() / checkpoint_files::kTrainerState)) {
-            doomed.push_back(entry.path());
+        const bool checkpointFolder = entry.is_directory(error) && isCheckpointName(name);
+        if (name.find(".tmp-") != std::string::npos ||
+            name.find(checkpoint_files::kPreviousSuffix) != std::string::npos) {
+            doomed.push_back(entry.path());  // a staging folder or file, or a replaced checkpoint
+        } else if (checkpointFolder &&
+                   !std::filesystem::exists(entry.path() / checkpoint_files::kTrainerState)) {
+            doomed.push_back(entry.path());  // written in place by an older version
         } else if (checkpointFolder) {
             for (const auto& file : std::filesystem::directory_iterator(entry.path(), error)) {
                 if (file.path().filename().string().find(".tmp-") != std::string::npos) {
                     doomed.push_back(file.path());
                 }
             }
-        } else if (name.find(".tmp-") != std::string::npos) {
-            doomed.push_back(entry.path());
         }
     }
     for (const auto& path : doomed) {
@@ -214,6 +337,11 @@ std::filesystem::path latestCheckpoint(const std::filesystem::path& runFolder) {
     std::size_t latestStep = 0;
     std::error_code error;
     for (const auto& entry : std::filesystem::directory_iterator(runFolder, error)) {
+        // Only best/ and checkpoint-<step>/: a staging folder (.tmp-) may be complete, but it
+        // was never switched into place.
+        if (!isCheckpointName(entry.path().filename().string())) {
+            continue;
+        }
         nlohmann::json state;
         try {
             std::string problem;

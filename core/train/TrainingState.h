@@ -33,10 +33,13 @@ class Tokenizer;
 std::filesystem::path checkpointFolder(const std::filesystem::path& runFolder, CheckpointKind kind,
                                        std::size_t step);
 
-/// Writes a complete checkpoint into folder: the model folder, the optimizer's moments of every
+/// Writes a complete checkpoint as folder: the model folder, the optimizer's moments of every
 /// parameter it holds state for (by parameter name), the CPU random state and, on CUDA, the
-/// device's, then trainer_state.json last, so that a folder with trainer_state.json is complete.
-/// Each file is replaced atomically; failures throw StoreError naming the file.
+/// device's, then trainer_state.json. The files go into a new folder beside it
+/// (<folder>.tmp-N), which is switched into place in one step once complete (a rename, or an
+/// atomic swap with the checkpoint it replaces): a kill at any moment leaves the old checkpoint
+/// or the new one whole, never files of two steps (issue 26). Failures throw StoreError naming
+/// the file, and leave folder as it was.
 /// extraTensors go into training_state.safetensors as well (a data-parallel run's random state
 /// of every rank: rankRngTensor()).
 void saveCheckpoint(const std::filesystem::path& folder, SequenceClassifier& model,
@@ -59,14 +62,16 @@ TrainingState loadCheckpoint(const std::filesystem::path& folder,
                              torch::optim::AdamW& optimizer, const c10::Device& device,
                              int rank = -1);
 
-/// Removes what an interrupted checkpoint write left in a run's folder: temporary files of
-/// AtomicFile ("*.tmp-N") and checkpoint folders without their trainer_state.json (which is
-/// written last). Complete checkpoints are kept. Returns the bytes freed.
+/// Removes what an interrupted checkpoint write left in a run's folder: staging folders and
+/// temporary files ("*.tmp-N"), checkpoint folders without their trainer_state.json (written in
+/// place by older versions), and puts back a checkpoint a kill left moved aside
+/// (<folder>.previous). Complete checkpoints are kept. Returns the bytes freed.
 std::uintmax_t removeIncompleteCheckpoints(const std::filesystem::path& runFolder);
 
 /// The newest complete checkpoint in a run's folder (by step; a regular one before best/), or
-/// empty. The folder is the truth: a process killed right after writing a checkpoint may not
-/// have recorded it in the run store yet.
+/// empty. Only best/ and checkpoint-<step>/ count: a staging folder never does. The folder is the
+/// truth: a process killed right after writing a checkpoint may not have recorded it in the run
+/// store yet.
 std::filesystem::path latestCheckpoint(const std::filesystem::path& runFolder);
 
 }  // namespace bert

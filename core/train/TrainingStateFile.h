@@ -20,6 +20,8 @@ constexpr const char* kTrainerState = "trainer_state.json";             ///< Tra
 constexpr const char* kTrainingTensors = "training_state.safetensors";  ///< moments, random states
 constexpr const char* kBestFolder = "best";           ///< the best checkpoint so far
 constexpr const char* kFolderPrefix = "checkpoint-";  ///< checkpoint-<step>/
+/// A checkpoint moved aside while its replacement goes in (where RENAME_EXCHANGE is missing).
+constexpr const char* kPreviousSuffix = ".previous";
 }  // namespace checkpoint_files
 
 /// Where a run is in its schedule.

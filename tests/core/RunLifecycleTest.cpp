@@ -107,5 +107,41 @@ TEST_F(RunLifecycle, ResumeRemovesWhatAnInterruptedCheckpointLeftAndEvaluationsS
     }
 }
 
+// Issue 26, point 3: a checkpoint is written into <folder>.tmp-N and switched into place in one
+// step. A staging folder is never a checkpoint, however complete; where the file system cannot
+// swap two folders, a kill between the two renames leaves the old best/ in best.previous, and the
+// next resume puts it back.
+TEST_F(RunLifecycle, AStagingFolderIsNeverACheckpointAndAMovedAsideOneComesBack) {
+    job_.training.epochs = 2;
+    const std::atomic<bool> go{false};
+    const auto session = runTrainingJob(job_, dir_ / "runs.sqlite", nullptr, go);
+    ASSERT_EQ(session.result.status, RunStatus::Completed) << session.result.error;
+    const auto folder = RunStore(dir_ / "runs.sqlite").runFolder(session.runId);
+    const auto latest = latestCheckpoint(folder);
+    ASSERT_FALSE(latest.empty());
+    ASSERT_TRUE(std::filesystem::exists(folder / "best" / "trainer_state.json"));
+    for (const auto& entry : std::filesystem::directory_iterator(folder)) {
+        EXPECT_EQ(entry.path().filename().string().find(".tmp-"), std::string::npos)
+            << "left behind: " << entry.path();
+    }
+
+    // A complete staging folder of a later step, as a kill right before its switch leaves it.
+    const auto staging = folder / "checkpoint-99.tmp-12345";
+    std::filesystem::copy(latest, staging);
+    auto state = nlohmann::json::parse(test::readFile(staging / "trainer_state.json"));
+    state["step"] = 99;
+    test::writeFile(staging / "trainer_state.json", state.dump());
+    EXPECT_EQ(latestCheckpoint(folder), latest) << "a staging folder was taken for a checkpoint";
+
+    const auto bestWeights = test::readFile(folder / "best" / "model.safetensors");
+    std::filesystem::rename(folder / "best", folder / "best.previous");
+    removeIncompleteCheckpoints(folder);
+    EXPECT_EQ(test::readFile(folder / "best" / "model.safetensors"), bestWeights)
+        << "best/ did not come back";
+    EXPECT_FALSE(std::filesystem::exists(folder / "best.previous"));
+    EXPECT_FALSE(std::filesystem::exists(staging));
+    EXPECT_EQ(latestCheckpoint(folder), latest);
+}
+
 }  // namespace
 }  // namespace bert

@@ -150,8 +150,11 @@ TEST(RunStore, ARunWhoseProcessDiedIsMarkedInterruptedAtTheNextOpen) {
         }
         waitpid(child, nullptr, 0);
         SQLite::Database db((dir / "runs.sqlite").string(), SQLite::OPEN_READWRITE);
+        // Its lease (issue 26) and its row say so.
         db.exec("UPDATE runs SET pid = " + std::to_string(child) +
                 " WHERE id = " + std::to_string(id));
+        db.exec("UPDATE leases SET pid = " + std::to_string(child) +
+                " WHERE run_id = " + std::to_string(id));
     }
     RunStore reopened(dir / "runs.sqlite");
     EXPECT_EQ(reopened.interruptedAtOpen(), std::vector<std::int64_t>{id});
@@ -211,6 +214,7 @@ TEST(RunStore, AReadOnlyOpenWritesNothingAndStillReportsADeadRunInterrupted) {
         }
         waitpid(child, nullptr, 0);
         store.database().exec("UPDATE runs SET pid = " + std::to_string(child));
+        store.database().exec("UPDATE leases SET pid = " + std::to_string(child));
     }
     const auto bytes = test::readFile(file);
     {
@@ -331,6 +335,7 @@ TEST(RunStore, AFinishedRunWhoseEndCannotBeRecordedIsNotCalledCrashed) {
         }
         waitpid(child, nullptr, 0);
         store.database().exec("UPDATE runs SET pid = " + std::to_string(child));
+        store.database().exec("UPDATE leases SET pid = " + std::to_string(child));
     }
     unsetenv("BERT_STUDIO_RECORDER_GIVE_UP_S");
     unsetenv("BERT_STUDIO_DB_BUSY_MS");

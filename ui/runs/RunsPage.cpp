@@ -186,8 +186,9 @@ void RunsPage::refresh() {
             row << techniques;
             // A run that never evaluated has no accuracy: "—", sorted below every real one.
             const auto& final = run.finalMetrics.value("final", nlohmann::json::object());
-            const bool evaluated = final.is_object() && final.contains("confusion") &&
-                                   final["confusion"].is_array() && !final["confusion"].empty();
+            // (stored sparse, an object, past 256 classes: issue 26)
+            const bool evaluated =
+                final.is_object() && final.contains("confusion") && !final["confusion"].empty();
             row << (evaluated
                         ? numberItem(run.bestAccuracy, QString::number(run.bestAccuracy, 'f', 4))
                         : numberItem(-1.0, QStringLiteral("—")));

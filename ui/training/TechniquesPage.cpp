@@ -44,8 +44,8 @@ TechniquesPage::TechniquesPage(QWidget* parent) : QWidget(parent) {
     modelFolder_->setObjectName(QStringLiteral("modelFolder"));
     modelFolder_->setToolTip(
         tr("A Hugging Face model folder of a supported family (BERT, RoBERTa, XLM-RoBERTa, "
-           "CamemBERT, DistilBERT, ELECTRA, ModernBERT): config.json, model.safetensors and "
-           "tokenizer.json or vocab.txt"));
+           "CamemBERT, DistilBERT, ELECTRA, ModernBERT): config.json, model.safetensors (or its "
+           "shards) and tokenizer.json or vocab.txt"));
     picker_ = new ModelPicker(this);
     connect(picker_, &ModelPicker::folderChosen, this, &TechniquesPage::setModelFolder);
     auto* browse = new QPushButton(tr("Browse…"), this);

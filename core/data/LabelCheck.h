@@ -1,0 +1,29 @@
+#pragma once
+
+// What is probably wrong with a label column's values, said before a run trains on them
+// (issue 26: labels differing only in case, spaces, Unicode normalisation, or 1 against 1.0
+// became separate classes without a word; a text column chosen as labels made 194 classes).
+
+#include <cstddef>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace bert {
+
+/// English sentences for the run's log and the command line, empty when nothing looks wrong:
+///  - labels that are the same but for case, surrounding spaces, Unicode normalisation or the
+///    spelling of a number ("1" and "1.0") are separate classes: one sentence per such group;
+///  - a column that looks like free text rather than classes: more than 20 classes, and either
+///    most of them seen once or values that are long (a median of 25 bytes or 4 words).
+/// classes: each label with its number of examples.
+std::vector<std::string> labelWarnings(
+    const std::vector<std::pair<std::string, std::size_t>>& classes);
+
+/// The labels as shown where they must be told apart: a label whose surrounding spaces or
+/// Unicode form would make it look like another (or like nothing) is shown as a JSON string,
+/// quoted, with non-ASCII characters as \u escapes ("pos " and "pos", "caf\u00e9" and
+/// "cafe\u0301"); the others as they are.
+std::vector<std::string> distinctLabelNames(const std::vector<std::string>& labels);
+
+}  // namespace bert

@@ -1,0 +1,51 @@
+#include "train/TestHooks.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
+
+#include <c10/util/Exception.h>
+
+namespace bert::test_hooks {
+
+namespace {
+
+struct OutOfMemoryAt {
+    int rank = 0;
+    std::size_t examples = 0;
+    std::size_t fromStep = 1;
+};
+
+const std::optional<OutOfMemoryAt>& outOfMemoryAt() {
+    static const auto hook = []() -> std::optional<OutOfMemoryAt> {
+        const char* text = std::getenv("BERT_STUDIO_TEST_OUT_OF_MEMORY");
+        if (text == nullptr || *text == '\0') {
+            return std::nullopt;
+        }
+        OutOfMemoryAt parsed;
+        unsigned long long examples = 0;
+        unsigned long long fromStep = 1;
+        const int fields = std::sscanf(text, "%d:%llu:%llu", &parsed.rank, &examples, &fromStep);
+        if (fields < 2 || examples == 0) {
+            return std::nullopt;
+        }
+        parsed.examples = static_cast<std::size_t>(examples);
+        parsed.fromStep = static_cast<std::size_t>(fromStep);
+        return parsed;
+    }();
+    return hook;
+}
+
+}  // namespace
+
+void injectOutOfMemory(int rank, std::size_t examples, std::size_t step) {
+    const auto& hook = outOfMemoryAt();
+    if (!hook || hook->rank != rank || examples < hook->examples || step < hook->fromStep) {
+        return;
+    }
+    TORCH_CHECK_WITH(OutOfMemoryError, false,
+                     "out of memory (BERT_STUDIO_TEST_OUT_OF_MEMORY: a micro-batch of ",
+                     hook->examples, " or more fails on rank ", rank, ")");
+}
+
+}  // namespace bert::test_hooks

@@ -1,0 +1,22 @@
+#pragma once
+
+// Faults that tests set off on purpose, by environment variable, so that what they check never
+// depends on timing or on a memory peak that varies between runs. Test-only: nothing a user
+// does sets them, and without the variables every hook is one branch on a cached flag. (The
+// kills at a checkpoint's file boundaries are in io/CrashPoints.h.)
+//
+//  BERT_STUDIO_TEST_OUT_OF_MEMORY=RANK:MICRO_BATCH[:FROM_STEP]
+//      a micro-batch of MICRO_BATCH examples or more runs out of memory on rank RANK (0 in one
+//      process), from optimizer step FROM_STEP on (default 1), as LibTorch's allocator would say
+//      it: the recovery (halve the micro-batch on every rank, keep the effective batch) runs as
+//      for a real out-of-memory.
+
+#include <cstddef>
+
+namespace bert::test_hooks {
+
+/// Throws c10::OutOfMemoryError when BERT_STUDIO_TEST_OUT_OF_MEMORY says this micro-batch of
+/// `examples` on `rank` at optimizer step `step` (1-based: the step being computed) fails.
+void injectOutOfMemory(int rank, std::size_t examples, std::size_t step);
+
+}  // namespace bert::test_hooks

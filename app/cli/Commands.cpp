@@ -24,6 +24,7 @@
 #include "io/Json.h"
 #include "memory/DeviceTraits.h"
 #include "memory/MemoryForecast.h"
+#include "memory/MemoryMonitor.h"
 #include "memory/ProcessMemory.h"
 #include "model/FamilyTraits.h"
 #include "model/Inference.h"
@@ -377,9 +378,7 @@ int trainAsRank(const TrainArguments& args, const std::filesystem::path& databas
                 const std::atomic<bool>& cancel, std::ostream& out, std::ostream& err) {
     const auto world = WorldInfo::fromEnvironment();
     auto job = args.resolve();
-    if (c10::Device(job.training.device).is_cuda()) {
-        job.training.device = "cuda:" + std::to_string(world.localRank);  // one GPU per rank
-    }
+    job.training.device = world.deviceForRank(job.training.device, cudaDeviceCount());
     const auto collective = Collective::connect(world, c10::Device(job.training.device));
     if (world.rank == 0) {
         Rank0Observers observers(err, args.eventsFd);
@@ -399,10 +398,8 @@ int resumeAsRank(std::int64_t runId, const std::filesystem::path& database, int 
     if (!run) {
         throw InputError(database, "has no run " + std::to_string(runId));
     }
-    auto device = c10::Device(jobOfRun(*run).training.device);
-    if (device.is_cuda()) {
-        device = c10::Device(c10::kCUDA, static_cast<c10::DeviceIndex>(world.localRank));
-    }
+    const c10::Device device(
+        world.deviceForRank(jobOfRun(*run).training.device, cudaDeviceCount()));
     const auto collective = Collective::connect(world, device);
     if (world.rank == 0) {
         Rank0Observers observers(err, eventsFd);

@@ -71,6 +71,13 @@ WorldInfo WorldInfo::fromEnvironment() {
     return world;
 }
 
+std::string WorldInfo::deviceForRank(const std::string& device, int visibleDevices) const {
+    if (device.rfind("cuda", 0) != 0) {
+        return device;
+    }
+    return "cuda:" + std::to_string(visibleDevices > 0 ? localRank % visibleDevices : localRank);
+}
+
 class Collective::Impl {
 public:
     c10::intrusive_ptr<c10d::TCPStore> store;

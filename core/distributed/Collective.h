@@ -45,6 +45,12 @@ struct WorldInfo {
 
     bool distributed() const { return size > 1; }
 
+    /// This rank's device for a run on device ("cpu", "cuda" or "cuda:N"): the CPU stays; on
+    /// CUDA one GPU per rank, LOCAL_RANK modulo the devices the process sees, so that a launch
+    /// that shows each task only its own GPU (Slurm's --gpus-per-task, CUDA_VISIBLE_DEVICES set
+    /// per rank) uses cuda:0 on every rank instead of naming a device that does not exist.
+    std::string deviceForRank(const std::string& device, int visibleDevices) const;
+
     /// torchrun's RANK, WORLD_SIZE, LOCAL_RANK, MASTER_ADDR, MASTER_PORT; else Slurm's
     /// SLURM_PROCID, SLURM_NTASKS, SLURM_LOCALID with MASTER_ADDR (or SLURM_LAUNCH_NODE_IPADDR)
     /// and MASTER_PORT; else one process. Throws InputError for a value that is not a number or

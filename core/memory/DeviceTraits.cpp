@@ -72,8 +72,7 @@ DeviceTraits readTraits(const std::string& device) {
 #ifdef BERT_STUDIO_WITH_CUDA
         cudaDeviceProp properties{};
         if (cudaDeviceCount() > 0 &&
-            cudaGetDeviceProperties(&properties, parsed.has_index() ? parsed.index() : 0) ==
-                cudaSuccess) {
+            cudaGetDeviceProperties(&properties, resolveDevice(parsed).index()) == cudaSuccess) {
             traits.nativeBf16 = properties.major >= kBf16ComputeMajor;
             traits.fastFp16 = properties.major >= kFp16ComputeMajor;
         }

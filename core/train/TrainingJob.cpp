@@ -207,7 +207,8 @@ namespace {
 TrainingJob jobForThisRank(const RunRecord& run, const Collective* collective) {
     auto job = jobOfRun(run);
     if (collective != nullptr && c10::Device(job.training.device).is_cuda()) {
-        job.training.device = "cuda:" + std::to_string(WorldInfo::fromEnvironment().localRank);
+        job.training.device =
+            WorldInfo::fromEnvironment().deviceForRank(job.training.device, cudaDeviceCount());
     }
     return job;
 }

@@ -6,6 +6,7 @@
 #include <torch/csrc/distributed/c10d/PrefixStore.hpp>
 #include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
+#include <torch/version.h>
 #ifdef BERT_STUDIO_WITH_NCCL
 #include <c10/cuda/CUDAFunctions.h>
 #include <torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp>
@@ -154,11 +155,13 @@ Collective::~Collective() {
         try {
             // After a failure a graceful shutdown could wait for a peer that is gone (NCCL
             // finalises its communicators); abort does not.
+#if TORCH_VERSION_MAJOR > 2 || TORCH_VERSION_MINOR >= 6
             if (impl_->failed) {
-                group->abort();
-            } else {
-                group->shutdown();
+                group->abort();  // c10d::Backend::abort, since torch 2.6
+                continue;
             }
+#endif
+            group->shutdown();
         } catch (...) {
             // A peer that is already gone: nothing left to close cleanly.
         }

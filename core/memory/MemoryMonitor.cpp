@@ -23,6 +23,7 @@
 #include <c10/cuda/CUDACachingAllocator.h>
 #include <c10/cuda/CUDAFunctions.h>
 #include <c10/cuda/CUDAGuard.h>
+#include <torch/version.h>
 #endif
 
 namespace bert {
@@ -153,8 +154,13 @@ MemoryMonitor::MemoryMonitor(c10::Device device) : device_(resolveDevice(device)
 void initializeCuda() {
 #ifdef BERT_STUDIO_WITH_CUDA
     // torch/cuda/__init__.py: set_per_process_memory_fraction and memory_stats call _lazy_init()
-    // first; its C++ side is the context's lazyInitDevice (call_once inside).
+    // first; its C++ side is the context's lazyInitDevice (call_once inside), lazyInitCUDA
+    // before torch 2.6 (deprecated since).
+#if TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR < 6
+    at::globalContext().lazyInitCUDA();
+#else
     at::globalContext().lazyInitDevice(c10::DeviceType::CUDA);
+#endif
 #endif
 }
 

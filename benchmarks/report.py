@@ -124,12 +124,14 @@ def side_by_side_section(data, parity=None):
     parity_models = {row["model"]: row["passed"] for row in parity["rows"]} if parity else None
     out = ["## 1. Side by side with Hugging Face Trainer", "",
            f"Machine: {machine_line(data['machine'])}. Threads: {data['threads']} on both sides.", "",
-           "Both sides start from the same weights (one `BertForSequenceClassification` folder written by "
-           "`transformers`, seeded head), read the same stratified train and validation files, and use the "
-           "same max length, micro-batch, steps, learning rate, seed and evaluation batch. Four cases: the "
-           "e-mails at 512 tokens (long, uneven texts: fixed padding wastes much) and their subject lines (the "
-           "text before the first \" . \") at 128 tokens (short texts: fixed padding is mostly pad), each with "
-           "MiniLM and BERT-base. Throughput is examples per second over the steps after the first "
+           "Both sides start from the same weights (one folder written by `transformers`, seeded head), read "
+           "the same stratified train and validation files, and use the same max length, micro-batch, steps, "
+           "learning rate, seed and evaluation batch. The cases: the e-mails at 512 tokens (long, uneven "
+           "texts: fixed padding wastes much) and their subject lines (the text before the first \" . \") at "
+           "128 tokens (short texts: fixed padding is mostly pad), with MiniLM, BERT-base and ModernBERT-base "
+           "(random weights over MiniLM's vocabulary, the cost of the architecture). Where a case ran several "
+           "times, the two sides alternating, figures are the median with the spread (lowest to highest) in "
+           "brackets, and a ratio's median and spread are of the ratios within each repeat. Throughput is examples per second over the steps after the first "
            f"{data['warmup_steps']} (first-use costs), leaving out the interval after an in-run evaluation "
            "(ours evaluates at each epoch's end, Trainer after training); *real tokens/s* counts non-pad tokens "
            "only. *Process peak* is the whole process's peak resident set (model, data, libraries and "
@@ -161,9 +163,18 @@ def side_by_side_section(data, parity=None):
             if (setting.startswith("equal") and row["ours_settings"].get("precision", "fp32") == "fp32"
                     and parity_models and row["model"] in parity_models):
                 setting += f" (parity: {'within' if parity_models[row['model']] else 'outside'} 1e-4, section 1b)"
+            spread = row.get("throughput_ratio_spread")
+            ratio = f"**{row['throughput_ratio']:.2f}x**" + (f" ({spread[0]:.2f}-{spread[1]:.2f}, "
+                                                               f"{row['repeats']} runs)" if spread else "")
+
+            def speed(figures):
+                low_high = figures.get("samples_per_second_spread")
+                return f"{figures['samples_per_second']:.2f}" + (
+                    f" ({low_high[0]:.2f}-{low_high[1]:.2f})" if low_high and row.get("repeats", 1) > 1 else "")
+
             out.append(f"| {setting} | {settings_words(row['ours_settings']) or '-'} | "
-                       f"{o['samples_per_second']:.2f} / {r['samples_per_second']:.2f} | "
-                       f"**{row['throughput_ratio']:.2f}x** | {o['tokens_per_second']:,.0f} / "
+                       f"{speed(o)} / {speed(r)} | "
+                       f"{ratio} | {o['tokens_per_second']:,.0f} / "
                        f"{r['tokens_per_second']:,.0f} | {o['padding_share']:.0%} / {r['padding_share']:.0%} | "
                        f"**{o['mfu']:.1%}** / {r['mfu']:.1%} | {o['peak_resident_mib']:.0f} / "
                        f"{r['peak_resident_mib']:.0f} | {o['accuracy']:.3f} / {r['accuracy']:.3f} |")
@@ -178,8 +189,8 @@ def side_by_side_section(data, parity=None):
                              "/s"))
         out.append("")
     out += ["### Targets (issue 14)", ""] + side_by_side_targets(data["rows"], parity_models) + [""]
-    out += ["Reproduce: `benchmarks/side_by_side.sh` (every case; `--cases subjects-128-minilm` for one), then "
-            "`python3 benchmarks/report.py`.", ""]
+    out += ["Reproduce: `benchmarks/side_by_side.sh` (every case, 3 alternating repeats; `--cases "
+            "emails-512-modernbert-base --repeats 3` for one), then `python3 benchmarks/report.py`.", ""]
     return out
 
 

@@ -442,6 +442,35 @@ TEST_F(DataParallel, TwoRanksEndWithTheWeightsAndMetricsOfOneBigBatch) {
     EXPECT_NE(show.out.find(", rank 1 "), std::string::npos) << show.out;
 }
 
+// Issue 28, point 4: data parallel with sharded optimizer state is one big batch for every
+// family, with the other techniques on (unpadded and grouped batches, accumulation, a frozen
+// lowest layer with the frozen-prefix cache, gradient checkpointing): 2 ranks of micro-batch 2
+// x accumulation 2 end with the weights of 1 process of micro-batch 4 x accumulation 2.
+TEST_F(DataParallel, EveryFamilyTrainsDataParallelWithShardedStateAsOneProcessDoes) {
+    const std::vector<std::string> techniques = {
+        "--padding",        "unpadded", "--group-by-length", "--accumulation",         "2",
+        "--freeze-embeddings", "--freeze-layers", "1",       "--cache-frozen-prefix",
+        "--gradient-checkpointing", "--max-steps", "6"};
+    for (const auto& type : test::familyModelTypes()) {
+        auto bundle = test::makeFamilyModel(type, 2, 32, 4, /*dropout=*/0.0, 5);
+        exportModelFolder(dir_ / ("model-" + type), *bundle.model, *bundle.tokenizer);
+        auto settings = techniques;
+        settings.insert(settings.end(), {"--model", (dir_ / ("model-" + type)).string()});
+        auto one = settings;
+        one.insert(one.end(), {"--batch-size", "4"});
+        auto two = settings;
+        two.insert(two.end(), {"--batch-size", "2", "--nproc", "2", "--shard-optimizer"});
+        const auto single = trainInto(type + "-one", one);
+        ASSERT_EQ(single.code, 0) << type << ": " << single.err;
+        const auto parallel = trainInto(type + "-two", two);
+        ASSERT_EQ(parallel.code, 0) << type << ": " << parallel.err;
+        const float difference = largestDifference(type + "-one", type + "-two");
+        std::cout << type << ": 2 sharded ranks vs 1 process, largest weight difference "
+                  << difference << "\n";
+        EXPECT_LE(difference, 1e-6F) << type;
+    }
+}
+
 /// The child of `parent` whose environment says RANK=rank, or -1.
 pid_t workerOfRank(pid_t parent, int rank) {
     for (const auto& entry : std::filesystem::directory_iterator("/proc")) {

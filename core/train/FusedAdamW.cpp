@@ -3,7 +3,6 @@
 #include <stdexcept>
 
 #include <ATen/ops/_foreach_add.h>
-#include <ATen/ops/_foreach_sub.h>
 #include <ATen/ops/_fused_adamw.h>
 #include <ATen/ops/cat.h>
 #include <ATen/ops/full.h>
@@ -132,7 +131,9 @@ torch::Tensor FusedAdamW::step(LossClosure closure) {
                           options.lr(), beta1, beta2, options.weight_decay(), options.eps(),
                           /*amsgrad=*/false, /*maximize=*/false, gradScale, found);
         if (found) {
-            at::_foreach_sub_(steps, *found);
+            // There is no _foreach_sub_ of one tensor: a Tensor would bind to the list overload
+            // as a list of one. adam.py subtracts [found_inf] * len(steps); add with alpha -1.
+            at::_foreach_add_(steps, *found, /*alpha=*/-1);
             unsettled_ = true;
         }
     }

@@ -42,8 +42,9 @@ TEST(CudaFootprint, BlocksAndSegmentsRoundAsTheCachingAllocatorDoes) {
     EXPECT_EQ(allocatorSegmentBytes(4), 2 * kMiB);          // small pool
     EXPECT_EQ(allocatorSegmentBytes(kMiB), 2 * kMiB);       // still "small"
     EXPECT_EQ(allocatorSegmentBytes(kMiB + 1), 20 * kMiB);  // mid-size: a 20 MiB segment
-    EXPECT_EQ(allocatorSegmentBytes(10 * kMiB - 1), 20 * kMiB);
-    EXPECT_EQ(allocatorSegmentBytes(10 * kMiB), 10 * kMiB);  // large: rounded to 2 MiB
+    EXPECT_EQ(allocatorSegmentBytes(10 * kMiB - 512), 20 * kMiB);
+    EXPECT_EQ(allocatorSegmentBytes(10 * kMiB - 1), 10 * kMiB);  // its block is 10 MiB: large
+    EXPECT_EQ(allocatorSegmentBytes(10 * kMiB), 10 * kMiB);      // large: rounded to 2 MiB
     EXPECT_EQ(allocatorSegmentBytes(11 * kMiB + 1), 12 * kMiB);
 }
 
@@ -109,10 +110,11 @@ TEST(CudaForecast, TheLargestBatchUnderACapLeavesRoomForTheAllocatorsOverhead) {
     EXPECT_LT(fit->batchSize, 16U);
     EXPECT_EQ(fit->stepExamples(), 16U) << "the effective batch is kept";
     EXPECT_LE(forecastMemory(miniLm(), *fit, lengths).reserved(), cap);
-    // On the CPU the same budget holds the whole micro-batch.
+    // On the CPU a cap at the tensors' peak holds the whole micro-batch: nothing is added.
     auto cpu = settingsOn("cpu");
-    cpu.memoryCapBytes = cap;
-    EXPECT_EQ(largestFittingBatch(miniLm(), cpu, lengths, cap)->batchSize, 16U);
+    const auto cpuPeak = forecastMemory(miniLm(), cpu, lengths).total();
+    cpu.memoryCapBytes = cpuPeak;
+    EXPECT_EQ(largestFittingBatch(miniLm(), cpu, lengths, cpuPeak)->batchSize, 16U);
 }
 
 TEST(Tf32, TheAdviceSuggestsItForFp32OnAmpereOnlyAndTheForecastIgnoresIt) {

@@ -11,6 +11,7 @@
 //    dead peer ends the survivor with exit 3;
 //  - point 8: --tf32 is on while a CUDA run trains, and restored after;
 //  - point 9: the frozen-prefix cache on CUDA trains as without it.
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <fstream>
@@ -200,7 +201,7 @@ TEST_F(CudaPaths, AnOutOfMemoryInTheRecomputeLeavesTheCudaGeneratorAsItWas) {
     const auto hidden = at::randn({2, 4}, at::TensorOptions().device(kGpu));
     const auto output = recomputingLayerRunner()(*layer, hidden, TokenLayout{});
     const auto before = getRngState(kGpu);
-    EXPECT_THROW(output.sum().backward(), c10::OutOfMemoryError);
+    EXPECT_THROW(output.sum().backward(), c10::Error);  // the injected out-of-memory
     EXPECT_EQ(layer->calls, 2);
     EXPECT_TRUE(at::equal(getRngState(kGpu), before));
 }

@@ -66,7 +66,7 @@ void ClipAndStep(benchmark::State& state, const std::string& modelName) {
     optimizer.step();
     for (auto _ : state) {
         if constexpr (kFolded) {
-            const double norm = bert::gradientNorm(parameters);
+            const double norm = bert::gradientNorm(parameters).item<double>();
             optimizer.divideNextGradientsBy((norm + 1e-6) / kMaxNorm);
         } else {
             torch::nn::utils::clip_grad_norm_(parameters, kMaxNorm);

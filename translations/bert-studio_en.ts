@@ -418,6 +418,22 @@
         <source>Return cached memory to the system (on a GPU the CUDA allocator&apos;s cache, on the CPU the free blocks the heap keeps for reuse): helps other processes and fragmentation; every release costs speed.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>TF32 matrix multiplies</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>On a CUDA GPU of the Ampere generation or newer, fp32 matrix multiplies run on TF32 tensor cores: several times faster, with about 10 bits of mantissa in their products. No effect on the CPU, under bf16/fp16 autocast&apos;s half-precision products, or on memory.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Log every N steps</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Read the loss, gradient norm and loss scale back from the device every N optimizer steps (and at each epoch end); each point of the curves is then the mean of N steps. Every read waits for the GPU to finish its queued work: a larger N keeps a GPU busy. 1: every step.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>bert::ui::CompareDialog</name>
@@ -1467,6 +1483,22 @@
     </message>
     <message>
         <source>A Hugging Face model folder of a supported family (BERT, RoBERTa, XLM-RoBERTa, CamemBERT, DistilBERT, ELECTRA, ModernBERT): config.json, model.safetensors (or its shards) and tokenizer.json or vocab.txt</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>allocator overhead</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CUDA context and NCCL</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>That is the peak of allocated tensors, what a trial step measures. On CUDA the caching allocator reserves %1 (what a memory cap limits: cuBLAS workspaces, rounding, cached blocks), and the process takes %2 of the device with the CUDA context%3; %4% of the %5 is compared.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> and NCCL&apos;s buffers</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

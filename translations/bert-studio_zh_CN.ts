@@ -418,6 +418,22 @@
         <source>Return cached memory to the system (on a GPU the CUDA allocator&apos;s cache, on the CPU the free blocks the heap keeps for reuse): helps other processes and fragmentation; every release costs speed.</source>
         <translation>将缓存的内存还给系统（GPU 上为 CUDA 分配器的缓存，CPU 上为堆为复用而保留的空闲块）：有助于其他进程并减少碎片；每次释放都会降低速度。</translation>
     </message>
+    <message>
+        <source>TF32 matrix multiplies</source>
+        <translation>TF32 矩阵乘法</translation>
+    </message>
+    <message>
+        <source>On a CUDA GPU of the Ampere generation or newer, fp32 matrix multiplies run on TF32 tensor cores: several times faster, with about 10 bits of mantissa in their products. No effect on the CPU, under bf16/fp16 autocast&apos;s half-precision products, or on memory.</source>
+        <translation>在 Ampere 或更新架构的 CUDA GPU 上，fp32 矩阵乘法在 TF32 张量核心上运行：快数倍，乘积约保留 10 位尾数。对 CPU、bf16/fp16 自动混合精度下的半精度乘积以及内存均无影响。</translation>
+    </message>
+    <message>
+        <source>Log every N steps</source>
+        <translation>每 N 步记录一次</translation>
+    </message>
+    <message>
+        <source>Read the loss, gradient norm and loss scale back from the device every N optimizer steps (and at each epoch end); each point of the curves is then the mean of N steps. Every read waits for the GPU to finish its queued work: a larger N keeps a GPU busy. 1: every step.</source>
+        <translation>每 N 个优化步（以及每个轮次结束时）从设备读回损失、梯度范数和损失缩放；曲线上的每个点即为 N 步的平均值。每次读取都要等待 GPU 完成已排队的工作：N 越大，GPU 越不空闲。1：每一步。</translation>
+    </message>
 </context>
 <context>
     <name>bert::ui::CompareDialog</name>
@@ -1465,6 +1481,22 @@
     <message>
         <source>A Hugging Face model folder of a supported family (BERT, RoBERTa, XLM-RoBERTa, CamemBERT, DistilBERT, ELECTRA, ModernBERT): config.json, model.safetensors (or its shards) and tokenizer.json or vocab.txt</source>
         <translation>受支持模型家族（BERT、RoBERTa、XLM-RoBERTa、CamemBERT、DistilBERT、ELECTRA、ModernBERT）的 Hugging Face 模型文件夹：config.json、model.safetensors（或其分片），以及 tokenizer.json 或 vocab.txt</translation>
+    </message>
+    <message>
+        <source>allocator overhead</source>
+        <translation>分配器开销</translation>
+    </message>
+    <message>
+        <source>CUDA context and NCCL</source>
+        <translation>CUDA 上下文与 NCCL</translation>
+    </message>
+    <message>
+        <source>That is the peak of allocated tensors, what a trial step measures. On CUDA the caching allocator reserves %1 (what a memory cap limits: cuBLAS workspaces, rounding, cached blocks), and the process takes %2 of the device with the CUDA context%3; %4% of the %5 is compared.</source>
+        <translation>这是已分配张量的峰值，即试运行步骤所测量的值。在 CUDA 上，缓存分配器预留 %1（内存上限所限制的量：cuBLAS 工作区、取整、缓存块），进程连同 CUDA 上下文%3共占用设备 %2；比较的是%5的 %4%。</translation>
+    </message>
+    <message>
+        <source> and NCCL&apos;s buffers</source>
+        <translation>及 NCCL 缓冲区</translation>
     </message>
 </context>
 <context>

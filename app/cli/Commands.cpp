@@ -23,6 +23,7 @@
 #include "io/InputFile.h"
 #include "io/Json.h"
 #include "memory/DeviceTraits.h"
+#include "memory/MemoryMonitor.h"
 #include "train/MemoryForecast.h"
 #include "memory/ProcessMemory.h"
 #include "model/FamilyTraits.h"
@@ -402,9 +403,7 @@ int trainAsRank(const TrainArguments& args, const std::filesystem::path& databas
     RunReport report;  // first: its clock starts with the command
     const auto world = WorldInfo::fromEnvironment();
     auto job = args.resolve();
-    if (c10::Device(job.training.device).is_cuda()) {
-        job.training.device = "cuda:" + std::to_string(world.localRank);  // one GPU per rank
-    }
+    job.training.device = world.deviceForRank(job.training.device, cudaDeviceCount());
     const auto collective = Collective::connect(world, c10::Device(job.training.device));
     if (world.rank == 0) {
         Rank0Observers observers(err, args.eventsFd);
@@ -434,10 +433,8 @@ int resumeAsRank(const ResumeArguments& args, const std::filesystem::path& datab
     if (!run) {
         throw InputError(database, "has no run " + std::to_string(runId));
     }
-    auto device = c10::Device(jobOfRun(*run).training.device);
-    if (device.is_cuda()) {
-        device = c10::Device(c10::kCUDA, static_cast<c10::DeviceIndex>(world.localRank));
-    }
+    const c10::Device device(
+        world.deviceForRank(jobOfRun(*run).training.device, cudaDeviceCount()));
     const auto collective = Collective::connect(world, device);
     if (world.rank == 0) {
         Rank0Observers observers(err, args.eventsFd);
@@ -505,19 +502,36 @@ void estimate(const TrainArguments& args, bool trial, bool largestBatch, std::os
     row("  alive at the peak", forecast.peakGradients, aliveAtPeak);
     row("optimizer state", forecast.optimizerState);
     row("activations", forecast.activations);
-    row("peak", forecast.total(), "weights + optimizer state + activations + gradients alive");
+    row(forecast.allocatorOverhead > 0 ? "tensor peak" : "peak", forecast.total(),
+        "weights + optimizer state + activations + gradients alive");
+    if (forecast.allocatorOverhead > 0 || forecast.outsideAllocator > 0) {
+        // CUDA: the allocated peak is what the trial step measures; a cap limits what the
+        // caching allocator reserves; the device must hold everything the process takes.
+        row("allocator overhead", forecast.allocatorOverhead,
+            "cuBLAS workspaces, block and segment rounding, cached blocks");
+        row("reserved peak", forecast.reserved(), "what a memory cap limits");
+        row("outside allocator", forecast.outsideAllocator, "CUDA context, NCCL buffers");
+        row("process total", forecast.processTotal(), "what the device must hold");
+    }
     row(job.training.memoryCapBytes ? "memory cap" : "device memory", budget);
     if (const auto warning = emulatedPrecisionWarning(deviceTraits(job.training.device),
                                                       toString(job.training.precision));
         !warning.empty()) {
         out << "note: " << warning << "\n";
     }
+    if (const auto advice = tf32Advice(deviceTraits(job.training.device),
+                                       toString(job.training.precision), job.training.tf32);
+        !advice.empty()) {
+        out << "note: " << advice << "\n";
+    }
     if (trial) {
         row("trial step peak", trainer.trialStepPeak());
     }
-    if (forecast.total() <= budget) {
+    // Like with like: the reserved peak against a cap, the process's total against the device.
+    const auto budgeted = budgetedBytes(forecast, job.training);
+    if (budgeted <= budget) {
         out << "fits (" << std::fixed << std::setprecision(0)
-            << 100.0 * static_cast<double>(forecast.total()) / static_cast<double>(budget)
+            << 100.0 * static_cast<double>(budgeted) / static_cast<double>(budget)
             << "% of the budget)\n";
         return;
     }

@@ -40,8 +40,38 @@ print_summary() {
 }
 trap print_summary EXIT
 
+# What the build needs, checked before anything is configured: CMake new enough for the presets
+# (cmakeMinimumRequired in CMakePresets.json), ninja (the presets' generator) and a compiler
+# that takes C++20 (torch 2.x's headers need it). Names each missing tool and what to install.
+check_tools() {
+  local missing=() cxx=${CXX:-c++}
+  if ! command -v cmake >/dev/null; then
+    missing+=("cmake (3.25 or newer: pip install cmake, or Debian's cmake)")
+  else
+    local have
+    have=$(cmake --version | sed -n 's/^cmake version \([0-9]*\.[0-9]*\).*/\1/p')
+    if [ "$(printf '%s\n' 3.25 "$have" | sort -V | head -1)" != 3.25 ]; then
+      missing+=("cmake 3.25 or newer (this one is $have: pip install cmake)")
+    fi
+  fi
+  command -v ninja >/dev/null || missing+=("ninja (pip install ninja, or Debian's ninja-build)")
+  if ! command -v "$cxx" >/dev/null; then
+    missing+=("a C++ compiler ($cxx; Debian's g++ 12 or newer)")
+  elif ! printf '#include <concepts>\n#include <span>\nint main() { std::span<int> s; return std::integral<int> ? 0 : 1; }\n' \
+      | "$cxx" -std=c++20 -x c++ - -o /dev/null 2>"$out/compiler-check.log"; then
+    missing+=("a compiler that takes -std=c++20 ($cxx does not: see compiler-check.log)")
+  fi
+  if [ ${#missing[@]} -gt 0 ]; then
+    printf 'run.sh: missing before configuring: %s\n' "${missing[@]}" >&2
+    note tools "MISSING: ${missing[*]}"
+    exit 2
+  fi
+  note tools "ok (cmake $(cmake --version | head -1 | awk '{print $3}'), ninja $(ninja --version), $("$cxx" --version | head -1))"
+}
+
 build_and_test() {
   local started=$SECONDS
+  check_tools
   "$python" "$root/benchmarks/gpu/unpack_debs.py" "$prefix" "$kit"/debs/*.deb | tee "$out/unpack.log"
   "$python" -c 'import torch; print("torch", torch.__version__, "CUDA", torch.version.cuda,
       "devices", torch.cuda.device_count(), torch.cuda.get_device_name() if torch.cuda.is_available() else "")' \
@@ -62,9 +92,9 @@ build_and_test() {
   grep -E '\[ +(OK|FAILED|SKIPPED) +\]|max \||cap [0-9]+ MiB|device .*MiB total' "$out/cuda-tests.log" \
     | tee "$out/cuda-tests-summary.log" || true
   local ok failed skipped
-  ok=$(grep -cE '\[       OK \] Cuda\.' "$out/cuda-tests.log" || true)
-  failed=$(grep -cE '\[  FAILED  \] Cuda\.[A-Za-z]+ \(' "$out/cuda-tests.log" || true)
-  skipped=$(grep -cE '\[  SKIPPED \] Cuda\.' "$out/cuda-tests.log" || true)
+  ok=$(grep -cE '\[       OK \] Cuda[A-Za-z]*\.' "$out/cuda-tests.log" || true)
+  failed=$(grep -cE '\[  FAILED  \] Cuda[A-Za-z]*\.[A-Za-z]+ \(' "$out/cuda-tests.log" || true)
+  skipped=$(grep -cE '\[  SKIPPED \] Cuda[A-Za-z]*\.' "$out/cuda-tests.log" || true)
   note "cuda tests" "$( [ $status -eq 0 ] && echo passed || echo FAILED) ($ok ok, $failed failed, $skipped skipped)"
   local unit=0
   ctest --test-dir "$build" -L 'unit|cli' -j "$jobs" --output-on-failure >"$out/unit-tests.log" 2>&1 || unit=$?

@@ -9,6 +9,17 @@
 
 namespace bert {
 
+at::TensorOptions stagingOptions(c10::Device device, at::ScalarType dtype) {
+    return at::TensorOptions().dtype(dtype).pinned_memory(device.is_cuda());
+}
+
+at::Tensor toDevice(const at::Tensor& host, c10::Device device) {
+    if (device.is_cpu()) {
+        return host;
+    }
+    return (host.is_pinned() ? host : host.pin_memory()).to(device, /*non_blocking=*/true);
+}
+
 std::size_t paddedLength(std::size_t longest, const PaddingOptions& padding) {
     std::size_t length = std::max(longest, padding.fixedLength);
     const std::size_t multiple = std::max<std::size_t>(padding.multipleOf, 1);
@@ -26,9 +37,10 @@ PaddedInputs collate(const std::vector<const Encoding*>& examples, std::int32_t 
     }
     const auto batch = static_cast<std::int64_t>(examples.size());
     const auto length = static_cast<std::int64_t>(paddedLength(longest, padding));
-    auto ids = at::full({batch, length}, padId, at::kLong);
-    auto types = at::zeros({batch, length}, at::kLong);
-    auto mask = at::zeros({batch, length}, at::kLong);
+    const auto host = stagingOptions(device, at::kLong);
+    auto ids = at::full({batch, length}, padId, host);
+    auto types = at::zeros({batch, length}, host);
+    auto mask = at::zeros({batch, length}, host);
     auto idsData = ids.accessor<std::int64_t, 2>();
     auto typesData = types.accessor<std::int64_t, 2>();
     auto maskData = mask.accessor<std::int64_t, 2>();
@@ -41,10 +53,7 @@ PaddedInputs collate(const std::vector<const Encoding*>& examples, std::int32_t 
             maskData[row][c] = example.attentionMask[col];
         }
     }
-    if (device.is_cpu()) {
-        return {ids, types, mask};
-    }
-    return {ids.to(device, /*non_blocking=*/true), types.to(device, true), mask.to(device, true)};
+    return {toDevice(ids, device), toDevice(types, device), toDevice(mask, device)};
 }
 
 at::Tensor paddedMaskRows(std::int64_t sequences, std::int64_t length) {
@@ -91,10 +100,6 @@ std::vector<std::vector<std::size_t>> groupIndices(const std::vector<std::size_t
     return groups;
 }
 
-at::Tensor onDevice(at::Tensor tensor, c10::Device device) {
-    return device.is_cpu() ? tensor : tensor.to(device, /*non_blocking=*/true);
-}
-
 // Sequences within this share of their group's longest share one attention call on CUDA.
 constexpr double kCudaGroupShare = 0.7;
 
@@ -132,11 +137,12 @@ TokenBatch packBatch(const std::vector<const Encoding*>& examples, c10::Device d
         total += static_cast<std::int64_t>(example->size());
     }
     const auto sequences = static_cast<std::int64_t>(examples.size());
-    auto ids = at::empty({total}, at::kLong);
-    auto types = at::empty({total}, at::kLong);
-    auto positions = at::empty({total}, at::kLong);
-    auto maskRows = at::empty({total}, at::kLong);
-    auto firstTokens = at::empty({sequences}, at::kLong);
+    const auto staged = stagingOptions(device, at::kLong);
+    auto ids = at::empty({total}, staged);
+    auto types = at::empty({total}, staged);
+    auto positions = at::empty({total}, staged);
+    auto maskRows = at::empty({total}, at::kLong);  // stays on the CPU (dropout's keys)
+    auto firstTokens = at::empty({sequences}, staged);
     auto* idsData = ids.data_ptr<std::int64_t>();
     auto* typesData = types.data_ptr<std::int64_t>();
     auto* positionsData = positions.data_ptr<std::int64_t>();
@@ -162,7 +168,7 @@ TokenBatch packBatch(const std::vector<const Encoding*>& examples, c10::Device d
         at::Tensor keep;
         bool* keepData = nullptr;
         if (padded) {
-            keep = at::zeros({size, 1, 1, group.length}, at::kBool);
+            keep = at::zeros({size, 1, 1, group.length}, stagingOptions(device, at::kBool));
             keepData = keep.data_ptr<bool>();
         }
         std::vector<std::int64_t> grid;
@@ -185,15 +191,16 @@ TokenBatch packBatch(const std::vector<const Encoding*>& examples, c10::Device d
         }
         group.tokens = row - group.firstToken;
         if (padded) {
-            group.keepMask = onDevice(keep, device);
-            group.gridRows = onDevice(at::tensor(grid, at::kLong), device);
+            group.keepMask = toDevice(keep, device);
+            group.gridRows = toDevice(at::tensor(grid, at::kLong), device);
         }
         batch.layout.groups.push_back(std::move(group));
     }
-    batch.inputIds = onDevice(ids, device);
-    batch.tokenTypeIds = onDevice(types, device);
-    batch.layout.positions = onDevice(positions, device);
-    batch.layout.firstTokens = onDevice(firstTokens, device);
+    batch.inputIds = toDevice(ids, device);
+    batch.tokenTypeIds = toDevice(types, device);
+    batch.layout.positions = toDevice(positions, device);
+    batch.layout.firstTokenRows.assign(firstData, firstData + sequences);
+    batch.layout.firstTokens = toDevice(firstTokens, device);
     batch.layout.maskRows = maskRows;
     return batch;
 }

@@ -11,6 +11,18 @@
 
 namespace bert {
 
+/// Options for host memory that a batch fills before it goes to device: page-locked (pinned)
+/// for a CUDA device, so that the copy runs asynchronously and the host does not wait for the
+/// GPU to drain its queue first (a copy from pageable memory does: CUDA stages it, after a
+/// stream sync); ordinary memory for the CPU, where nothing is copied.
+at::TensorOptions stagingOptions(c10::Device device, at::ScalarType dtype);
+
+/// host (a CPU tensor, ideally made with stagingOptions; pinned here if not) on device without
+/// waiting for it (non_blocking, as torch.utils.data's pin_memory with .to(non_blocking=True)):
+/// PyTorch's caching host allocator keeps the pinned block until the copy has run. The CPU
+/// tensor itself for the CPU.
+at::Tensor toDevice(const at::Tensor& host, c10::Device device);
+
 /// How a batch is padded.
 struct PaddingOptions {
     /// Pad every batch to this length (fixed padding); 0 pads to the batch's longest example

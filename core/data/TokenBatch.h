@@ -45,6 +45,9 @@ struct TokenLayout {
     /// Packed: [B] int64 on the device, the hidden row of each sequence's first token, in
     /// micro-batch order (what [CLS] pooling reads).
     at::Tensor firstTokens;
+    /// Packed: firstTokens in host memory, for the host's own slicing (the frozen-prefix
+    /// cache) without reading the device.
+    std::vector<std::int64_t> firstTokenRows;
     /// [rows of the hidden states] int64 on the CPU: dropout's key of each row.
     at::Tensor maskRows;
     /// Packed: [T] int64 on the device, each token's position in its sequence (0 for the

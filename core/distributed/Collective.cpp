@@ -11,8 +11,10 @@
 #include <unistd.h>
 
 #include <ATen/ATen.h>
+#include <torch/csrc/distributed/c10d/PrefixStore.hpp>
 #include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
+#include <torch/version.h>
 #ifdef BERT_STUDIO_WITH_NCCL
 #include <c10/cuda/CUDAFunctions.h>
 #include <torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp>
@@ -134,18 +136,56 @@ WorldInfo WorldInfo::fromEnvironment() {
     return world;
 }
 
+std::string WorldInfo::deviceForRank(const std::string& device, int visibleDevices) const {
+    if (device.rfind("cuda", 0) != 0) {
+        return device;
+    }
+    return "cuda:" + std::to_string(visibleDevices > 0 ? localRank % visibleDevices : localRank);
+}
+
+std::string prepareNcclErrorHandling() {
+    // torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp reads TORCH_NCCL_ASYNC_ERROR_HANDLING when
+    // the group is made; its default, 3 (SkipCleanUp), has the watchdog thread take the whole
+    // process down when a collective fails or times out: no message of ours, no exit code 3.
+    // 2 (CleanUpOnly) aborts the communicators and leaves the process running: the failure
+    // then reaches the training thread (the next collective, or the Gloo agreement of every
+    // step), which ends with the CollectiveError the Gloo path gives. A user's own setting wins.
+    constexpr const char* kVariable = "TORCH_NCCL_ASYNC_ERROR_HANDLING";
+    ::setenv(kVariable, "2", /*overwrite=*/0);
+    return environmentText(kVariable);
+}
+
 class Collective::Impl {
 public:
     c10::intrusive_ptr<c10d::TCPStore> store;
     c10::intrusive_ptr<c10d::Backend> group;
+    /// Collectives of host figures (step agreements, memory, fingerprints, random states): the
+    /// Gloo group itself, or under NCCL a Gloo group beside it, so that they never touch the
+    /// GPU (NCCL takes CUDA tensors only: a figure made there had to be read back, a host wait
+    /// twice a step).
+    c10::intrusive_ptr<c10d::Backend> hostGroup;
     std::chrono::milliseconds timeout;
     int rank = 0;
+    bool nccl = false;
+    bool failed = false;
 
-    /// Waits for one collective; any failure becomes a CollectiveError naming what and why.
-    void wait(const c10::intrusive_ptr<c10d::Work>& work, const char* what) {
+    /// Runs one collective (launch and wait); any failure becomes a CollectiveError naming what
+    /// and why. Gloo's waits block (its work runs on the host). NCCL's wait makes the current
+    /// stream wait for the collective and returns: given a timeout it would block the host
+    /// until the collective ends (ProcessGroupNCCL.cpp, WorkNCCL::wait: "block the CPU thread
+    /// until the work is completed or timed out"), once per bucket. NCCL's own timeout
+    /// (Options::timeout, the watchdog) bounds those instead.
+    template <typename Launch>
+    void run(const char* what, bool onHost, Launch&& launch) {
         try {
-            work->wait(timeout);
+            const c10::intrusive_ptr<c10d::Work> work = launch();
+            if (nccl && !onHost) {
+                work->wait();
+            } else {
+                work->wait(timeout);
+            }
         } catch (const std::exception& error) {
+            failed = true;
             std::string reason = error.what();
             reason = reason.substr(0, reason.find('\n'));
             throw CollectiveError("rank " + std::to_string(rank) + ": " + what +
@@ -164,9 +204,27 @@ Collective::Collective(std::unique_ptr<Impl> impl, int rank, int size, c10::Devi
       backend_(std::move(backend)) {}
 
 Collective::~Collective() {
-    if (impl_ && impl_->group) {
+    if (!impl_) {
+        return;
+    }
+    std::vector<c10::intrusive_ptr<c10d::Backend>> groups = {impl_->group};
+    if (impl_->hostGroup && impl_->hostGroup != impl_->group) {
+        groups.push_back(impl_->hostGroup);
+    }
+    for (const auto& group : groups) {
+        if (!group) {
+            continue;
+        }
         try {
-            impl_->group->shutdown();
+            // After a failure a graceful shutdown could wait for a peer that is gone (NCCL
+            // finalises its communicators); abort does not.
+#if TORCH_VERSION_MAJOR > 2 || TORCH_VERSION_MINOR >= 6
+            if (impl_->failed) {
+                group->abort();  // c10d::Backend::abort, since torch 2.6
+                continue;
+            }
+#endif
+            group->shutdown();
         } catch (...) {
             // A peer that is already gone: nothing left to close cleanly.
         }
@@ -224,15 +282,33 @@ std::unique_ptr<Collective> Collective::connect(const WorldInfo& world, c10::Dev
         throw CollectiveError(who + ": the rendezvous at " + where +
                               " failed (a port in use, or a rank that never started): " + reason);
     }
+    // Gloo over loopback when every rank is on this machine; otherwise the address that reaches
+    // the master is also how the others reach us.
+    auto makeGloo = [&](c10::intrusive_ptr<c10d::Store> store) {
+        auto options = c10d::ProcessGroupGloo::Options::create(timeout);
+        const bool local = world.masterAddress == "127.0.0.1" || world.masterAddress == "localhost";
+        options->devices.push_back(
+            local ? c10d::ProcessGroupGloo::createDeviceForHostname("127.0.0.1")
+                  : c10d::ProcessGroupGloo::createDefaultDevice());
+        return c10::make_intrusive<c10d::ProcessGroupGloo>(std::move(store), world.rank, world.size,
+                                                           options);
+    };
+    // BERT_STUDIO_DISTRIBUTED_BACKEND=gloo keeps CUDA runs on Gloo where NCCL is built in (a
+    // machine whose NCCL does not work; the CUDA tests of Gloo's staging).
+    const bool glooAsked = environmentText("BERT_STUDIO_DISTRIBUTED_BACKEND") == "gloo";
 #ifdef BERT_STUDIO_WITH_NCCL
-    if (device.is_cuda()) {
+    if (device.is_cuda() && !glooAsked) {
         try {
+            prepareNcclErrorHandling();
             // NCCL binds each rank to its device; it connects lazily, at the first collective.
             c10::cuda::set_device(device.index());
             auto options = c10d::ProcessGroupNCCL::Options::create();
             options->timeout = timeout;
             impl->group = c10::make_intrusive<c10d::ProcessGroupNCCL>(impl->store, world.rank,
                                                                       world.size, options);
+            impl->hostGroup =
+                makeGloo(c10::make_intrusive<c10d::PrefixStore>("host-figures", impl->store));
+            impl->nccl = true;
         } catch (const std::exception& error) {
             std::string reason = error.what();
             throw CollectiveError(
@@ -243,27 +319,19 @@ std::unique_ptr<Collective> Collective::connect(const WorldInfo& world, c10::Dev
             new Collective(std::move(impl), world.rank, world.size, device, "nccl"));
     }
 #else
-    (void)device;  // without NCCL, Gloo reduces CUDA tensors too (through the host)
+    (void)glooAsked;  // without NCCL, Gloo reduces CUDA tensors too (through the host)
 #endif
     try {
-        auto options = c10d::ProcessGroupGloo::Options::create(timeout);
-        // Loopback when every rank is on this machine; otherwise the address that reaches the
-        // master is also how the others reach us.
-        const bool local = world.masterAddress == "127.0.0.1" || world.masterAddress == "localhost";
-        options->devices.push_back(
-            local ? c10d::ProcessGroupGloo::createDeviceForHostname("127.0.0.1")
-                  : c10d::ProcessGroupGloo::createDefaultDevice());
-        impl->group = c10::make_intrusive<c10d::ProcessGroupGloo>(impl->store, world.rank,
-                                                                  world.size, options);
+        impl->group = makeGloo(impl->store);
+        impl->hostGroup = impl->group;
     } catch (const std::exception& error) {
         std::string reason = error.what();
         throw CollectiveError("rank " + std::to_string(world.rank) +
                               ": connecting the Gloo process group through " + where +
                               " failed: " + reason.substr(0, reason.find('\n')));
     }
-    // What the collective makes itself (figures, fingerprints) stays on the CPU under Gloo.
     return std::unique_ptr<Collective>(
-        new Collective(std::move(impl), world.rank, world.size, c10::Device(c10::kCPU), "gloo"));
+        new Collective(std::move(impl), world.rank, world.size, device, "gloo"));
 }
 
 void Collective::allReduceSum(const std::vector<at::Tensor>& tensors) {
@@ -285,7 +353,7 @@ void Collective::allReduceSum(const std::vector<at::Tensor>& tensors) {
             flat.push_back(tensors[i].reshape({-1}));
         }
         std::vector<at::Tensor> buffer = {at::cat(flat)};
-        impl_->wait(impl_->group->allreduce(buffer), "a gradient all-reduce");
+        impl_->run("a gradient all-reduce", false, [&] { return impl_->group->allreduce(buffer); });
         std::int64_t offset = 0;
         for (std::size_t i = start; i < end; ++i) {
             const auto count = tensors[i].numel();
@@ -298,11 +366,11 @@ void Collective::allReduceSum(const std::vector<at::Tensor>& tensors) {
 }
 
 std::vector<double> Collective::sumNumbers(std::vector<double> values) {
-    std::vector<at::Tensor> buffer = {
-        onBackend(at::tensor(values, at::TensorOptions().dtype(at::kDouble)))};
-    impl_->wait(impl_->group->allreduce(buffer), "an all-reduce of step figures");
-    const auto host = buffer.front().cpu();
-    const auto* summed = host.data_ptr<double>();
+    // On the host group: figures of the host, summed without the GPU.
+    std::vector<at::Tensor> buffer = {at::tensor(values, at::TensorOptions().dtype(at::kDouble))};
+    impl_->run("an all-reduce of step figures", true,
+               [&] { return impl_->hostGroup->allreduce(buffer); });
+    const auto* summed = buffer.front().const_data_ptr<double>();
     for (std::size_t i = 0; i < values.size(); ++i) {
         values[i] = summed[i];
     }
@@ -310,28 +378,33 @@ std::vector<double> Collective::sumNumbers(std::vector<double> values) {
 }
 
 std::vector<at::Tensor> Collective::allGather(const at::Tensor& tensor) {
-    // Given on the CPU (figures, random states), returned on the CPU, whatever the backend.
-    std::vector<at::Tensor> input = {onBackend(tensor).contiguous()};
+    // Given on the CPU (figures, random states), gathered by the host group, returned on the CPU.
+    std::vector<at::Tensor> input = {tensor.to(at::kCPU).contiguous()};
     std::vector<std::vector<at::Tensor>> output(1);
     for (int r = 0; r < size_; ++r) {
         output.front().push_back(at::empty_like(input.front()));
     }
-    impl_->wait(impl_->group->allgather(output, input), "an all-gather");
-    std::vector<at::Tensor> result;
-    for (const auto& gathered : output.front()) {
-        result.push_back(gathered.to(tensor.device()));
-    }
-    return result;
+    impl_->run("an all-gather", true, [&] { return impl_->hostGroup->allgather(output, input); });
+    return output.front();
 }
 
 void Collective::send(const at::Tensor& tensor, int to) {
-    std::vector<at::Tensor> buffer = {tensor.contiguous()};
-    impl_->wait(impl_->group->send(buffer, to, /*tag=*/0), "sending optimizer state");
+    // Gloo's send and recv treat a tensor's pointer as host memory (ProcessGroupGloo's
+    // send/recv take CPU tensors only): a CUDA tensor goes through the host there.
+    const bool staged = !impl_->nccl && tensor.is_cuda();
+    std::vector<at::Tensor> buffer = {staged ? tensor.to(at::kCPU) : tensor.contiguous()};
+    impl_->run("sending optimizer state", staged || !impl_->nccl,
+               [&] { return impl_->group->send(buffer, to, /*tag=*/0); });
 }
 
 void Collective::receive(at::Tensor& tensor, int from) {
-    std::vector<at::Tensor> buffer = {tensor};
-    impl_->wait(impl_->group->recv(buffer, from, /*tag=*/0), "receiving optimizer state");
+    const bool staged = !impl_->nccl && tensor.is_cuda();
+    std::vector<at::Tensor> buffer = {staged ? at::empty_like(tensor, at::kCPU) : tensor};
+    impl_->run("receiving optimizer state", staged || !impl_->nccl,
+               [&] { return impl_->group->recv(buffer, from, /*tag=*/0); });
+    if (staged) {
+        tensor.copy_(buffer.front());
+    }
 }
 
 void Collective::broadcastFrom(int root, const std::vector<at::Tensor>& tensors) {
@@ -345,9 +418,8 @@ void Collective::broadcastFrom(int root, const std::vector<at::Tensor>& tensors)
     std::vector<at::Tensor> buffer = {at::cat(flat)};
     c10d::BroadcastOptions options;
     options.rootRank = root;
-    impl_->wait(impl_->group->broadcast(buffer, options), root == 0
-                                                              ? "the broadcast of rank 0's weights"
-                                                              : "the broadcast of updated weights");
+    impl_->run(root == 0 ? "the broadcast of rank 0's weights" : "the broadcast of updated weights",
+               false, [&] { return impl_->group->broadcast(buffer, options); });
     std::int64_t offset = 0;
     for (const auto& tensor : tensors) {
         const auto count = tensor.numel();

@@ -1,10 +1,20 @@
 #pragma once
 
 // Data parallel on PyTorch's own c10d: a TCPStore for the rendezvous (rank 0 hosts it) and a
-// ProcessGroupGloo for the collectives, launched the way torchrun and Slurm launch jobs. There is
-// no C++ DistributedDataParallel, so the gradient reduction is ours (Trainer), on these
-// collectives. Every collective has a timeout: a rank that died or hangs ends the others with a
-// CollectiveError (exit code 3), never a hang.
+// ProcessGroupGloo for the collectives (ProcessGroupNCCL for CUDA tensors where built with
+// NCCL, with a Gloo group beside it for the host's figures), launched the way torchrun and
+// Slurm launch jobs. There is no C++ DistributedDataParallel, so the gradient reduction is ours
+// (Trainer), on these collectives. Every collective has a timeout: a rank that died or hangs
+// ends the others with a CollectiveError (exit code 3), never a hang.
+//
+// What NCCL can promise of that: its collectives run on the GPU and are bounded by NCCL's own
+// timeout (the watchdog thread). prepareNcclErrorHandling has the watchdog abort the
+// communicators instead of killing the process, and the Gloo agreement every step makes on the
+// host (out-of-memory flag, tokens) meets a dead or silent peer within the timeout: the
+// survivors end with the CollectiveError and exit 3, as under Gloo. It cannot promise that
+// when the watchdog itself hangs (an ncclCommAbort stuck in the driver): PyTorch's heartbeat
+// monitor then aborts the process after TORCH_NCCL_HEARTBEAT_TIMEOUT_SEC with its own message
+// (signal 6); nor when the GPU is lost (Xid errors), where CUDA fails the process first.
 //
 // Thread contract: one Collective per process, used from the training thread only.
 
@@ -48,12 +58,23 @@ struct WorldInfo {
 
     bool distributed() const { return size > 1; }
 
+    /// This rank's device for a run on device ("cpu", "cuda" or "cuda:N"): the CPU stays; on
+    /// CUDA one GPU per rank, LOCAL_RANK modulo the devices the process sees, so that a launch
+    /// that shows each task only its own GPU (Slurm's --gpus-per-task, CUDA_VISIBLE_DEVICES set
+    /// per rank) uses cuda:0 on every rank instead of naming a device that does not exist.
+    std::string deviceForRank(const std::string& device, int visibleDevices) const;
+
     /// torchrun's RANK, WORLD_SIZE, LOCAL_RANK, MASTER_ADDR, MASTER_PORT; else Slurm's
     /// SLURM_PROCID, SLURM_NTASKS, SLURM_LOCALID with MASTER_ADDR (or SLURM_LAUNCH_NODE_IPADDR)
     /// and MASTER_PORT; else one process. Throws InputError for a value that is not a number or
     /// out of range, naming the variable.
     static WorldInfo fromEnvironment();
 };
+
+/// Sets TORCH_NCCL_ASYNC_ERROR_HANDLING to 2 (CleanUpOnly: a failed or timed-out collective
+/// aborts the communicators, and the process lives on to report it) unless the user set it;
+/// returns the value in force. Collective::connect calls it before making a NCCL group.
+std::string prepareNcclErrorHandling();
 
 /// The collectives the trainer needs, over c10d's ProcessGroupGloo (CPU and CUDA tensors).
 class Collective {
@@ -97,9 +118,6 @@ private:
     class Impl;
     Collective(std::unique_ptr<Impl> impl, int rank, int size, c10::Device device,
                std::string backend);
-    /// A tensor the collective made itself (figures, fingerprints, random states), on the
-    /// device the backend reduces on: NCCL takes CUDA tensors only.
-    at::Tensor onBackend(const at::Tensor& tensor) const { return tensor.to(device_); }
     std::unique_ptr<Impl> impl_;
     int rank_;
     int size_;

@@ -72,10 +72,11 @@ DeviceTraits readTraits(const std::string& device) {
 #ifdef BERT_STUDIO_WITH_CUDA
         cudaDeviceProp properties{};
         if (cudaDeviceCount() > 0 &&
-            cudaGetDeviceProperties(&properties, parsed.has_index() ? parsed.index() : 0) ==
-                cudaSuccess) {
+            cudaGetDeviceProperties(&properties, resolveDevice(parsed).index()) == cudaSuccess) {
             traits.nativeBf16 = properties.major >= kBf16ComputeMajor;
             traits.fastFp16 = properties.major >= kFp16ComputeMajor;
+            traits.tf32 = properties.major >= kBf16ComputeMajor;  // Ampere, as bf16
+            traits.computeMajor = properties.major;
         }
 #endif
         return traits;
@@ -114,6 +115,16 @@ std::string emulatedPrecisionWarning(const DeviceTraits& traits, std::string_vie
                            : "fp16 on a CPU is emulated and needs loss scaling: slower than fp32";
     }
     return {};
+}
+
+std::string tf32Advice(const DeviceTraits& traits, std::string_view precision, bool tf32) {
+    if (!traits.tf32 || tf32 || precision != "fp32") {
+        return {};
+    }
+    return "fp32 on " + traits.name +
+           " multiplies matrices at full fp32 precision; --tf32 runs them on its TF32 tensor "
+           "cores, several times faster (about 10 mantissa bits in the products), and bf16 "
+           "saves memory as well";
 }
 
 }  // namespace bert

@@ -16,7 +16,11 @@ struct DeviceTraits {
     /// fp16 tensor cores (CUDA since Volta). Never the CPU: LibTorch's CPU fp16 kernels are slow
     /// everywhere but on AMX-FP16 servers, and fp16 needs loss scaling besides.
     bool fastFp16 = false;
-    std::string name;  ///< "CPU", "NVIDIA H100 80GB HBM3 (cuda:0)"
+    /// TF32 tensor cores for fp32 matrix multiplies (CUDA compute capability 8.0 or newer):
+    /// what --tf32 turns on.
+    bool tf32 = false;
+    int computeMajor = 0;  ///< CUDA compute capability's major number; 0: the CPU or unknown
+    std::string name;      ///< "CPU", "NVIDIA H100 80GB HBM3 (cuda:0)"
 };
 
 /// The traits of "cpu", "cuda" or "cuda:N". A CUDA device that is not there reads as the CPU
@@ -30,5 +34,10 @@ bool cpuInfoHasNativeBf16(std::string_view cpuinfo);
 /// emulated: ..."), for `estimate` and a run's log; empty when the choice is fast there or is
 /// fp32. precision is the JSON name: "fp32", "bf16", "fp16".
 std::string emulatedPrecisionWarning(const DeviceTraits& traits, std::string_view precision);
+
+/// Advice for fp32 on a GPU with TF32 tensor cores while --tf32 is off ("fp32 on ... runs its
+/// matrix multiplies at full fp32 precision: --tf32 ..."), for `estimate` and a run's log; empty
+/// otherwise.
+std::string tf32Advice(const DeviceTraits& traits, std::string_view precision, bool tf32);
 
 }  // namespace bert

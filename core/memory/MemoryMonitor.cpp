@@ -19,9 +19,11 @@
 #ifdef BERT_STUDIO_WITH_CUDA
 #include <cuda_runtime_api.h>
 
+#include <ATen/Context.h>
 #include <c10/cuda/CUDACachingAllocator.h>
 #include <c10/cuda/CUDAFunctions.h>
 #include <c10/cuda/CUDAGuard.h>
+#include <torch/version.h>
 #endif
 
 namespace bert {
@@ -143,10 +145,37 @@ private:
 
 }  // namespace
 
-MemoryMonitor::MemoryMonitor(c10::Device device) : device_(device) {
+MemoryMonitor::MemoryMonitor(c10::Device device) : device_(resolveDevice(device)) {
     if (device_.is_cpu()) {
         CountingCpuAllocator::instance();
     }
+}
+
+void initializeCuda() {
+#ifdef BERT_STUDIO_WITH_CUDA
+    // torch/cuda/__init__.py: set_per_process_memory_fraction and memory_stats call _lazy_init()
+    // first; its C++ side is the context's lazyInitDevice (call_once inside), lazyInitCUDA
+    // before torch 2.6 (deprecated since).
+#if TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR < 6
+    at::globalContext().lazyInitCUDA();
+#else
+    at::globalContext().lazyInitDevice(c10::DeviceType::CUDA);
+#endif
+#endif
+}
+
+c10::Device resolveDevice(const c10::Device& device) {
+#ifdef BERT_STUDIO_WITH_CUDA
+    if (device.is_cuda()) {
+        // The allocator and the generators are per device: "cuda" must name one before the first
+        // call (torch/_utils.py, _get_device_index: a CUDA device without index is the current).
+        initializeCuda();
+        if (!device.has_index()) {
+            return {c10::kCUDA, c10::cuda::current_device()};
+        }
+    }
+#endif
+    return device;
 }
 
 MemorySample MemoryMonitor::sample() const {
@@ -193,7 +222,7 @@ void applyCudaCap(c10::DeviceIndex index, std::optional<std::int64_t> capBytes) 
 #endif
 
 ScopedMemoryCap::ScopedMemoryCap(c10::Device device, std::optional<std::int64_t> capBytes)
-    : device_(device), cap_(capBytes) {
+    : device_(resolveDevice(device)), cap_(capBytes) {
     if (device_.is_cpu()) {
         auto& allocator = CountingCpuAllocator::instance();
         const auto previous = allocator.cap();
@@ -257,9 +286,12 @@ std::int64_t MemoryMonitor::deviceTotalBytes() const {
 std::int64_t deviceMemoryBytes(const c10::Device& device) {
 #ifdef BERT_STUDIO_WITH_CUDA
     if (device.is_cuda()) {
+        if (cudaDeviceCount() == 0) {
+            return 0;
+        }
         std::size_t freeBytes = 0;
         std::size_t totalBytes = 0;
-        c10::cuda::CUDAGuard guard(device.index());
+        c10::cuda::CUDAGuard guard(resolveDevice(device).index());
         if (cudaMemGetInfo(&freeBytes, &totalBytes) == cudaSuccess) {
             return static_cast<std::int64_t>(totalBytes);
         }
@@ -293,10 +325,11 @@ int cudaDeviceCount() {
 
 std::string deviceDescription(const c10::Device& device) {
 #ifdef BERT_STUDIO_WITH_CUDA
-    if (device.is_cuda()) {
+    if (device.is_cuda() && cudaDeviceCount() > 0) {
+        const auto index = resolveDevice(device).index();
         cudaDeviceProp properties{};
-        if (cudaGetDeviceProperties(&properties, device.index()) == cudaSuccess) {
-            return std::string(properties.name) + " (cuda:" + std::to_string(device.index()) + ")";
+        if (cudaGetDeviceProperties(&properties, index) == cudaSuccess) {
+            return std::string(properties.name) + " (cuda:" + std::to_string(index) + ")";
         }
     }
 #endif

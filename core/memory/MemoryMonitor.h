@@ -29,6 +29,7 @@ namespace bert {
 /// (CPU) or device-wide (CUDA), not per monitor.
 class MemoryMonitor {
 public:
+    /// device as given or without an index (resolveDevice); sets CUDA up first (initializeCuda).
     explicit MemoryMonitor(c10::Device device);
 
     MemorySample sample() const;
@@ -88,6 +89,15 @@ std::int64_t deviceMemoryBytes(const c10::Device& device);
 
 /// Whether LibTorch sees a usable CUDA device, and how many.
 int cudaDeviceCount();
+/// Sets LibTorch's CUDA state up, as Python's torch.cuda._lazy_init() does before
+/// set_per_process_memory_fraction and memory_stats: the caching allocator has no entry for a
+/// device until then, and setMemoryFraction, getDeviceStats and resetPeakStats fail their check
+/// ("Allocator not initialized for device 0: did you call init?") when no CUDA tensor was made
+/// yet. Idempotent and thread-safe; nothing without CUDA.
+void initializeCuda();
+/// The device with its index: a CUDA device without one ("cuda") is the current CUDA device, as
+/// torch._get_device_index(device, optional=True) reads it. Other devices are returned as given.
+c10::Device resolveDevice(const c10::Device& device);
 /// "CPU" or the CUDA device's name.
 std::string deviceDescription(const c10::Device& device);
 

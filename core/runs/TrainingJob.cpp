@@ -125,10 +125,15 @@ BatchFit findLargestBatch(const TrainingJob& job, const std::atomic<bool>& cance
         Trainer trainer(prepared.model, prepared.data, candidate, silent);
         ++fit.trials;
         const auto peak = trainer.trialStepPeak();
-        if (peak <= fit.budgetBytes) {
+        // An out-of-memory trial means "does not fit", whatever figure it reached. The trial
+        // measures tensors; like the forecast, it is compared with the budget together with
+        // what the allocator and the process add on CUDA (nothing on the CPU).
+        const auto forecast = trainer.forecast();
+        const auto overhead = budgetedBytes(forecast, candidate) - forecast.total();
+        if (!trainer.lastTrialRanOutOfMemory() && peak + overhead <= fit.budgetBytes) {
             fit.fits = true;
             fit.config = candidate;
-            fit.forecastBytes = trainer.forecast().total();
+            fit.forecastBytes = budgetedBytes(forecast, candidate);
             fit.trialPeakBytes = peak;
             return fit;
         }
@@ -291,7 +296,8 @@ namespace {
 TrainingJob jobForThisRank(const RunRecord& run, const Collective* collective) {
     auto job = jobOfRun(run);
     if (collective != nullptr && c10::Device(job.training.device).is_cuda()) {
-        job.training.device = "cuda:" + std::to_string(WorldInfo::fromEnvironment().localRank);
+        job.training.device =
+            WorldInfo::fromEnvironment().deviceForRank(job.training.device, cudaDeviceCount());
     }
     return job;
 }

@@ -41,6 +41,8 @@ MemoryBreakdown breakdownOf(const Json& json) {
     breakdown.optimizerState = json.value("optimizer_state", std::int64_t{0});
     breakdown.activations = json.value("activations", std::int64_t{0});
     breakdown.peakGradients = json.value("peak_gradients", std::int64_t{-1});
+    breakdown.allocatorOverhead = json.value("allocator_overhead", std::int64_t{0});
+    breakdown.outsideAllocator = json.value("outside_allocator", std::int64_t{0});
     return breakdown;
 }
 

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "data/Batch.h"
+#include "memory/CudaFootprint.h"
 
 namespace bert {
 
@@ -133,7 +134,17 @@ MemoryBreakdown forecastMemory(const EncoderConfig& model, const TrainingConfig&
     } else {
         forecast.peakGradients = counts.head * kFloatBytes;
     }
+    if (cuda) {
+        const auto overheads =
+            cudaOverheads(forecast.activations, deviceTraits(training.device).computeMajor, ranks);
+        forecast.allocatorOverhead = overheads.allocatorOverhead;
+        forecast.outsideAllocator = overheads.outsideAllocator;
+    }
     return forecast;
+}
+
+std::int64_t budgetedBytes(const MemoryBreakdown& forecast, const TrainingConfig& training) {
+    return training.memoryCapBytes ? forecast.reserved() : forecast.processTotal();
 }
 
 namespace {
@@ -144,6 +155,9 @@ namespace {
 constexpr double kRecomputeSlowdown = 1.25;
 // bf16 / fp16 on CUDA tensor cores: matrix multiplies at about twice the fp32 (TF32-off) rate.
 constexpr double kFastHalfSpeedup = 0.6;
+// Against fp32 with TF32 on (--tf32), the same tensor cores at half the operand width: the
+// matrix multiplies gain less (about 1.3x on Ampere and Hopper), the memory-bound rest as much.
+constexpr double kFastHalfSpeedupOverTf32 = 0.8;
 // bf16 on a CUDA GPU older than Ampere is emulated.
 constexpr double kEmulatedCudaBf16Slowdown = 2.0;
 // bf16 on a CPU with AVX512-BF16 / AMX: faster than fp32 (MiniLM, 16 x 128 tokens, on this
@@ -215,7 +229,7 @@ public:
     }
 
     std::int64_t peak(const Plan& plan) const {
-        return forecastMemory(model_, apply(plan), lengths_).total();
+        return budgetedBytes(forecastMemory(model_, apply(plan), lengths_), training_);
     }
 
     /// Expected step time after / before, and the ranking score (which adds the penalties).
@@ -260,10 +274,13 @@ public:
 
     double precisionFactor(Precision precision) const {
         if (precision == Precision::Fp16) {
-            return kFastHalfSpeedup;
+            return device_.tf32 && training_.tf32 ? kFastHalfSpeedupOverTf32 : kFastHalfSpeedup;
         }
         if (device_.cuda) {
-            return device_.nativeBf16 ? kFastHalfSpeedup : kEmulatedCudaBf16Slowdown;
+            if (!device_.nativeBf16) {
+                return kEmulatedCudaBf16Slowdown;
+            }
+            return device_.tf32 && training_.tf32 ? kFastHalfSpeedupOverTf32 : kFastHalfSpeedup;
         }
         return device_.nativeBf16 ? kNativeCpuBf16Speedup : kEmulatedCpuBf16Slowdown;
     }
@@ -369,7 +386,7 @@ std::optional<TrainingConfig> largestFittingBatch(const EncoderConfig& model,
         TrainingConfig candidate = training;
         candidate.accumulationSteps = training.stepExamples() / size;
         candidate.batchSize = size;
-        if (forecastMemory(model, candidate, lengths).total() <= budgetBytes) {
+        if (budgetedBytes(forecastMemory(model, candidate, lengths), training) <= budgetBytes) {
             return candidate;
         }
     }

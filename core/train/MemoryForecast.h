@@ -53,11 +53,18 @@ ParameterCounts countParameters(const EncoderConfig& model);
 /// The peak (MemoryBreakdown::total) is weights + optimizer state + activations + the gradients
 /// alive at that moment: all of them with accumulation, all but the embeddings' under
 /// checkpointing, only the head's otherwise (the peak is then the start of backward).
+/// On CUDA the breakdown adds what the tensors' peak does not hold (memory/CudaFootprint.h):
+/// the allocator's overhead (reserved()) and what lies outside it (processTotal()).
 /// Under data parallel the figures are per process (ranks of them, or training.processes when
 /// more, each with batchSize examples per micro-batch); with shardOptimizer each keeps 1/ranks
 /// of the optimizer state.
 MemoryBreakdown forecastMemory(const EncoderConfig& model, const TrainingConfig& training,
                                const ExampleLengths& lengths, std::size_t ranks = 1);
+
+/// The forecast figure a budget for training limits: with a memory cap, which on CUDA acts on
+/// what the caching allocator reserves, the reserved peak; without one, against the device's
+/// memory, all the process takes from the device. On the CPU both are the tensors' peak.
+std::int64_t budgetedBytes(const MemoryBreakdown& forecast, const TrainingConfig& training);
 
 /// What would make a run fit a memory budget, and what it costs on the device.
 struct FitAdvice {

@@ -3,7 +3,10 @@
 #include <map>
 
 #include <ATen/ATen.h>
+#include <ATen/Context.h>
 #include <ATen/autocast_mode.h>
+
+#include "train/HostReads.h"
 
 namespace bert {
 
@@ -24,6 +27,21 @@ AutocastGuard::~AutocastGuard() {
     at::autocast::set_autocast_dtype(deviceType_, previousDtype_);
 }
 
+Tf32Scope::Tf32Scope(bool enabled)
+    : previousCuBlas_(at::globalContext().allowTF32CuBLAS()),
+      previousCuDnn_(at::globalContext().allowTF32CuDNN()) {
+    // aten/src/ATen/Context.cpp: setAllowTF32CuBLAS keeps the legacy matmul precision and the
+    // newer fp32_precision setting of "cuda"/"matmul" in step (what
+    // torch.backends.cuda.matmul.allow_tf32 sets).
+    at::globalContext().setAllowTF32CuBLAS(enabled);
+    at::globalContext().setAllowTF32CuDNN(enabled);
+}
+
+Tf32Scope::~Tf32Scope() {
+    at::globalContext().setAllowTF32CuBLAS(previousCuBlas_);
+    at::globalContext().setAllowTF32CuDNN(previousCuDnn_);
+}
+
 DynamicLossScaler::DynamicLossScaler(c10::Device device, double initialScale, double growthFactor,
                                      double backoffFactor, std::int64_t growthInterval)
     : scale_(at::full({1}, initialScale, at::TensorOptions().dtype(at::kFloat).device(device))),
@@ -37,7 +55,7 @@ at::Tensor DynamicLossScaler::scale(const at::Tensor& loss) const {
     return loss * scale_.to(loss.scalar_type());
 }
 
-bool DynamicLossScaler::unscale(const std::vector<at::Tensor>& params) {
+at::Tensor DynamicLossScaler::unscale(const std::vector<at::Tensor>& params) {
     foundInf_.zero_();
     const auto inverse = scale_.to(at::kDouble).reciprocal().to(at::kFloat);
     // The fused kernel wants gradients grouped by device and dtype.
@@ -57,7 +75,9 @@ bool DynamicLossScaler::unscale(const std::vector<at::Tensor>& params) {
             foundInf_.add_(foundOnDevice.to(foundInf_.device()));
         }
     }
-    return foundInf_.item<float>() > 0.0F;
+    // The check writes 1 per group that found one: at most 1 for the optimizer, whose kernel
+    // skips on exactly 1 (found_inf == 1 in ATen's fused Adam kernels).
+    return foundInf_.clamp_max(1.0).reshape({});
 }
 
 void DynamicLossScaler::update() {
@@ -66,11 +86,11 @@ void DynamicLossScaler::update() {
 }
 
 double DynamicLossScaler::scaleValue() const {
-    return scale_.item<double>();
+    return readValue(scale_);
 }
 
 std::int64_t DynamicLossScaler::growthTracker() const {
-    return growthTracker_.item<std::int64_t>();
+    return static_cast<std::int64_t>(readValue(growthTracker_));
 }
 
 void DynamicLossScaler::restore(double scale, std::int64_t growthTracker) {

@@ -31,6 +31,22 @@ private:
     c10::ScalarType previousDtype_;
 };
 
+/// TF32 for fp32 matrix multiplies (cuBLAS) and convolutions (cuDNN) while it lives, as
+/// transformers' --tf32 sets torch.backends.cuda.matmul.allow_tf32 and
+/// torch.backends.cudnn.allow_tf32; restores both on exit. The flags are process-wide and act on
+/// CUDA only (Ampere or newer): the Trainer holds one on a CUDA device, never on the CPU.
+class Tf32Scope {
+public:
+    explicit Tf32Scope(bool enabled);
+    ~Tf32Scope();
+    Tf32Scope(const Tf32Scope&) = delete;
+    Tf32Scope& operator=(const Tf32Scope&) = delete;
+
+private:
+    bool previousCuBlas_;
+    bool previousCuDnn_;
+};
+
 /// Dynamic loss scaling for fp16 (torch.amp.GradScaler's algorithm on LibTorch's ATen ops):
 /// multiply the loss by the scale before backward; unscale the gradients and check them for
 /// inf/NaN before clipping; skip the optimizer step when any is non-finite and multiply the
@@ -49,12 +65,19 @@ public:
                                std::int64_t growthInterval = kGrowthInterval);
 
     at::Tensor scale(const at::Tensor& loss) const;
-    /// Divides the gradients of params by the scale in place; returns true when any gradient
-    /// held inf or NaN (then the optimizer step must be skipped).
-    bool unscale(const std::vector<at::Tensor>& params);
-    /// Updates the scale from the last unscale's finding. Call once per optimizer step.
+    /// Divides the gradients of params by the scale in place; returns found_inf, a 0-dim float
+    /// tensor on the scale's device, 1 when any gradient held inf or NaN (then the optimizer
+    /// step must be skipped: FusedAdamW::skipNextStepIf) and 0 otherwise. Nothing is read back
+    /// (torch/amp/grad_scaler.py, unscale_: found_inf stays a tensor).
+    at::Tensor unscale(const std::vector<at::Tensor>& params);
+    /// Updates the scale from the last unscale's finding, on the device. Call once per
+    /// optimizer step.
     void update();
 
+    /// The scale as a tensor on its device ([1] float32), for reading with the step's figures.
+    const at::Tensor& scaleTensor() const { return scale_; }
+    /// The scale and the growth tracker, read from the device (train/HostReads.h counts it):
+    /// for checkpoints, not for every step.
     double scaleValue() const;
     std::int64_t growthTracker() const;
     /// For checkpoints: restore scale and growth tracker.

@@ -85,19 +85,20 @@ struct RecomputedLayer : public torch::autograd::Function<RecomputedLayer> {
         auto* layer = reinterpret_cast<EncoderLayer*>(ctx->saved_data["layer"].toInt());
         const auto device = hidden.device();
 
-        // Replay the forward pass's dropout masks, then put the current RNG stream back.
-        const auto currentRng = getRngState(device);
-        setRngState(device, ctx->saved_data["rng"].toTensor());
+        // Replay the forward pass's dropout masks, then put the current RNG stream back, also
+        // when the recompute throws (torch/utils/checkpoint.py recomputes inside
+        // torch.random.fork_rng, whose finally restores the state).
         at::Tensor input;
         at::Tensor output;
         {
+            const RestoreRngOnExit restore(device);
+            setRngState(device, ctx->saved_data["rng"].toTensor());
             const AutocastGuard autocast(device.type(), ctx->saved_data["autocast"].toBool(),
                                          ctx->saved_data["autocast_dtype"].toScalarType());
             const torch::AutoGradMode enableGrad(true);
             input = hidden.detach().requires_grad_(hidden.requires_grad());
             output = layer->forward(input, layout);
         }
-        setRngState(device, currentRng);
         {
             const torch::AutoGradMode enableGrad(true);
             torch::autograd::backward({output}, {gradOutputs[0]});

@@ -16,6 +16,7 @@
 #include "memory/DeviceTraits.h"
 #include "train/MemoryForecast.h"
 #include "train/FusedAdamW.h"
+#include "train/HostReads.h"
 #include "train/Metrics.h"
 #include "train/PrefixCache.h"
 #include "train/RandomState.h"
@@ -78,13 +79,16 @@ Trainer::Trainer(ModelBundle& model, const TrainingData& data, TrainingConfig co
       config_((checkTrainable(model, data, config), std::move(config))),
       observer_(observer),
       checkpointFolder_(std::move(checkpointFolder)),
-      device_(config_.device),
+      device_(resolveDevice(c10::Device(config_.device))),  // "cuda": the current device
       monitor_(device_),
       cap_(device_, config_.memoryCapBytes),
       microBatch_(config_.batchSize),
       evalBatch_(config_.evalBatchSize) {
     if (config_.threads > 0) {
         threads_.emplace(config_.threads);
+    }
+    if (device_.is_cuda()) {
+        tf32_.emplace(config_.tf32);
     }
     auto& net = *bundle_.model;
     net.to(device_);
@@ -199,12 +203,14 @@ TokenBatch Trainer::makeBatch(const std::vector<const Encoding*>& examples, bool
     return paddedTokenBatch(collate(examples, bundle_.tokenizer->padId(), padding, device_));
 }
 
-double Trainer::forwardBackward(const std::vector<std::size_t>& window, double stepExamples,
-                                double& realTokens, double& paddedTokens) {
+at::Tensor Trainer::forwardBackward(const std::vector<std::size_t>& window, double stepExamples,
+                                    double& realTokens, double& paddedTokens) {
     // The exact loss of the step: the sum over all its examples divided by their number, so N
     // micro-batches (on any number of ranks) equal one batch of N x b, not a mean of means.
     const double examples = stepExamples;
-    double lossSum = 0.0;
+    // Summed on the device in double, as the host summed the micro-batches' .item<double>()
+    // before: the same sums, bit for bit, and nothing read back per micro-batch.
+    at::Tensor lossSum = at::zeros({}, at::TensorOptions().dtype(at::kDouble).device(device_));
     for (const auto& micro : splitWindow(window, microBatch_)) {
         test_hooks::injectOutOfMemory(collective_ != nullptr ? collective_->rank() : 0,
                                       micro.size(), position_.step + 1);
@@ -218,7 +224,7 @@ double Trainer::forwardBackward(const std::vector<std::size_t>& window, double s
         const auto inputs = makeBatch(batch, /*training=*/true);
         // The rows the linears compute: every token of a padded batch, the real ones unpadded.
         paddedTokens += static_cast<double>(inputs.inputIds.numel());
-        const auto target = at::tensor(labels, at::kLong).to(device_);
+        const auto target = toDevice(at::tensor(labels, at::kLong), device_);  // pinned, async
         at::Tensor loss;
         {
             const AutocastGuard autocast(device_.type(), config_.precision != Precision::Fp32,
@@ -232,7 +238,7 @@ double Trainer::forwardBackward(const std::vector<std::size_t>& window, double s
         }
         const auto scaled = loss / examples;
         (scaler_ ? scaler_->scale(scaled) : scaled).backward();
-        lossSum += loss.item<double>();  // a plain number: the graph is not kept alive
+        lossSum.add_(loss.detach().to(at::kDouble));  // detached: the graph is not kept alive
     }
     return lossSum;
 }
@@ -241,7 +247,7 @@ double Trainer::computeGradients(const std::vector<std::size_t>& window) {
     double realTokens = 0.0;
     double paddedTokens = 0.0;
     const auto examples = static_cast<double>(std::max<std::size_t>(1, window.size()));
-    return forwardBackward(window, examples, realTokens, paddedTokens) / examples;
+    return readValue(forwardBackward(window, examples, realTokens, paddedTokens)) / examples;
 }
 
 std::size_t Trainer::plannedSteps() const {
@@ -252,20 +258,22 @@ std::size_t Trainer::plannedSteps() const {
     return config_.epochs > 0 ? std::min(steps, config_.maxSteps) : config_.maxSteps;
 }
 
-StepMetrics Trainer::runStep(const std::vector<std::size_t>& window, std::size_t epochWindows) {
-    StepMetrics metrics;
+std::optional<StepMetrics> Trainer::runStep(const std::vector<std::size_t>& window,
+                                            std::size_t epochWindows) {
     const auto start = Clock::now();
     const double lr = learningRateAt(position_.step);
     applyLearningRate(lr);
-    monitor_.resetPeak();
+    if (pending_.steps == 0) {
+        monitor_.resetPeak();  // the peak of the steps up to the next logged one
+    }
     double realTokens = 0.0;
     double paddedTokens = 0.0;
     const auto share = shareOf(window);
     const auto examples = static_cast<double>(window.size());
+    at::Tensor lossSum;
     for (;;) {
         realTokens = 0.0;
         paddedTokens = 0.0;
-        double lossSum = 0.0;
         std::string reason;
         try {
             lossSum = forwardBackward(share, examples, realTokens, paddedTokens);
@@ -277,24 +285,24 @@ StepMetrics Trainer::runStep(const std::vector<std::size_t>& window, std::size_t
         }
         bool outOfMemory = !reason.empty();
         if (collective_ != nullptr) {
-            // One all-reduce: did any rank run out of memory, and the step's figures.
-            const auto sums = collective_->sumNumbers(
-                {outOfMemory ? 1.0 : 0.0, lossSum, realTokens, paddedTokens});
+            // One all-reduce of host figures: did any rank run out of memory, and the step's
+            // tokens (the loss stays on the device: it is summed with the gradients).
+            const auto sums =
+                collective_->sumNumbers({outOfMemory ? 1.0 : 0.0, realTokens, paddedTokens});
             if (!outOfMemory && sums[0] > 0.0) {
                 reason = "another rank ran out of memory";
             }
             outOfMemory = sums[0] > 0.0;
-            lossSum = sums[1];
-            realTokens = sums[2];
-            paddedTokens = sums[3];
+            realTokens = sums[1];
+            paddedTokens = sums[2];
         }
         if (!outOfMemory) {
-            metrics.loss = lossSum / examples;
             break;
         }
         {
             // Drop the partial step, give the memory back, redo the same examples in halves
             // (every rank together under data parallel: the effective batch stays).
+            lossSum = at::Tensor();
             clearGradients();
             monitor_.releaseCache();
             if (!config_.recoverFromOom || microBatch_ == 1) {
@@ -323,75 +331,27 @@ StepMetrics Trainer::runStep(const std::vector<std::size_t>& window, std::size_t
     }
 
     if (collective_ != nullptr) {
-        reduceGradients();
+        reduceGradients(lossSum);  // the loss summed over the ranks with the gradients
     }
-    bool skip = false;
-    if (scaler_) {
-        skip = scaler_->unscale(trainable_);  // unscale before clipping
-    }
-    if (!skip && config_.maxGradNorm > 0.0) {
-        // Clipping as clip_grad_norm_ does (factor max / (norm + 1e-6), at most 1), with the
-        // factor applied inside the optimizer's kernel instead of a pass scaling every gradient
-        // (bench_optimizer, MiniLM: clip then step 24.2 ms, folded 23.2 ms; the norm is 9.6).
-        metrics.gradNorm = gradientNorm(trainable_);
-        if (!std::isfinite(metrics.gradNorm)) {
-            skip = true;
-        } else if (const double factor = config_.maxGradNorm / (metrics.gradNorm + 1e-6);
-                   factor < 1.0) {
-            optimizer_->divideNextGradientsBy(1.0 / factor);
-        }
-    }
-    if (!skip) {
-        optimizer_->step();
-        if (!owners_.empty()) {
-            // Each rank updated its share of the weights; every rank takes the others' shares.
-            const torch::NoGradGuard noGrad;
-            for (int rank = 0; rank < collective_->size(); ++rank) {
-                std::vector<at::Tensor> updated;
-                for (std::size_t i = 0; i < trainable_.size(); ++i) {
-                    if (owners_[i] == rank) {
-                        updated.push_back(trainable_[i].detach());
-                    }
-                }
-                collective_->broadcastFrom(rank, updated);
-            }
-        }
-    } else {
-        emit(EventKind::StepSkipped,
-             "non-finite gradients: optimizer step skipped" +
-                 std::string(scaler_ ? ", loss scale backed off" : ""),
-             {{"loss_scale", scaler_ ? scaler_->scaleValue() : 0.0}});
-    }
-    if (scaler_) {
-        scaler_->update();
-        metrics.lossScale = scaler_->scaleValue();
-    }
+    stepOptimizer(lossSum);
     clearGradients();
     ++position_.step;
 
-    const double seconds = std::max(1e-9, secondsSince(start));
-    metrics.step = position_.step;
-    metrics.epoch = static_cast<double>(position_.epoch) +
-                    static_cast<double>(position_.window + 1) / static_cast<double>(epochWindows);
-    metrics.learningRate = lr;
-    metrics.memory = monitor_.sample();
-    if (collective_ != nullptr) {
-        const auto ranks = collective_->allGather(std::vector<std::int64_t>{
-            metrics.memory.current, metrics.memory.peak, metrics.memory.reserved});
-        for (const auto& rank : ranks) {
-            metrics.rankMemory.push_back({rank[0], rank[1], rank[2]});
-        }
+    pending_.steps += 1;
+    pending_.examples += window.size();
+    pending_.realTokens += realTokens;
+    pending_.paddedTokens += paddedTokens;
+    pending_.seconds += secondsSince(start);
+    pending_.learningRate = lr;
+    pending_.epochWindows = epochWindows;
+    pending_.accumulation = (share.size() + microBatch_ - 1) / microBatch_;  // on each rank
+    const bool lastInEpoch = position_.window + 1 >= epochWindows;
+    const bool logged = config_.logEverySteps <= 1 || position_.step % config_.logEverySteps == 0 ||
+                        lastInEpoch || position_.step >= totalSteps_;
+    if (!logged) {
+        return std::nullopt;
     }
-    metrics.examples = window.size();
-    metrics.samplesPerSecond = static_cast<double>(window.size()) / seconds;
-    metrics.tokensPerSecond = realTokens / seconds;
-    metrics.paddingShare = paddedTokens > 0 ? 1.0 - realTokens / paddedTokens : 0.0;
-    metrics.realTokens = static_cast<std::int64_t>(realTokens);
-    metrics.paddedTokens = static_cast<std::int64_t>(paddedTokens);
-    metrics.microBatch = microBatch_;
-    metrics.accumulation = (share.size() + microBatch_ - 1) / microBatch_;  // on each rank
-    metrics.skipped = skip;
-    return metrics;
+    return readLoggedSteps();
 }
 
 bool Trainer::evaluatesInsideEpoch(std::size_t epochWindows) const {
@@ -436,21 +396,38 @@ void Trainer::trainLoop(const std::atomic<bool>& cancel, RunResult& result, std:
         !warning.empty()) {
         emit(EventKind::Info, warning, {{"precision", toString(config_.precision)}});
     }
+    if (const auto advice =
+            tf32Advice(deviceTraits(config_.device), toString(config_.precision), config_.tf32);
+        !advice.empty()) {
+        emit(EventKind::Info, advice,
+             {{"precision", toString(config_.precision)}, {"tf32", false}});
+    }
     announcePrefixCache();
     if (start.trialPeakBytes > 0) {
         emit(EventKind::Info,
              "forecast peak " + std::to_string(start.forecast.total() >> 20) +
                  " MiB; trial step on the longest micro-batch (" +
                  std::to_string(lastTrialExamples_) + " examples) " +
-                 std::to_string(start.trialPeakBytes >> 20) + " MiB",
+                 (lastTrialOutOfMemory_
+                      ? "ran out of memory at " + std::to_string(start.trialPeakBytes >> 20) +
+                            " MiB: the first step will shrink the micro-batch"
+                      : std::to_string(start.trialPeakBytes >> 20) + " MiB"),
              {{"forecast", start.forecast.toJson()},
               {"trial_peak", start.trialPeakBytes},
+              {"trial_out_of_memory", lastTrialOutOfMemory_},
               {"trial_examples", lastTrialExamples_}});
     }
 
     const BatchOrder order = config_.groupByLength ? BatchOrder::LengthGrouped : BatchOrder::Random;
     const std::size_t epochs = config_.epochs > 0 ? config_.epochs : SIZE_MAX;
-    std::size_t nonFiniteSteps = 0;  // consecutive steps whose loss was NaN or infinite
+    EpochSummary epoch;
+    // A logged step's figures: the observers', the epoch's and the run's.
+    auto report = [&](const StepMetrics& metrics) {
+        runPeak = std::max(runPeak, metrics.memory.peak);
+        epoch.realTokens += metrics.realTokens;
+        epoch.paddedTokens += metrics.paddedTokens;
+        observer_.onStep(metrics);
+    };
     // After each evaluation: keep the best checkpoint by best_metric, count evaluations without
     // improvement, and say whether early stopping ends the run.
     auto judge = [&](const EvalMetrics& eval) {
@@ -486,11 +463,14 @@ void Trainer::trainLoop(const std::atomic<bool>& cancel, RunResult& result, std:
     while (position_.epoch < epochs && position_.step < totalSteps_) {
         const auto windows = planEpoch(data_.train.lengths, globalStepExamples(), order,
                                        config_.seed, position_.epoch, config_.shuffle);
-        EpochSummary epoch;
+        epoch = EpochSummary{};
         epoch.epoch = position_.epoch + 1;
         const auto epochStart = Clock::now();
         while (position_.window < windows.size()) {
             if (stopRequested(cancel)) {
+                if (pending_.steps > 0) {
+                    report(readLoggedSteps());  // the steps since the last logged one
+                }
                 saveCheckpoint(CheckpointKind::Cancel, 0.0);
                 emit(EventKind::Cancelled,
                      "stopped by the user at step " + std::to_string(position_.step));
@@ -499,21 +479,20 @@ void Trainer::trainLoop(const std::atomic<bool>& cancel, RunResult& result, std:
             }
             const auto metrics = runStep(windows[position_.window], windows.size());
             ++position_.window;
-            runPeak = std::max(runPeak, metrics.memory.peak);
             if (position_.step == 1) {
                 measured = residentMemory();
             }
-            epoch.realTokens += metrics.realTokens;
-            epoch.paddedTokens += metrics.paddedTokens;
-            observer_.onStep(metrics);
-            // A loss that stays NaN or infinite will not come back: stop, and say so.
-            nonFiniteSteps = std::isfinite(metrics.loss) ? 0 : nonFiniteSteps + 1;
-            if (config_.maxNonFiniteSteps > 0 && nonFiniteSteps >= config_.maxNonFiniteSteps) {
-                throw std::runtime_error(
-                    "the loss diverged at step " + std::to_string(position_.step) +
-                    ": it was not finite for " + std::to_string(nonFiniteSteps) +
-                    " steps in a row; lower the learning rate (or use bf16 instead of fp16) and "
-                    "train again");
+            if (metrics) {
+                report(*metrics);
+                // A loss that stays NaN or infinite will not come back: stop, and say so (the
+                // count of such steps in a row is kept on the device, read with the step).
+                if (config_.maxNonFiniteSteps > 0 && nonFiniteRun_ >= config_.maxNonFiniteSteps) {
+                    throw std::runtime_error(
+                        "the loss diverged at step " + std::to_string(position_.step) +
+                        ": it was not finite for " + std::to_string(nonFiniteRun_) +
+                        " steps in a row; lower the learning rate (or use bf16 instead of fp16) "
+                        "and train again");
+                }
             }
             if (config_.cacheRelease == CacheRelease::EveryNSteps &&
                 position_.step % config_.cacheReleaseSteps == 0) {
@@ -521,8 +500,13 @@ void Trainer::trainLoop(const std::atomic<bool>& cancel, RunResult& result, std:
             }
             // Not at an epoch's end or the run's last step: those evaluate anyway (once).
             if (position_.step < totalSteps_ && evaluatesInsideEpoch(windows.size())) {
+                if (pending_.steps > 0) {
+                    report(readLoggedSteps());  // the curve has a point where it is evaluated
+                }
                 auto eval = evaluate();
-                eval.epoch = metrics.epoch;
+                eval.epoch = static_cast<double>(position_.epoch) +
+                             static_cast<double>(position_.window) /
+                                 static_cast<double>(windows.size());  // as the step's epoch
                 observer_.onEvaluation(eval);
                 if (judge(eval)) {
                     result.finalEval = eval;

@@ -41,8 +41,9 @@ void checkTrainable(const ModelBundle& model, const TrainingData& data,
 /// on the CPU with one thread, two runs of one configuration are bit for bit the same.
 ///
 /// Process-wide state, owned while a Trainer lives: the memory cap of its device (a
-/// ScopedMemoryCap, restored on destruction) and, when config.threads > 0, LibTorch's intra-op
-/// thread count (restored on destruction). Run one Trainer at a time per process; work on other
+/// ScopedMemoryCap, restored on destruction), on CUDA the TF32 flags (config.tf32, restored on
+/// destruction) and, when config.threads > 0, LibTorch's intra-op thread count (restored on
+/// destruction). Run one Trainer at a time per process; work on other
 /// threads that must not count against the cap runs inside UncountedAllocations.
 class Trainer {
 public:
@@ -82,10 +83,14 @@ public:
 
     /// Peak bytes of one forward + backward on the longest training micro-batch (with the
     /// gradients earlier micro-batches leave when accumulating), plus the optimizer state the
-    /// first step creates. Model, gradients and random state are unchanged.
+    /// first step creates. Model, gradients and random state are unchanged. When the trial ran
+    /// out of memory, the figure is how far it got, and lastTrialRanOutOfMemory() says so: the
+    /// micro-batch does not fit, whatever the figure.
     std::int64_t trialStepPeak();
     /// Examples the last trial step ran forward and backward: one micro-batch.
     std::size_t lastTrialExamples() const { return lastTrialExamples_; }
+    /// Whether the last trial step ran out of memory (then its micro-batch does not fit).
+    bool lastTrialRanOutOfMemory() const { return lastTrialOutOfMemory_; }
 
     /// Runs forward and backward over the examples of window (indices into the training set)
     /// in micro-batches of the current size, leaving the summed gradients in the parameters;
@@ -118,7 +123,17 @@ private:
         int previous_ = 0;
     };
 
-    StepMetrics runStep(const std::vector<std::size_t>& window, std::size_t epochWindows);
+    /// One optimizer step over window; its figures when the step is logged (every
+    /// log_every_steps steps, the last of an epoch and of the run), else nothing: until then
+    /// they stay on the device (figures_), and the host reads nothing (train/HostReads.h).
+    std::optional<StepMetrics> runStep(const std::vector<std::size_t>& window,
+                                       std::size_t epochWindows);
+    /// Unscales (fp16), clips and steps the optimizer, and adds the step's figures to figures_,
+    /// all on the device; lossSum is the step's summed loss (over every rank).
+    void stepOptimizer(const at::Tensor& lossSum);
+    /// Reads the figures of the steps since the last logged one, in one read, and makes them the
+    /// logged step's metrics (their mean loss, the last norm and scale).
+    StepMetrics readLoggedSteps();
     /// One micro-batch of examples in the configured layout: packed when unpadded, else padded
     /// (to max length under fixed padding in training, to the longest otherwise).
     TokenBatch makeBatch(const std::vector<const Encoding*>& examples, bool training) const;
@@ -138,12 +153,13 @@ private:
     void enterTrainingMode();
     /// Forward and backward over examples in micro-batches, each loss divided by stepExamples
     /// (the whole step's count, all ranks); returns the sum of the examples' losses.
-    double forwardBackward(const std::vector<std::size_t>& examples, double stepExamples,
-                           double& realTokens, double& paddedTokens);
+    at::Tensor forwardBackward(const std::vector<std::size_t>& examples, double stepExamples,
+                               double& realTokens, double& paddedTokens);
     /// This rank's contiguous share of a window (all of it without data parallel).
     std::vector<std::size_t> shareOf(const std::vector<std::size_t>& window) const;
-    /// Sums every trainable parameter's gradient across ranks (a zero one where none was made).
-    void reduceGradients();
+    /// Sums every trainable parameter's gradient across ranks (a zero one where none was made),
+    /// and lossSum with them, on the device.
+    void reduceGradients(const at::Tensor& lossSum);
     /// Whether to stop now: the user's cancel, agreed by every rank under data parallel.
     bool stopRequested(const std::atomic<bool>& cancel);
     /// Examples of one optimizer step over all ranks: batch x accumulation x world size.
@@ -182,12 +198,14 @@ private:
     MemoryMonitor monitor_;
     ScopedMemoryCap cap_;
     std::optional<ThreadCountScope> threads_;
+    std::optional<Tf32Scope> tf32_;  ///< on CUDA: TF32 as config.tf32 asks, restored after
     std::vector<at::Tensor> trainable_;
     std::unique_ptr<FusedAdamW> optimizer_;
     std::unique_ptr<DynamicLossScaler> scaler_;
     std::size_t totalSteps_ = 0;
     std::size_t microBatch_;
     std::size_t lastTrialExamples_ = 0;  ///< examples of the last trial step
+    bool lastTrialOutOfMemory_ = false;  ///< the last trial step ran out of memory
     std::size_t evalBatch_;
     TrainingPosition position_;
     std::optional<double> bestScore_;  ///< best_metric so far, higher is better
@@ -201,6 +219,31 @@ private:
     std::size_t prefixReused_ = 0;                   ///< examples that skipped it
     Collective* collective_ = nullptr;               ///< set by joinDataParallel; null: one process
     std::vector<int> owners_;  ///< sharded optimizer: the rank updating each trainable_[i]
+
+    /// What the steps since the last logged one left on the device (0-dim tensors).
+    struct DeviceFigures {
+        at::Tensor lossSum;        ///< double: the sum of their examples' losses
+        at::Tensor skippedSteps;   ///< steps whose optimizer step was skipped
+        at::Tensor nonFiniteRun;   ///< steps in a row, up to the last, with a non-finite loss
+        at::Tensor gradNorm;       ///< the last step's gradient norm
+        at::Tensor lastSkipped;    ///< 1 when the last step was skipped
+        at::Tensor scalerSkipped;  ///< fp16: 1 when the scaler found inf/NaN in the last step
+        at::Tensor scaleUsed;      ///< fp16: the last step's loss scale, before its update
+    };
+    DeviceFigures figures_;
+    /// What the host knows of the steps since the last logged one.
+    struct PendingSteps {
+        std::size_t steps = 0;
+        std::size_t examples = 0;
+        double realTokens = 0.0;
+        double paddedTokens = 0.0;
+        double seconds = 0.0;
+        double learningRate = 0.0;
+        std::size_t epochWindows = 1;
+        std::size_t accumulation = 0;
+    };
+    PendingSteps pending_;
+    std::size_t nonFiniteRun_ = 0;  ///< as read at the last logged step
 };
 
 }  // namespace bert

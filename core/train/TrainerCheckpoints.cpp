@@ -14,6 +14,9 @@ void Trainer::saveCheckpoint(CheckpointKind kind, double metric) {
     if (!config_.saveCheckpoints) {
         return;
     }
+    // Steps skipped on the device (fp16 overflow, a non-finite norm) are counted in the state
+    // objects from here on.
+    optimizer_->settleStepCounts();
     std::vector<std::pair<std::string, at::Tensor>> extra;
     std::vector<void*> borrowed;
     if (collective_ != nullptr) {

@@ -107,7 +107,7 @@ std::vector<std::size_t> Trainer::shareOf(const std::vector<std::size_t>& window
             window.begin() + static_cast<std::ptrdiff_t>(end)};
 }
 
-void Trainer::reduceGradients() {
+void Trainer::reduceGradients(const at::Tensor& lossSum) {
     // Last layers first, as backward produces them and as DDP fills its buckets.
     std::vector<at::Tensor> gradients;
     for (auto it = trainable_.rbegin(); it != trainable_.rend(); ++it) {
@@ -117,6 +117,9 @@ void Trainer::reduceGradients() {
         }
         gradients.push_back(gradient);
     }
+    // The loss goes with them (its own bucket: another dtype), so that every rank has the
+    // step's loss on the device without a read (train/HostReads.h).
+    gradients.push_back(lossSum.reshape({1}));
     collective_->allReduceSum(gradients);
 }
 

@@ -88,7 +88,10 @@ nlohmann::json MemoryBreakdown::toJson() const {
             {"optimizer_state", optimizerState},
             {"activations", activations},
             {"peak_gradients", peakGradients < 0 ? gradients : peakGradients},
-            {"total", total()}};
+            {"total", total()},
+            {"allocator_overhead", allocatorOverhead},
+            {"outside_allocator", outsideAllocator},
+            {"process_total", processTotal()}};
 }
 
 }  // namespace bert

@@ -110,11 +110,24 @@ struct MemoryBreakdown {
     /// Of the gradients, those alive at the moment of the peak (forecasts only; see
     /// MemoryForecast.h). Measured breakdowns leave it equal to gradients.
     std::int64_t peakGradients = -1;
-    /// The peak: weights + optimizer state + activations + the gradients alive at the peak.
+    /// CUDA forecasts: what the caching allocator reserves at the peak beyond the tensors
+    /// (rounding into blocks and segments, cuBLAS workspaces; memory/CudaFootprint.h). 0 on
+    /// the CPU, whose allocator returns what it frees.
+    std::int64_t allocatorOverhead = 0;
+    /// CUDA forecasts: what the process takes from the device outside the allocator (the CUDA
+    /// context, NCCL's buffers). 0 on the CPU.
+    std::int64_t outsideAllocator = 0;
+    /// The peak of allocated tensor memory: weights + optimizer state + activations + the
+    /// gradients alive at the peak. What the trial step and a run's peak measure.
     std::int64_t total() const {
         return weights + optimizerState + activations +
                (peakGradients < 0 ? gradients : peakGradients);
     }
+    /// What the caching allocator reserves at the peak: what a memory cap limits on CUDA
+    /// (setMemoryFraction bounds reserved memory). total() on the CPU.
+    std::int64_t reserved() const { return total() + allocatorOverhead; }
+    /// All the process takes from the device at the peak: what must fit in its memory.
+    std::int64_t processTotal() const { return reserved() + outsideAllocator; }
     nlohmann::json toJson() const;
 };
 

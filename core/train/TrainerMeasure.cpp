@@ -5,6 +5,7 @@
 
 #include "data/Batch.h"
 #include "distributed/Collective.h"
+#include "train/HostReads.h"
 #include "train/MemoryForecast.h"
 #include "train/Metrics.h"
 #include "train/RandomState.h"
@@ -21,7 +22,11 @@ EvalMetrics Trainer::evaluate() {
     const torch::NoGradGuard noGrad;
     const std::size_t labels = data_.labels.size();
     std::vector<std::vector<std::int64_t>> confusion(labels, std::vector<std::int64_t>(labels, 0));
-    double lossSum = 0.0;
+    // The loss and the confusion counts add up on the device, read once at the end (not twice
+    // per batch): train/HostReads.h. The counts in double: exact below 2^53 examples.
+    const auto onDevice = at::TensorOptions().dtype(at::kDouble).device(device_);
+    auto lossOnDevice = at::zeros({1}, onDevice);
+    auto counts = at::zeros({static_cast<std::int64_t>(labels * labels)}, onDevice);
     // Sorted by length so each batch pads little; evaluation order does not change the metrics.
     std::vector<std::size_t> order(data_.validation.size());
     for (std::size_t i = 0; i < order.size(); ++i) {
@@ -59,14 +64,13 @@ EvalMetrics Trainer::evaluate() {
                 logits = logitsOf(data_.validation, validationPrefix_.get(), examples, inputs)
                              .to(at::kFloat);
             }
-            const auto target = at::tensor(targets, at::kLong).to(device_);
-            lossSum +=
-                at::cross_entropy_loss(logits, target, {}, at::Reduction::Sum).item<double>();
-            const auto predicted = logits.argmax(-1).to(at::kCPU);
-            const auto* p = predicted.data_ptr<std::int64_t>();
-            for (std::size_t k = 0; k < targets.size(); ++k) {
-                ++confusion[static_cast<std::size_t>(targets[k])][static_cast<std::size_t>(p[k])];
-            }
+            const auto target = toDevice(at::tensor(targets, at::kLong), device_);
+            const auto loss = at::cross_entropy_loss(logits, target, {}, at::Reduction::Sum);
+            // cell [true label][predicted] of the confusion matrix, flattened
+            const auto cells = target * static_cast<std::int64_t>(labels) + logits.argmax(-1);
+            const auto ones = at::ones({cells.size(0)}, onDevice);
+            lossOnDevice.add_(loss.to(at::kDouble));  // after every allocation of the batch
+            counts.index_add_(0, cells, ones);
             start = end;
         } catch (const c10::Error& error) {
             if (!isOutOfMemory(error) || evalBatch_ == 1) {
@@ -84,6 +88,13 @@ EvalMetrics Trainer::evaluate() {
         }
     }
     enterTrainingMode();
+    const auto read = readValues(at::cat({lossOnDevice, counts}));
+    double lossSum = read.front();
+    for (std::size_t t = 0; t < labels; ++t) {
+        for (std::size_t p = 0; p < labels; ++p) {
+            confusion[t][p] = static_cast<std::int64_t>(read[1 + t * labels + p]);
+        }
+    }
     if (config_.cacheRelease == CacheRelease::AfterEval) {
         monitor_.releaseCache();
     }
@@ -128,6 +139,7 @@ std::int64_t Trainer::trialStepPeak() {
     const bool accumulating = config_.accumulationSteps > 1 && microBatch_ < config_.stepExamples();
     const auto rng = getRngState(device_);
     std::int64_t peak = 0;
+    lastTrialOutOfMemory_ = false;
     try {
         if (accumulating) {
             const torch::NoGradGuard noGrad;
@@ -145,7 +157,11 @@ std::int64_t Trainer::trialStepPeak() {
             setRngState(device_, rng);
             throw;
         }
-        peak = cap_.cap().value_or(monitor_.sample().peak) + 1;  // it does not fit
+        // It does not fit, whatever it reached: without a cap the figure is the allocated peak
+        // at the failure, below the device's total, and a caller comparing figures alone took
+        // it for a fit (issue 24, point 4).
+        lastTrialOutOfMemory_ = true;
+        peak = monitor_.sample().peak;
     }
     clearGradients();
     setRngState(device_, rng);

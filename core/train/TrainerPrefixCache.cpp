@@ -4,7 +4,9 @@
 #include <ATen/ATen.h>
 #include <torch/csrc/autograd/grad_mode.h>
 
+#include "data/Batch.h"
 #include "text/Format.h"
+#include "train/HostReads.h"
 #include "train/PrefixCache.h"
 #include "train/Trainer.h"
 
@@ -27,17 +29,6 @@ std::filesystem::path spillFileFor(const std::filesystem::path& folder, const st
     return std::filesystem::temp_directory_path() /
            ("bert-studio-prefix-cache-" + std::to_string(::getpid()) + "-" +
             std::to_string(trainers++) + "-" + set + ".bin");
-}
-
-// Where each sequence of a packed layout starts, read once per batch (not a tensor element
-// access per sequence, each a dispatch, on every step).
-std::vector<std::int64_t> firstTokensOnHost(const TokenLayout& layout) {
-    if (!layout.packed) {
-        return {};
-    }
-    const auto first = layout.firstTokens.to(at::kCPU).contiguous();
-    const auto* data = first.const_data_ptr<std::int64_t>();
-    return {data, data + first.numel()};
 }
 
 std::int64_t tokensOf(const TokenizedSet& set) {
@@ -109,7 +100,10 @@ at::Tensor Trainer::logitsOf(const TokenizedSet& set, PrefixCache* cache,
             const torch::NoGradGuard frozen;
             hidden = net.prefix(prefixBatch, layers);
         }
-        const auto first = firstTokensOnHost(prefixBatch.layout);
+        // The cache lives in host memory: one read of the whole batch's output (not one per
+        // example), sliced on the host; where each sequence starts is known there already.
+        hidden = readToHost(hidden);
+        const auto& first = prefixBatch.layout.firstTokenRows;
         for (std::size_t j = 0; j < missing.size(); ++j) {
             const auto example = examples[missing[j]];
             const auto tokens = static_cast<std::int64_t>(set.lengths[example]);
@@ -128,10 +122,11 @@ at::Tensor Trainer::logitsOf(const TokenizedSet& set, PrefixCache* cache,
         rows.push_back(cache->load(example));
     }
     const auto width = rows.front().size(1);
-    const auto options = rows.front().options();
+    // Assembled in pinned memory on CUDA, so that the copy to the device does not wait.
+    const auto options = stagingOptions(device_, rows.front().scalar_type());
     at::Tensor hidden;
     if (batch.layout.packed) {
-        const auto first = firstTokensOnHost(batch.layout);
+        const auto& first = batch.layout.firstTokenRows;
         hidden = at::empty({batch.inputIds.size(0), width}, options);
         for (std::size_t b = 0; b < rows.size(); ++b) {
             hidden.narrow(0, first[b], rows[b].size(0)).copy_(rows[b]);
@@ -142,7 +137,7 @@ at::Tensor Trainer::logitsOf(const TokenizedSet& set, PrefixCache* cache,
             hidden[static_cast<std::int64_t>(b)].narrow(0, 0, rows[b].size(0)).copy_(rows[b]);
         }
     }
-    return net.forwardFrom(hidden.to(device_), batch.layout, layers);
+    return net.forwardFrom(toDevice(hidden, device_), batch.layout, layers);
 }
 
 void Trainer::announcePrefixCache() {

@@ -113,6 +113,15 @@ struct TrainingConfig {
     int processes = 1;
     bool saveCheckpoints = true;  ///< at epoch end, best-by-validation, and on cancel
     int threads = 0;              ///< intra-op threads on CPU (0: LibTorch's default)
+    /// Read the step's figures (loss, gradient norm, loss scale) back from the device every N
+    /// optimizer steps, the last of each epoch and of the run too; a logged step reports the
+    /// mean loss of its N steps. Each read waits for the GPU (train/HostReads.h).
+    std::size_t logEverySteps = 1;
+    /// CUDA on Ampere or newer: fp32 matrix multiplies and convolutions on TF32 tensor cores
+    /// (torch.backends.cuda.matmul.allow_tf32 and cudnn.allow_tf32, as transformers' --tf32),
+    /// several times faster at about 10 mantissa bits. Off by default, as transformers; no
+    /// effect on the CPU or on memory.
+    bool tf32 = false;
 
     std::size_t stepExamples() const { return batchSize * accumulationSteps; }
 

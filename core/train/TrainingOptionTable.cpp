@@ -609,6 +609,37 @@ std::vector<OptionDescriptor> buildTrainingOptionTable() {
                    .minimum = 0,
                    .maximum = 4096},
                   &TrainingConfig::threads));
+    add(bindField(
+        {.key = "tf32",
+         .flag = "--tf32",
+         .alias = "",
+         .label = QT_TRANSLATE_NOOP("TrainingOptions", "TF32 matrix multiplies"),
+         .help = QT_TRANSLATE_NOOP(
+             "TrainingOptions",
+             "On a CUDA GPU of the Ampere generation or newer, fp32 matrix multiplies run on "
+             "TF32 tensor cores: several times faster, with about 10 bits of mantissa in their "
+             "products. No effect on the CPU, under bf16/fp16 autocast's half-precision "
+             "products, or on memory."),
+         .group = G::Run,
+         .kind = K::Flag,
+         .summary = whenOn(&TrainingConfig::tf32, "TF32")},
+        &TrainingConfig::tf32));
+    add(bindField(
+        {.key = "log_every_steps",
+         .flag = "--log-every",
+         .alias = "",
+         .label = QT_TRANSLATE_NOOP("TrainingOptions", "Log every N steps"),
+         .help = QT_TRANSLATE_NOOP(
+             "TrainingOptions",
+             "Read the loss, gradient norm and loss scale back from the device every N "
+             "optimizer steps (and at each epoch end); each point of the curves is then the "
+             "mean of N steps. Every read waits for the GPU to finish its queued work: a larger "
+             "N keeps a GPU busy. 1: every step."),
+         .group = G::Run,
+         .kind = K::Count,
+         .minimum = 1,
+         .maximum = kLargeCount},
+        &TrainingConfig::logEverySteps));
     add(bindField({.key = "save_checkpoints",
                    .flag = "--no-checkpoints",
                    .alias = "",

@@ -47,8 +47,10 @@ TrainingConfig userSettings(const char* device) {
     return training;
 }
 
+// The figure the advice compares with a budget: the tensors' peak on the CPU; on CUDA the
+// process's total, or the reserved peak under a cap (issue 24, point 6).
 std::int64_t peakOf(const TrainingConfig& c, std::size_t longest = 256) {
-    return forecastMemory(miniLm(), c, longest).total();
+    return budgetedBytes(forecastMemory(miniLm(), c, longest), c);
 }
 
 TEST(FitAdvice, OnAPlainCpuItNeverTradesBf16SlownessForAFewMiB) {

@@ -208,16 +208,16 @@ TEST(LossScaler, SkipsAStepWithInfAndBacksOffThenGrows) {
     DynamicLossScaler scaler(c10::kCPU, 1024.0, 2.0, 0.5, /*growthInterval=*/2);
     auto weight = at::ones({3}).requires_grad_(true);
     weight.mutable_grad() = at::tensor({1024.0F, 2048.0F, std::numeric_limits<float>::infinity()});
-    EXPECT_TRUE(scaler.unscale({weight}));
+    EXPECT_EQ(scaler.unscale({weight}).item<float>(), 1.0F);  // found_inf, on the device
     scaler.update();
     EXPECT_EQ(scaler.scaleValue(), 512.0);
     weight.mutable_grad() = at::tensor({512.0F, 1024.0F, 0.0F});
-    EXPECT_FALSE(scaler.unscale({weight}));
+    EXPECT_EQ(scaler.unscale({weight}).item<float>(), 0.0F);
     EXPECT_TRUE(at::allclose(weight.grad(), at::tensor({1.0F, 2.0F, 0.0F})));
     scaler.update();
     EXPECT_EQ(scaler.scaleValue(), 512.0);  // one clean step: not yet
     weight.mutable_grad() = at::tensor({1.0F, 1.0F, 1.0F});
-    EXPECT_FALSE(scaler.unscale({weight}));
+    EXPECT_EQ(scaler.unscale({weight}).item<float>(), 0.0F);
     scaler.update();
     EXPECT_EQ(scaler.scaleValue(), 1024.0);  // two clean steps: grows
 }

@@ -54,6 +54,8 @@ TrainingConfig everyOptionChanged() {
     c.threads = 3;
     c.processes = 4;
     c.shuffle = false;
+    c.tf32 = true;
+    c.logEverySteps = 10;
     return c;
 }
 

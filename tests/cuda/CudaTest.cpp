@@ -6,6 +6,7 @@
 // (ctest -L cuda) on the GPU machine.
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <map>
 
 #include <ATen/ATen.h>
@@ -202,8 +203,19 @@ TEST_F(Cuda, RecomputedGradientsEqualPlainOnesWithDropoutOn) {
     config.gradientCheckpointing = true;
     Trainer recomputedTrainer(recomputed, data, config, recorder);
     // Backward on CUDA sums with atomics (embedding gradients): deterministic kernels, so that a
-    // difference means the dropout masks were not replayed.
-    at::globalContext().setDeterministicAlgorithms(true, /*warn_only=*/true);
+    // difference means the dropout masks were not replayed. Issue 24, point 9: warn_only=true
+    // let a nondeterministic kernel through with a warning; now it fails. cuBLAS is
+    // deterministic only with its workspace configured before the first handle (ctest sets
+    // CUBLAS_WORKSPACE_CONFIG; aten/src/ATen/Context.cpp, alertCuBLASConfigNotDeterministic,
+    // raises otherwise).
+    const char* workspace = std::getenv("CUBLAS_WORKSPACE_CONFIG");
+    ASSERT_NE(workspace, nullptr) << "run under ctest, or set CUBLAS_WORKSPACE_CONFIG=:4096:8";
+    struct Deterministic {
+        Deterministic() {
+            at::globalContext().setDeterministicAlgorithms(true, /*warn_only=*/false);
+        }
+        ~Deterministic() { at::globalContext().setDeterministicAlgorithms(false, false); }
+    } const deterministic;
     at::manual_seed(99);  // seeds the CUDA generators too
     plainTrainer.computeGradients(window);
     at::manual_seed(99);
@@ -217,7 +229,6 @@ TEST_F(Cuda, RecomputedGradientsEqualPlainOnesWithDropoutOn) {
     at::manual_seed(100);
     recomputedTrainer.computeGradients(window);
     EXPECT_GT(maxGradientDifference(gradients(plain), gradients(recomputed)), 1e-4);
-    at::globalContext().setDeterministicAlgorithms(false, false);
 }
 
 TEST_F(Cuda, LogitsEqualTheCpuAndTransformersOnCuda) {

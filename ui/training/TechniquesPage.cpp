@@ -324,14 +324,26 @@ void TechniquesPage::updateForecast() {
         *set << static_cast<double>(bytes) / kBytesPerMiB;
         series->append(set);
     }
+    // CUDA: what the process takes beyond its tensors (memory/CudaFootprint.h).
+    const std::pair<QString, std::int64_t> cudaParts[] = {
+        {tr("allocator overhead"), forecast_.allocatorOverhead},
+        {tr("CUDA context and NCCL"), forecast_.outsideAllocator}};
+    for (const auto& [name, bytes] : cudaParts) {
+        if (bytes > 0) {
+            auto* set = new QBarSet(name);
+            *set << static_cast<double>(bytes) / kBytesPerMiB;
+            series->append(set);
+        }
+    }
     chart->addSeries(series);
     auto* axis = new QValueAxis();
     axis->setTitleText(tr("MiB (%1: %2)").arg(budgetName, mib(budget)));
     // Round ticks (0, 500, 1000 MiB), never 689.9.
-    setNiceRange(axis, 0.0,
-                 std::max(static_cast<double>(budget), static_cast<double>(forecast_.total())) /
-                     kBytesPerMiB,
-                 5, false);
+    setNiceRange(
+        axis, 0.0,
+        std::max(static_cast<double>(budget), static_cast<double>(forecast_.processTotal())) /
+            kBytesPerMiB,
+        5, false);
     chart->addAxis(axis, Qt::AlignBottom);
     series->attachAxis(axis);
     auto* category = new QBarCategoryAxis();
@@ -339,7 +351,10 @@ void TechniquesPage::updateForecast() {
     chart->addAxis(category, Qt::AlignLeft);
     series->attachAxis(category);
 
-    fits_ = forecast_.total() <= budget;
+    // Like with like (issue 24): on CUDA a cap limits what the caching allocator reserves, and
+    // the device must hold all the process takes; on the CPU both are the tensors' peak.
+    const std::int64_t budgeted = budgetedBytes(forecast_, c);
+    fits_ = budgeted <= budget;
     const std::int64_t peakGradients =
         forecast_.total() - forecast_.weights - forecast_.optimizerState - forecast_.activations;
     forecastLabel_->setText(
@@ -351,7 +366,19 @@ void TechniquesPage::updateForecast() {
             .arg(mib(forecast_.weights), mib(forecast_.gradients), mib(peakGradients),
                  mib(forecast_.optimizerState), mib(forecast_.activations))
             .arg(c.batchSize)
-            .arg(std::min(longest, c.maxLength)));
+            .arg(std::min(longest, c.maxLength)) +
+        (forecast_.allocatorOverhead > 0 || forecast_.outsideAllocator > 0
+             ? QStringLiteral(" ") +
+                   tr("That is the peak of allocated tensors, what a trial step measures. On "
+                      "CUDA the caching allocator reserves %1 (what a memory cap limits: cuBLAS "
+                      "workspaces, rounding, cached blocks), and the process takes %2 of the "
+                      "device with the CUDA context%3; %4% of the %5 is compared.")
+                       .arg(mib(forecast_.reserved()), mib(forecast_.processTotal()),
+                            c.processes > 1 ? tr(" and NCCL's buffers") : QString())
+                       .arg(100.0 * static_cast<double>(budgeted) / static_cast<double>(budget), 0,
+                            'f', 0)
+                       .arg(budgetName)
+             : QString()));
     if (!fits_) {
         const auto advice = suggestFit(*modelConfig_, c, lengths, budget, deviceTraits(c.device));
         if (advice.fits) {

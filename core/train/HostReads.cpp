@@ -1,0 +1,75 @@
+#include "train/HostReads.h"
+
+#include <atomic>
+
+#include <ATen/ATen.h>
+
+#ifdef BERT_STUDIO_WITH_CUDA
+#include <c10/cuda/CUDAFunctions.h>
+#endif
+
+namespace bert {
+
+namespace {
+
+std::atomic<std::uint64_t> reads{0};
+
+#ifdef BERT_STUDIO_WITH_CUDA
+/// Lets this read synchronise while a ForbidOtherHostSyncs scope forbids the others.
+class AllowThisSync {
+public:
+    AllowThisSync() : previous_(c10::cuda::warning_state().get_sync_debug_mode()) {
+        c10::cuda::warning_state().set_sync_debug_mode(c10::cuda::SyncDebugMode::L_DISABLED);
+    }
+    ~AllowThisSync() { c10::cuda::warning_state().set_sync_debug_mode(previous_); }
+    AllowThisSync(const AllowThisSync&) = delete;
+    AllowThisSync& operator=(const AllowThisSync&) = delete;
+
+private:
+    c10::cuda::SyncDebugMode previous_;
+};
+#else
+struct AllowThisSync {};
+#endif
+
+}  // namespace
+
+at::Tensor readToHost(const at::Tensor& tensor) {
+    reads.fetch_add(1, std::memory_order_relaxed);
+    if (tensor.device().is_cpu()) {
+        return tensor;
+    }
+    const AllowThisSync allowed;
+    return tensor.to(at::kCPU);
+}
+
+std::vector<double> readValues(const at::Tensor& tensor) {
+    const auto host = readToHost(tensor.detach()).to(at::kDouble).contiguous().reshape({-1});
+    const auto* data = host.const_data_ptr<double>();
+    return {data, data + host.numel()};
+}
+
+double readValue(const at::Tensor& tensor) {
+    TORCH_CHECK(tensor.numel() == 1, "readValue: a tensor of ", tensor.numel(), " elements");
+    return readValues(tensor).front();
+}
+
+std::uint64_t hostReadCount() {
+    return reads.load(std::memory_order_relaxed);
+}
+
+#ifdef BERT_STUDIO_WITH_CUDA
+ForbidOtherHostSyncs::ForbidOtherHostSyncs()
+    : previous_(static_cast<int>(c10::cuda::warning_state().get_sync_debug_mode())) {
+    c10::cuda::warning_state().set_sync_debug_mode(c10::cuda::SyncDebugMode::L_ERROR);
+}
+ForbidOtherHostSyncs::~ForbidOtherHostSyncs() {
+    c10::cuda::warning_state().set_sync_debug_mode(
+        static_cast<c10::cuda::SyncDebugMode>(previous_));
+}
+#else
+ForbidOtherHostSyncs::ForbidOtherHostSyncs() = default;
+ForbidOtherHostSyncs::~ForbidOtherHostSyncs() = default;
+#endif
+
+}  // namespace bert

@@ -23,6 +23,7 @@
 #include "io/InputFile.h"
 #include "io/Json.h"
 #include "memory/DeviceTraits.h"
+#include "memory/EvaluationForecast.h"
 #include "memory/MemoryForecast.h"
 #include "memory/ProcessMemory.h"
 #include "model/Inference.h"
@@ -467,12 +468,21 @@ void estimate(const TrainArguments& args, bool trial, bool largestBatch, std::os
         !warning.empty()) {
         out << "note: " << warning << "\n";
     }
+    // Evaluation counts too: a run that fits its steps can run out of memory evaluating.
+    auto lengths = prepared.data.train.lengths;
+    lengths.insert(lengths.end(), prepared.data.validation.lengths.begin(),
+                   prepared.data.validation.lengths.end());
+    const auto evaluation =
+        forecastEvaluationPeak(prepared.model.config, job.training, ExampleLengths::of(lengths));
+    row("evaluation peak", evaluation,
+        "batches of " + std::to_string(job.training.evalBatchSize) + ", no gradients");
     if (trial) {
         row("trial step peak", trainer.trialStepPeak());
     }
-    if (forecast.total() <= budget) {
+    const auto peak = std::max(forecast.total(), evaluation);
+    if (peak <= budget) {
         out << "fits (" << std::fixed << std::setprecision(0)
-            << 100.0 * static_cast<double>(forecast.total()) / static_cast<double>(budget)
+            << 100.0 * static_cast<double>(peak) / static_cast<double>(budget)
             << "% of the budget)\n";
         return;
     }

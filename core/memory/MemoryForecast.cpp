@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <utility>
 
 #include "data/Batch.h"
+#include "memory/EvaluationForecast.h"
 
 namespace bert {
 
@@ -220,6 +222,7 @@ struct Plan {
     bool freezeEmbeddings = false;
     int maxLengthHalvings = 0;
     std::size_t microBatch = 0;  // 0: unchanged
+    std::size_t evalBatch = 0;   // 0: unchanged; else the evaluation batch that fits
 };
 
 class FitSearch {
@@ -243,11 +246,26 @@ public:
             c.accumulationSteps = training_.stepExamples() / plan.microBatch;
             c.batchSize = plan.microBatch;
         }
+        if (plan.evalBatch != 0) {
+            c.evalBatchSize = plan.evalBatch;
+        }
         return c;
     }
 
     std::int64_t peak(const Plan& plan) const {
-        return forecastMemory(model_, apply(plan), lengths_).total();
+        return forecastRunPeak(model_, apply(plan), lengths_);
+    }
+
+    /// The plan's evaluation batch under budgetBytes: 0 when the configured one fits, the
+    /// halving that fits, or SIZE_MAX when none does.
+    std::size_t evaluationBatch(Plan plan, std::int64_t budgetBytes) const {
+        plan.evalBatch = 0;
+        const auto config = apply(plan);
+        const auto fitting = fittingEvaluationBatch(model_, config, lengths_, budgetBytes);
+        if (fitting == 0) {
+            return SIZE_MAX;
+        }
+        return fitting == config.evalBatchSize ? 0 : fitting;
     }
 
     /// Expected step time after / before, and the ranking score (which adds the penalties).
@@ -345,6 +363,10 @@ public:
                 Plan{.microBatch = plan.microBatch},
                 "effective batch " + std::to_string(training_.stepExamples()) + " kept");
         }
+        if (plan.evalBatch != 0) {
+            changes.push_back("evaluate in batches of " + std::to_string(plan.evalBatch) +
+                              " (evaluation a little slower; training unchanged)");
+        }
         return changes;
     }
 
@@ -377,7 +399,8 @@ private:
 
 int changeCount(const Plan& p) {
     return int{p.unpadded} + int{p.checkpointing} + int{p.precision != Precision::Fp32} +
-           int{p.freezeEmbeddings} + p.maxLengthHalvings + int{p.microBatch != 0};
+           int{p.freezeEmbeddings} + p.maxLengthHalvings + int{p.microBatch != 0} +
+           int{p.evalBatch != 0};
 }
 
 }  // namespace
@@ -397,10 +420,16 @@ std::optional<TrainingConfig> largestFittingBatch(const BertConfig& model,
                                                   const TrainingConfig& training,
                                                   const ExampleLengths& lengths,
                                                   std::int64_t budgetBytes) {
+    // Evaluation does not depend on the micro-batch: its batch is chosen once.
+    const auto evalBatch = fittingEvaluationBatch(model, training, lengths, budgetBytes);
+    if (evalBatch == 0) {
+        return std::nullopt;
+    }
     for (const auto size : microBatchesKeeping(training)) {
         TrainingConfig candidate = training;
         candidate.accumulationSteps = training.stepExamples() / size;
         candidate.batchSize = size;
+        candidate.evalBatchSize = evalBatch;
         if (forecastMemory(model, candidate, lengths).total() <= budgetBytes) {
             return candidate;
         }
@@ -432,9 +461,11 @@ FitAdvice suggestFit(const BertConfig& model, const TrainingConfig& training,
                 for (int freeze = 0; freeze <= (training.freezeEmbeddings ? 0 : 1); ++freeze) {
                     for (int halvings = 0; halvings <= maxHalvings; ++halvings) {
                         for (const auto micro : microBatches) {
-                            const Plan plan{padding == 1, recompute == 1, precision,
-                                            freeze == 1,  halvings,       micro};
-                            if (changeCount(plan) == 0 || search.peak(plan) > budgetBytes) {
+                            Plan plan{padding == 1, recompute == 1, precision,
+                                      freeze == 1,  halvings,       micro};
+                            plan.evalBatch = search.evaluationBatch(plan, budgetBytes);
+                            if (plan.evalBatch == SIZE_MAX || changeCount(plan) == 0 ||
+                                search.peak(plan) > budgetBytes) {
                                 continue;
                             }
                             const double score = search.score(plan);

@@ -39,6 +39,12 @@ EvalMetrics Trainer::evaluate() {
         start = order.size() * rank / ranks;
         stop = order.size() * (rank + 1) / ranks;
     }
+    std::size_t batchesDone = 0;
+    auto reportProgress = [&] {
+        observer_.onEvaluationProgress(batchesDone,
+                                       batchesDone + (stop - start + evalBatch_ - 1) / evalBatch_);
+    };
+    reportProgress();
     while (start < stop) {
         const std::size_t end = std::min(stop, start + evalBatch_);
         try {
@@ -68,6 +74,8 @@ EvalMetrics Trainer::evaluate() {
                 ++confusion[static_cast<std::size_t>(targets[k])][static_cast<std::size_t>(p[k])];
             }
             start = end;
+            ++batchesDone;
+            reportProgress();
         } catch (const c10::Error& error) {
             if (!isOutOfMemory(error) || evalBatch_ == 1) {
                 enterTrainingMode();

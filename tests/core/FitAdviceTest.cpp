@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "memory/DeviceTraits.h"
+#include "memory/EvaluationForecast.h"
 #include "memory/MemoryForecast.h"
 
 namespace bert {
@@ -47,8 +48,10 @@ TrainingConfig userSettings(const char* device) {
     return training;
 }
 
+// The run's peak, a training step's or an evaluation's, whichever is higher: what the advice
+// judges a budget by (issue 27: a run that fitted its steps ran out of memory evaluating).
 std::int64_t peakOf(const TrainingConfig& c, std::size_t longest = 256) {
-    return forecastMemory(miniLm(), c, longest).total();
+    return forecastRunPeak(miniLm(), c, longest);
 }
 
 TEST(FitAdvice, OnAPlainCpuItNeverTradesBf16SlownessForAFewMiB) {
@@ -161,6 +164,13 @@ TEST(FitAdvice, EveryProposedChangeSavesMemory) {
                               peak)
                         << where;
                     EXPECT_EQ(a.stepExamples(), training.stepExamples()) << where;
+                }
+                if (a.evalBatchSize != training.evalBatchSize) {
+                    EXPECT_GT(undone([&](TrainingConfig& c) {
+                                  c.evalBatchSize = training.evalBatchSize;
+                              }),
+                              budget)
+                        << where;
                 }
             }
         }

@@ -1,0 +1,95 @@
+#include "memory/EvaluationForecast.h"
+
+#include <algorithm>
+
+#include "data/Batch.h"
+
+namespace bert {
+
+std::int64_t forecastEvaluationPeak(const BertConfig& model, const TrainingConfig& training,
+                                    const ExampleLengths& lengths, std::size_t ranks) {
+    constexpr std::int64_t kFloatBytes = 4;
+    constexpr std::int64_t kAdamMoments = 2;
+    ranks = std::max(ranks, static_cast<std::size_t>(std::max(1, training.processes)));
+    const auto counts = countParameters(model);
+    const std::int64_t layers = model.numHiddenLayers;
+    std::int64_t trainable =
+        counts.head + counts.perLayer * (layers - static_cast<std::int64_t>(training.freezeLayers));
+    if (!training.freezeEmbeddings) {
+        trainable += counts.embeddings;
+    }
+    std::int64_t optimizerState = trainable * kAdamMoments * kFloatBytes;
+    if (training.shardOptimizer && ranks > 1) {
+        const auto shares = static_cast<std::int64_t>(ranks);
+        optimizerState = (optimizerState + shares - 1) / shares;
+    }
+
+    // The batch of the longest examples: evaluation sorts by length and pads each batch to its
+    // own longest, whatever the training padding (unpadded stays unpadded).
+    const bool cuda = training.device.rfind("cuda", 0) == 0;
+    const auto batch = lengths.longestBatch(training.evalBatchSize, training.maxLength);
+    std::int64_t tokens = 0;
+    std::int64_t attentionPairs = 0;
+    if (training.padding == PaddingMode::Unpadded) {
+        const auto grouping =
+            AttentionGrouping::forDevice(cuda ? c10::Device(c10::kCUDA) : c10::Device(c10::kCPU));
+        for (const auto& group : attentionGroups(batch, grouping)) {
+            const auto length = static_cast<std::int64_t>(group.front());
+            for (const auto member : group) {
+                tokens += static_cast<std::int64_t>(member);
+            }
+            attentionPairs += static_cast<std::int64_t>(group.size()) * length * length;
+        }
+    } else {
+        PaddingOptions padding;
+        padding.multipleOf = training.padToMultipleOf;
+        const auto length =
+            static_cast<std::int64_t>(paddedLength(batch.empty() ? 0 : batch.front(), padding));
+        tokens = static_cast<std::int64_t>(batch.size()) * length;
+        attentionPairs = static_cast<std::int64_t>(batch.size()) * length * length;
+    }
+    const std::int64_t h = model.hiddenSize;
+    const std::int64_t heads = model.numAttentionHeads;
+    const bool autocast = training.precision != Precision::Fp32;
+    const std::int64_t e = autocast ? 2 : kFloatBytes;
+    // Nothing is kept for backward: one layer's tensors are alive at a time. In attention, the
+    // layer's input (the residual, fp32), query, key and value, and on the CPU's math path their
+    // scaled fp32 copies and two score maps per head (the scores and their softmax); CUDA's
+    // kernel keeps no maps. In the feed-forward, the attention output, the intermediate
+    // projection and its activation.
+    const std::int64_t attention =
+        tokens * h * (kFloatBytes + 3 * e) +
+        (cuda ? tokens * h * e
+              : 2 * tokens * h * kFloatBytes + 2 * heads * attentionPairs * kFloatBytes);
+    const std::int64_t feedForward =
+        tokens * h * kFloatBytes + 2 * tokens * model.intermediateSize * e;
+    const std::int64_t linearWeights =
+        layers * (4 * h * h + 2 * h * model.intermediateSize) + h * h;
+    const std::int64_t castCache = autocast ? linearWeights * e : 0;
+    return counts.total(layers) * kFloatBytes + optimizerState + castCache +
+           std::max(attention, feedForward);
+}
+
+std::int64_t forecastRunPeak(const BertConfig& model, const TrainingConfig& training,
+                             const ExampleLengths& lengths, std::size_t ranks) {
+    return std::max(forecastMemory(model, training, lengths, ranks).total(),
+                    forecastEvaluationPeak(model, training, lengths, ranks));
+}
+
+std::size_t fittingEvaluationBatch(const BertConfig& model, const TrainingConfig& training,
+                                   const ExampleLengths& lengths, std::int64_t budgetBytes) {
+    TrainingConfig candidate = training;
+    for (std::size_t size = std::max<std::size_t>(1, training.evalBatchSize); size >= 1;
+         size /= 2) {
+        candidate.evalBatchSize = size;
+        if (forecastEvaluationPeak(model, candidate, lengths) <= budgetBytes) {
+            return size;
+        }
+        if (size == 1) {
+            break;
+        }
+    }
+    return 0;
+}
+
+}  // namespace bert

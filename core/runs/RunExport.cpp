@@ -7,6 +7,9 @@
 #include "export/OnnxExport.h"
 #include "hf/ModelFolder.h"
 #include "io/AtomicFile.h"
+#include "io/InputFile.h"
+#include "io/Json.h"
+#include "train/Metrics.h"
 
 namespace bert {
 
@@ -58,6 +61,26 @@ std::filesystem::path siblingOf(const std::filesystem::path& target, const char*
     auto sibling = target;
     sibling += std::string(".") + tag + "-" + std::to_string(entropy());
     return sibling;
+}
+
+/// Sets the exported tokenizer's model_max_length to the length the run trained at, so that
+/// transformers' tokenizer(..., truncation=True) cuts texts where the run did: the checkpoint's
+/// tokenizer_config.json says the model's position limit (512), and an e-mail of 300 tokens then
+/// reached the exported model whole where the run had read its first 128 (issue 27).
+void setModelMaxLength(const std::filesystem::path& folder, const RunRecord& run) {
+    const auto* training = trainingSettingsOfRunConfig(run.config);
+    const auto file = folder / "tokenizer_config.json";
+    if (training == nullptr || !training->contains("max_length") ||
+        !(*training)["max_length"].is_number_unsigned() || !std::filesystem::exists(file)) {
+        return;  // a run that does not record its length keeps the checkpoint's
+    }
+    std::string problem;
+    auto config = parseJson(readInputFile(file, input_limits::kSmallJson), problem);
+    if (!problem.empty() || !config.is_object()) {
+        throw InputError(file, problem.empty() ? "is not a JSON object" : problem);
+    }
+    config["model_max_length"] = (*training)["max_length"];
+    writeFileAtomically(file, config.dump(2) + "\n");
 }
 
 }  // namespace
@@ -129,6 +152,7 @@ std::filesystem::path exportRun(RunStore& store, std::int64_t runId,
                              "could not be copied into the export: " + error.message());
         }
     }
+    setModelMaxLength(staging, *run);
     const auto evaluations = store.evaluations(runId);
     const nlohmann::json card = {
         {"run", run->id},

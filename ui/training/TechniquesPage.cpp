@@ -364,7 +364,8 @@ void TechniquesPage::updateForecast() {
         {tr("activations"), forecast_.activations, evaluationActivations}};
     for (const auto& [name, training, evaluation] : parts) {
         auto* set = new QBarSet(name);
-        *set << toMiB(static_cast<double>(training)) << toMiB(static_cast<double>(evaluation));
+        // A horizontal chart draws its first category at the bottom: evaluation, then the step.
+        *set << toMiB(static_cast<double>(evaluation)) << toMiB(static_cast<double>(training));
         series->append(set);
     }
     series->setBarWidth(0.6);
@@ -378,7 +379,7 @@ void TechniquesPage::updateForecast() {
     chart->addAxis(axis, Qt::AlignBottom);
     series->attachAxis(axis);
     auto* category = new QBarCategoryAxis();
-    category->append({tr("training step"), tr("evaluation")});
+    category->append({tr("evaluation"), tr("training step")});
     chart->addAxis(category, Qt::AlignLeft);
     series->attachAxis(category);
     // The budget, marked across both bars: a line on a hidden axis spanning the categories.

@@ -108,15 +108,44 @@ def classifier_folder(kind, folder, labels=2, seed=0, label_names=("ham", "spam"
     the data's labels (sorted, as both sides number them): with other names our engine would
     replace the head by a fresh one for the data's labels, as it does for a user's folder."""
     import torch
-    from transformers import BertConfig, BertForSequenceClassification
+    from transformers import (AutoModelForSequenceClassification, BertConfig, BertForSequenceClassification,
+                              DistilBertConfig, ElectraConfig, ModernBertConfig, RobertaConfig)
     torch.manual_seed(seed)
     source = tokenizer_folder()
+    # The other families' shapes start from scratch over MiniLM's WordPiece vocabulary (their padding
+    # id is its [PAD], 0), which both sides read alike: the point is the model's arithmetic.
+    shapes = {
+        "bert-small": lambda: BertConfig(vocab_size=30522, hidden_size=256, num_hidden_layers=4,
+                                         num_attention_heads=4, intermediate_size=1024,
+                                         max_position_embeddings=512, num_labels=labels),
+        "bert-base": lambda: BertConfig(vocab_size=30522, hidden_size=768, num_hidden_layers=12,
+                                        num_attention_heads=12, intermediate_size=3072,
+                                        max_position_embeddings=512, num_labels=labels),
+        "roberta-small": lambda: RobertaConfig(vocab_size=30522, hidden_size=256, num_hidden_layers=4,
+                                               num_attention_heads=4, intermediate_size=1024,
+                                               max_position_embeddings=514, type_vocab_size=1,
+                                               pad_token_id=0, bos_token_id=101, eos_token_id=102,
+                                               layer_norm_eps=1e-5, num_labels=labels),
+        "distilbert-small": lambda: DistilBertConfig(vocab_size=30522, dim=256, n_layers=4, n_heads=4,
+                                                     hidden_dim=1024, num_labels=labels),
+        "electra-small": lambda: ElectraConfig(vocab_size=30522, embedding_size=128, hidden_size=256,
+                                               num_hidden_layers=4, num_attention_heads=4,
+                                               intermediate_size=1024, num_labels=labels),
+        "modernbert-base": lambda: ModernBertConfig(vocab_size=30522, hidden_size=768, intermediate_size=1152,
+                                                    num_hidden_layers=22, num_attention_heads=12,
+                                                    local_attention=128, pad_token_id=0, cls_token_id=101,
+                                                    sep_token_id=102, bos_token_id=101, eos_token_id=102,
+                                                    max_position_embeddings=8192, num_labels=labels),
+        "modernbert-small": lambda: ModernBertConfig(vocab_size=30522, hidden_size=256, intermediate_size=384,
+                                                     num_hidden_layers=6, num_attention_heads=4,
+                                                     local_attention=64, pad_token_id=0, cls_token_id=101,
+                                                     sep_token_id=102, bos_token_id=101, eos_token_id=102,
+                                                     max_position_embeddings=512, num_labels=labels),
+    }
     if kind == "minilm":
         model = BertForSequenceClassification.from_pretrained(minilm_folder(), num_labels=labels)
     else:
-        config = BertConfig(vocab_size=30522, hidden_size=768, num_hidden_layers=12, num_attention_heads=12,
-                            intermediate_size=3072, max_position_embeddings=512, num_labels=labels)
-        model = BertForSequenceClassification(config)
+        model = AutoModelForSequenceClassification.from_config(shapes[kind]())
     if label_names:
         model.config.id2label = dict(enumerate(sorted(label_names)))
         model.config.label2id = {name: i for i, name in model.config.id2label.items()}
@@ -125,6 +154,12 @@ def classifier_folder(kind, folder, labels=2, seed=0, label_names=("ham", "spam"
     for name in ("vocab.txt", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json"):
         if (source / name).is_file():
             shutil.copy(source / name, folder / name)
+    if kind not in ("minilm", "bert-base"):
+        # AutoTokenizer would look for the family's own tokenizer files: name the one given.
+        tokenizer_config = folder / "tokenizer_config.json"
+        settings = json.loads(tokenizer_config.read_text()) if tokenizer_config.is_file() else {}
+        settings["tokenizer_class"] = "BertTokenizer"
+        tokenizer_config.write_text(json.dumps(settings, indent=2) + "\n")
     return folder
 
 
@@ -230,6 +265,18 @@ def length_moments(train_csv, max_length):
     return sum(lengths) / len(lengths), sum(n * n for n in lengths) / len(lengths)
 
 
+def encoder_shape(config):
+    """(hidden size, intermediate size, layers, multiply-adds of one layer's linears per token) of
+    any family's config.json: DistilBERT names them dim, hidden_dim and n_layers; ModernBERT's Wi
+    makes input and gate (2 x intermediate)."""
+    if config.get("model_type") == "distilbert":
+        h, i, layers = config["dim"], config["hidden_dim"], config["n_layers"]
+    else:
+        h, i, layers = config["hidden_size"], config["intermediate_size"], config["num_hidden_layers"]
+    gated = config.get("model_type") == "modernbert"
+    return h, i, layers, 4 * h * h + (3 if gated else 2) * h * i
+
+
 def training_flops_per_real_token(config, mean_length, mean_square_length, frozen_layers=0, labels=2,
                                   frozen_forward_share=1.0):
     """The FLOPs a training step must do per real (non-pad) token, counted from the model's
@@ -239,9 +286,8 @@ def training_flops_per_real_token(config, mean_length, mean_square_length, froze
     and with the frozen-prefix cache only in the share of steps that compute them (the first of
     E epochs: 1 / E). Recomputation under checkpointing and anything done on padding are not model
     FLOPs."""
-    h, i = config["hidden_size"], config["intermediate_size"]
-    layers = config["num_hidden_layers"]
-    linear = 2 * (4 * h * h + 2 * h * i)                              # Q, K, V, output; FFN in and out
+    h, i, layers, multiply_adds = encoder_shape(config)
+    linear = 2 * multiply_adds                                        # Q, K, V, output; FFN in and out
     attention = 2 * 2 * h * (mean_square_length / mean_length)       # Q K^T and scores x V
     per_layer = linear + attention
     head = 2 * (h * h + h * labels) / mean_length                    # pooler, classifier
@@ -252,6 +298,12 @@ def training_flops_per_real_token(config, mean_length, mean_square_length, froze
 def model_flop_utilisation(tokens_per_second, flops_per_token, peak):
     """Model FLOPs per second (real tokens only) over the measured GEMM peak."""
     return tokens_per_second * flops_per_token / peak
+
+
+def load_result(name):
+    """A results file written by save, or None."""
+    path = RESULTS / f"{name}.json"
+    return json.loads(path.read_text()) if path.is_file() else None
 
 
 def save(name, payload):

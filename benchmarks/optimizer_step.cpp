@@ -9,7 +9,7 @@
 #include <benchmark/benchmark.h>
 #include <torch/nn/utils/clip_grad.h>
 
-#include "model/Bert.h"
+#include "model/Classifiers.h"
 #include "train/FusedAdamW.h"
 
 namespace {
@@ -18,19 +18,19 @@ constexpr double kLearningRate = 1e-4;  // any value: the step's cost does not d
 constexpr double kWeightDecay = 0.01;   // decay on, as the trainer's main group has it
 constexpr std::uint64_t kSeed = 42;     // same gradients in every run
 
-bert::BertConfig configNamed(const std::string& name) {
+bert::EncoderConfig configNamed(const std::string& name) {
     if (name == "minilm") {
-        return bert::BertConfig::fromFile(
+        return bert::EncoderConfig::fromFile(
             std::filesystem::path(BERT_STUDIO_DEFAULT_MODEL_FOR_BENCH) / "config.json");
     }
-    return bert::BertConfig::preset(name);
+    return bert::EncoderConfig::preset(name);
 }
 
 template <typename Optimizer>
 void AdamWStep(benchmark::State& state, const std::string& modelName) {
     at::set_num_threads(static_cast<int>(std::thread::hardware_concurrency()));
     torch::manual_seed(kSeed);
-    bert::BertForSequenceClassification model(configNamed(modelName));
+    const auto model = bert::createClassifier(configNamed(modelName));
     std::vector<torch::Tensor> parameters = model->parameters();
     std::int64_t elements = 0;
     for (auto& parameter : parameters) {
@@ -56,7 +56,7 @@ void ClipAndStep(benchmark::State& state, const std::string& modelName) {
     constexpr double kMaxNorm = 1e-3;
     at::set_num_threads(static_cast<int>(std::thread::hardware_concurrency()));
     torch::manual_seed(kSeed);
-    bert::BertForSequenceClassification model(configNamed(modelName));
+    const auto model = bert::createClassifier(configNamed(modelName));
     std::vector<torch::Tensor> parameters = model->parameters();
     for (auto& parameter : parameters) {
         parameter.mutable_grad() = torch::randn_like(parameter);

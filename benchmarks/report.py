@@ -124,12 +124,14 @@ def side_by_side_section(data, parity=None):
     parity_models = {row["model"]: row["passed"] for row in parity["rows"]} if parity else None
     out = ["## 1. Side by side with Hugging Face Trainer", "",
            f"Machine: {machine_line(data['machine'])}. Threads: {data['threads']} on both sides.", "",
-           "Both sides start from the same weights (one `BertForSequenceClassification` folder written by "
-           "`transformers`, seeded head), read the same stratified train and validation files, and use the "
-           "same max length, micro-batch, steps, learning rate, seed and evaluation batch. Four cases: the "
-           "e-mails at 512 tokens (long, uneven texts: fixed padding wastes much) and their subject lines (the "
-           "text before the first \" . \") at 128 tokens (short texts: fixed padding is mostly pad), each with "
-           "MiniLM and BERT-base. Throughput is examples per second over the steps after the first "
+           "Both sides start from the same weights (one folder written by `transformers`, seeded head), read "
+           "the same stratified train and validation files, and use the same max length, micro-batch, steps, "
+           "learning rate, seed and evaluation batch. The cases: the e-mails at 512 tokens (long, uneven "
+           "texts: fixed padding wastes much) and their subject lines (the text before the first \" . \") at "
+           "128 tokens (short texts: fixed padding is mostly pad), with MiniLM, BERT-base and ModernBERT-base "
+           "(random weights over MiniLM's vocabulary, the cost of the architecture). Where a case ran several "
+           "times, the two sides alternating, figures are the median with the spread (lowest to highest) in "
+           "brackets, and a ratio's median and spread are of the ratios within each repeat. Throughput is examples per second over the steps after the first "
            f"{data['warmup_steps']} (first-use costs), leaving out the interval after an in-run evaluation "
            "(ours evaluates at each epoch's end, Trainer after training); *real tokens/s* counts non-pad tokens "
            "only. *Process peak* is the whole process's peak resident set (model, data, libraries and "
@@ -161,9 +163,18 @@ def side_by_side_section(data, parity=None):
             if (setting.startswith("equal") and row["ours_settings"].get("precision", "fp32") == "fp32"
                     and parity_models and row["model"] in parity_models):
                 setting += f" (parity: {'within' if parity_models[row['model']] else 'outside'} 1e-4, section 1b)"
+            spread = row.get("throughput_ratio_spread")
+            ratio = f"**{row['throughput_ratio']:.2f}x**" + (f" ({spread[0]:.2f}-{spread[1]:.2f}, "
+                                                               f"{row['repeats']} runs)" if spread else "")
+
+            def speed(figures):
+                low_high = figures.get("samples_per_second_spread")
+                return f"{figures['samples_per_second']:.2f}" + (
+                    f" ({low_high[0]:.2f}-{low_high[1]:.2f})" if low_high and row.get("repeats", 1) > 1 else "")
+
             out.append(f"| {setting} | {settings_words(row['ours_settings']) or '-'} | "
-                       f"{o['samples_per_second']:.2f} / {r['samples_per_second']:.2f} | "
-                       f"**{row['throughput_ratio']:.2f}x** | {o['tokens_per_second']:,.0f} / "
+                       f"{speed(o)} / {speed(r)} | "
+                       f"{ratio} | {o['tokens_per_second']:,.0f} / "
                        f"{r['tokens_per_second']:,.0f} | {o['padding_share']:.0%} / {r['padding_share']:.0%} | "
                        f"**{o['mfu']:.1%}** / {r['mfu']:.1%} | {o['peak_resident_mib']:.0f} / "
                        f"{r['peak_resident_mib']:.0f} | {o['accuracy']:.3f} / {r['accuracy']:.3f} |")
@@ -178,12 +189,22 @@ def side_by_side_section(data, parity=None):
                              "/s"))
         out.append("")
     out += ["### Targets (issue 14)", ""] + side_by_side_targets(data["rows"], parity_models) + [""]
-    out += ["Reproduce: `benchmarks/side_by_side.sh` (every case; `--cases subjects-128-minilm` for one), then "
-            "`python3 benchmarks/report.py`.", ""]
+    out += ["Reproduce: `benchmarks/side_by_side.sh` (every case, 3 alternating repeats; `--cases "
+            "emails-512-modernbert-base --repeats 3` for one), then `python3 benchmarks/report.py`.", ""]
     return out
 
 
-def matrix_section(data):
+def families_section(data):
+    """The technique matrix's rows of every model family (technique_matrix.sh --families)."""
+    out = matrix_section(data, tag="families-")
+    out[0] = f"## 2b. Every model family, plain and with every technique ({data['device'].upper()})"
+    out.insert(2, "Each family at one small shape (4 layers, 256 wide, random weights over MiniLM's vocabulary; "
+               "ModernBERT with its local window of 64): the forecast counts each family's own tensors.")
+    out.insert(3, "")
+    return out
+
+
+def matrix_section(data, tag=""):
     out = [f"## 2. Technique matrix ({data['device'].upper()})", "",
            f"Machine: {machine_line(data['machine'])}. Model: {data['model']}, max length {data['max_length']}, "
            f"{data['steps']} optimizer steps of 16 examples per row, learning rate 1e-4, seed 42; validation "
@@ -199,7 +220,7 @@ def matrix_section(data):
                                                               for p, v in data["gemm_peak_gflops"].items())
                     + "; fp16 has no fast CPU path and is set against fp32's).", ""]
     # An earlier run of the same matrix shows the rows' speed before the later engine changes.
-    earlier = load(f"technique_matrix-{data['device'].split(':')[0]}-earlier") or {"rows": []}
+    earlier = load(f"technique_matrix-{tag}{data['device'].split(':')[0]}-earlier") or {"rows": []}
     earlier_speed = {row["name"]: row["samples_per_second"] for row in earlier["rows"]}
     for row in data["rows"]:
         before = earlier_speed.get(row["name"])
@@ -219,15 +240,15 @@ def matrix_section(data):
                 "left out the model's weights, so only its samples/s are shown.", ""]
     names = [row["name"].split(":")[0] if len(row["name"]) > 44 else row["name"] for row in data["rows"]]
     device = data["device"].split(":")[0]
-    out.append(bar_chart(f"matrix-{device}-memory.svg", "Peak memory, MiB: measured and forecast", names,
+    out.append(bar_chart(f"matrix-{tag}{device}-memory.svg", "Peak memory, MiB: measured and forecast", names,
                          [("measured peak", OURS_COLOR, [r["peak_tensor_mib"] for r in data["rows"]]),
                           ("forecast", EXTRA_COLOR, [r["forecast_mib"] for r in data["rows"]])], "MiB"))
     out.append("")
     speed_series = [("this run", OURS_COLOR, [r["samples_per_second"] for r in data["rows"]])]
     if earlier["rows"]:
         speed_series.append(("earlier run", EXTRA_COLOR, [earlier_speed.get(r["name"]) for r in data["rows"]]))
-    out.append(bar_chart(f"matrix-{device}-throughput.svg", "Samples/s (higher is better)", names, speed_series, "/s"))
-    out += ["", f"Reproduce: `benchmarks/technique_matrix.sh`"
+    out.append(bar_chart(f"matrix-{tag}{device}-throughput.svg", "Samples/s (higher is better)", names, speed_series, "/s"))
+    out += ["", f"Reproduce: `benchmarks/technique_matrix.sh`" + (" --families" if tag else "")
             + (f" --device {data['device']}" if data["device"] != "cpu" else "") + ", then `python3 benchmarks/report.py`.", ""]
     return out
 
@@ -284,7 +305,8 @@ def optimizer_section(data):
 
 def parity_section(data):
     out = ["## 1b. Training parity with Hugging Face Trainer", "",
-           f"Machine: {machine_line(data['machine'])}. Threads: {data['threads']} on both sides.", "",
+           f"Machine of the latest rows: {machine_line(data['machine'])}. Threads: {data['threads']} on both "
+           "sides. Each row names the commit and processor it was measured at.", "",
            "The proof that the speed above is honest: the same training, step for step. Both sides start from "
            "the same folder (dropout set to 0 in its config.json, the head named for the data's labels so "
            "that ours keeps it), read the same training file in its own order (ours `--no-shuffle`, Trainer "
@@ -294,15 +316,19 @@ def parity_section(data):
            "final `model.safetensors` of each (ours through `export --last`).", "",
            "| model | steps | micro-batch x max length | largest loss difference (step) | largest weight "
            "difference (tensor) | first step's loss ours / Trainer | within "
-           f"{data['tolerance']:g} |", "|---|---|---|---|---|---|---|"]
+           f"{data['tolerance']:g} | measured at |", "|---|---|---|---|---|---|---|---|"]
     for row in data["rows"]:
         settings = row["settings"]
         first = row["first_losses"][0]
         out.append(f"| {row['model']} | {row['steps']} | {settings['batch_size']} x {settings['max_length']} | "
                    f"{row['largest_loss_difference']:.2e} ({row['at_step']}) | "
                    f"{row['largest_weight_difference']:.2e} ({row['in_tensor']}) | {first[0]:.6f} / {first[1]:.6f} | "
-                   f"{'yes' if row['passed'] else '**no**'} |")
-    return out + ["", "Reproduce: `benchmarks/training_parity.sh --models minilm bert-base --steps 50`, then "
+                   f"{'yes' if row['passed'] else '**no**'} | {row.get('commit') or data['machine']['commit']} |")
+    out += ["", "roberta-small (4 layers, 256 wide) and modernbert-small (6 layers, 256 wide, local window 64, "
+            "max length 256 so that the window matters) start from random weights over MiniLM's vocabulary, "
+            "their padding id its [PAD]: the comparison is of the families' arithmetic."]
+    return out + ["", "Reproduce: `benchmarks/training_parity.sh --models minilm bert-base roberta-small "
+                  "modernbert-small --steps 50`, then "
                   "`python3 benchmarks/report.py`.", ""]
 
 
@@ -395,7 +421,7 @@ def main():
            "These are benchmarks, not tests: nothing here passes or fails.", ""]
     sections = [("side_by_side", lambda data: side_by_side_section(data, load("training_parity"))),
                 ("training_parity", parity_section), ("unpadded", unpadded_section), ("first_step", first_step_section),
-                ("technique_matrix-cpu", matrix_section),
+                ("technique_matrix-cpu", matrix_section), ("technique_matrix-families-cpu", families_section),
                 ("technique_matrix-cuda", matrix_section), ("technique_matrix-gpu", gpu_section),
                 ("tokenizer", tokenizer_section),
                 ("optimizer", optimizer_section), ("packages", packages_section),

@@ -12,17 +12,23 @@ the other, from the same starting weights on the same files:
   - the same with frozen embeddings and the frozen-prefix cache (the cache is exact only over a
     frozen prefix), and training only the upper half of the encoder (lower layers frozen, cached):
     the two rows that change what trains, and their titles say so.
+The machine is shared and noisy (the same pair measured 0.62x and 1.32x an hour apart), so each
+case runs its seven runs --repeats times (3 by default), alternating which side goes first, and the
+tables give the median and the spread (lowest to highest) of each figure and of each ratio, the
+ratio taken within a repeat. The ModernBERT-base cases set the modern encoder beside BERT-base
+(same vocabulary, random weights: the cost of the architecture, not of a checkpoint).
 Each side writes a report of the same form (ours: `bert-studio-cli train --report`; the reference:
 hf_trainer_run.py) from which samples/s after the warm-up steps, real tokens/s, padding, model FLOP
 utilisation and process memory are read the same way. Short-text cases train two epochs, so that
 the cache has a second epoch to skip work in. Results go to benchmarks/results/side_by_side.json;
 benchmarks/report.py turns them into docs/benchmarks.md.
 
-Usage: benchmarks/side_by_side.sh [--cases emails-512-minilm ...] [--quick]
+Usage: benchmarks/side_by_side.sh [--cases emails-512-minilm ...] [--repeats 3] [--quick]
 """
 import argparse
 import csv
 import json
+import statistics
 import sys
 import tempfile
 from pathlib import Path
@@ -42,6 +48,10 @@ CASES = {
                             "validation_limit": 200, "batch_size": 16, "epochs": 2},
     "subjects-128-bert-base": {"corpus": "subjects", "max_length": 128, "model": "bert-base", "train_limit": 240,
                                "validation_limit": 200, "batch_size": 16, "epochs": 2},
+    "emails-512-modernbert-base": {"corpus": "emails", "max_length": 512, "model": "modernbert-base",
+                                   "train_limit": 96, "validation_limit": 100, "batch_size": 8, "epochs": 1},
+    "subjects-128-modernbert-base": {"corpus": "subjects", "max_length": 128, "model": "modernbert-base",
+                                     "train_limit": 240, "validation_limit": 200, "batch_size": 16, "epochs": 2},
 }
 CORPUS_NAMES = {"emails": "e-mails", "subjects": "subject lines"}
 
@@ -89,11 +99,23 @@ def run_reference(model, train, validation, settings, threads, report, output_di
     return json.loads(Path(report).read_text())
 
 
+def median_figures(runs):
+    """The median of every numeric figure over a run's repeats, with the spread of samples/s."""
+    result = {}
+    for key, value in runs[0].items():
+        values = [run[key] for run in runs if run.get(key) is not None]
+        result[key] = statistics.median(values) if isinstance(value, (int, float)) and values else value
+    speeds = [run["samples_per_second"] for run in runs]
+    result["samples_per_second_spread"] = [min(speeds), max(speeds)]
+    return result
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data", default=str(common.DEFAULT_DATA))
     parser.add_argument("--cases", nargs="+", choices=list(CASES), default=list(CASES))
     parser.add_argument("--threads", type=int, default=common.os.cpu_count())
+    parser.add_argument("--repeats", type=int, default=3, help="runs of each side per case, alternating")
     parser.add_argument("--quick", action="store_true", help="a few steps only, to check the harness")
     args = parser.parse_args()
     common.require_data(args.data)
@@ -126,14 +148,15 @@ def main():
             config = json.loads((folder / "config.json").read_text())
             layers = config["num_hidden_layers"]
             mean_length, mean_square = common.length_moments(train, case["max_length"])
-            runs = {}
-            for name, settings in REFERENCE_RUNS.items():
-                report = run_reference(folder, train, validation, {**shared, **settings}, args.threads,
+
+            def run_reference_named(name):
+                report = run_reference(folder, train, validation, {**shared, **REFERENCE_RUNS[name]}, args.threads,
                                        scratch / f"{name}.json", scratch / "hf-output")
-                runs[name] = {"settings": settings, "figures": common.figures(report), "engine": report["engine"],
-                              "frozen_layers": 0, "cached": False}
-            for name, settings in OUR_RUNS.items():
-                settings = {**settings}
+                return {"settings": REFERENCE_RUNS[name], "figures": common.figures(report),
+                        "engine": report["engine"], "frozen_layers": 0, "cached": False}
+
+            def run_ours_named(name):
+                settings = {**OUR_RUNS[name]}
                 if settings.get("freeze_layers") == "half":
                     settings["freeze_layers"] = layers // 2
                 # Evaluations once an epoch (not four times): throughput leaves out the steps
@@ -141,33 +164,57 @@ def main():
                 report = common.run_ours(folder, train, validation, {**shared, **settings}, args.threads,
                                          scratch / f"{name}.json", scratch / "runs.sqlite",
                                          extra=("--evals-per-epoch", "1", "--epochs", str(case["epochs"])))
-                runs[name] = {"settings": settings, "figures": common.figures(report), "engine": "ours",
-                              "frozen_layers": settings.get("freeze_layers", 0),
-                              "cached": bool(settings.get("cache_frozen_prefix"))}
-            for name, run in runs.items():
-                precision = run["settings"].get("precision", "fp32")
-                share = 1.0 / case["epochs"] if run["cached"] else 1.0
-                flops = common.training_flops_per_real_token(config, mean_length, mean_square,
-                                                             run["frozen_layers"], frozen_forward_share=share)
-                run["figures"]["flops_per_real_token"] = flops
-                run["figures"]["mfu"] = common.model_flop_utilisation(run["figures"]["tokens_per_second"], flops,
-                                                                      peaks[precision])
+                return {"settings": settings, "figures": common.figures(report), "engine": "ours",
+                        "frozen_layers": settings.get("freeze_layers", 0),
+                        "cached": bool(settings.get("cache_frozen_prefix"))}
+
+            # Every repeat runs each of the seven once, the two sides taking turns, and the side that
+            # starts alternates between repeats: a slow stretch of the machine falls on both.
+            repeats = [{} for _ in range(max(1, args.repeats))]
+            ours_names, reference_names = list(OUR_RUNS), list(REFERENCE_RUNS)
+            for index, runs in enumerate(repeats):
+                order = []
+                for i in range(max(len(ours_names), len(reference_names))):
+                    pair = [("ours", ours_names[i]) if i < len(ours_names) else None,
+                            ("reference", reference_names[i]) if i < len(reference_names) else None]
+                    order += [step for step in (pair if index % 2 else pair[::-1]) if step]
+                for side, name in order:
+                    runs[name] = run_ours_named(name) if side == "ours" else run_reference_named(name)
+            for runs in repeats:
+                for name, run in runs.items():
+                    precision = run["settings"].get("precision", "fp32")
+                    share = 1.0 / case["epochs"] if run["cached"] else 1.0
+                    flops = common.training_flops_per_real_token(config, mean_length, mean_square,
+                                                                 run["frozen_layers"], frozen_forward_share=share)
+                    run["figures"]["flops_per_real_token"] = flops
+                    run["figures"]["mfu"] = common.model_flop_utilisation(run["figures"]["tokens_per_second"], flops,
+                                                                          peaks[precision])
             for title, ours_name, reference_name in ROWS:
-                o, r = runs[ours_name]["figures"], runs[reference_name]["figures"]
+                o = median_figures([runs[ours_name]["figures"] for runs in repeats])
+                r = median_figures([runs[reference_name]["figures"] for runs in repeats])
+                ratios = [runs[ours_name]["figures"]["samples_per_second"]
+                          / runs[reference_name]["figures"]["samples_per_second"] for runs in repeats]
+                first = repeats[0]
                 row = {"case": case_name, "corpus": CORPUS_NAMES[case["corpus"]], "max_length": case["max_length"],
                        "model": model_name, "setting": title, "train_examples": examples, "steps": steps,
-                       "epochs": case["epochs"], "shared": shared, "ours_settings": runs[ours_name]["settings"],
-                       "reference_settings": runs[reference_name]["settings"], "ours": o, "reference": r,
-                       "reference_engine": runs[reference_name]["engine"],
-                       "throughput_ratio": o["samples_per_second"] / r["samples_per_second"],
+                       "epochs": case["epochs"], "shared": shared, "ours_settings": first[ours_name]["settings"],
+                       "reference_settings": first[reference_name]["settings"], "ours": o, "reference": r,
+                       "reference_engine": first[reference_name]["engine"], "repeats": len(repeats),
+                       "throughput_ratio": statistics.median(ratios),
+                       "throughput_ratio_spread": [min(ratios), max(ratios)],
                        "training_memory_ratio": o["training_growth_mib"] / r["training_growth_mib"],
                        "process_memory_ratio": o["peak_resident_mib"] / r["peak_resident_mib"]}
                 results["rows"].append(row)
-                print(f"{case_name:24} {title[:60]:60} samples/s {o['samples_per_second']:7.2f} vs "
-                      f"{r['samples_per_second']:7.2f} ({row['throughput_ratio']:.2f}x); MFU {o['mfu']:.1%} vs "
+                print(f"{case_name:28} {title[:60]:60} samples/s {o['samples_per_second']:7.2f} vs "
+                      f"{r['samples_per_second']:7.2f} ({row['throughput_ratio']:.2f}x, "
+                      f"{min(ratios):.2f}-{max(ratios):.2f}); MFU {o['mfu']:.1%} vs "
                       f"{r['mfu']:.1%}; training memory {o['training_growth_mib']:6.0f} vs "
                       f"{r['training_growth_mib']:6.0f} MiB; accuracy {o['accuracy']:.3f} vs {r['accuracy']:.3f}",
                       flush=True)
+    # Cases not run this time keep their rows (each names the repeats it had; none: one run).
+    earlier = common.load_result("side_by_side" + ("-quick" if args.quick else "")) or {"rows": []}
+    ran = {row["case"] for row in results["rows"]}
+    results["rows"] = [row for row in earlier["rows"] if row["case"] not in ran] + results["rows"]
     common.save("side_by_side" + ("-quick" if args.quick else ""), results)
 
 

@@ -9,7 +9,13 @@ On the CPU the measured peak is the engine's own count of tensor bytes (the CPU 
 statistics); on a GPU it is CUDA's peak allocated bytes. Results go to
 benchmarks/results/technique_matrix-<device>.json.
 
+With --families, the rows are instead every model family at one small shape (4 layers, 256 wide,
+random weights over MiniLM's vocabulary: benchmarks/bench_common.py classifier_folder), each at
+fixed padding in fp32 and with every technique: the forecast of each family's own tensors against
+its measured peak (results: technique_matrix-families-<device>.json).
+
 Usage: benchmarks/technique_matrix.sh [--device cuda:0 --model-size base --max-length 512] [--quick]
+       benchmarks/technique_matrix.sh --families [--quick]
 """
 import argparse
 import tempfile
@@ -42,6 +48,15 @@ ROWS = [
       "gradient_checkpointing": True, "precision": "bf16", "freeze_embeddings": True}),
 ]
 
+# --families: every family at one shape, plain and with everything on.
+FAMILIES = ["bert-small", "roberta-small", "distilbert-small", "electra-small", "modernbert-small"]
+FAMILY_ROWS = [
+    ("fixed padding, fp32", {"padding": "fixed"}),
+    ("all: unpadded + grouping + accumulation + checkpointing + bf16 + frozen embeddings",
+     {"padding": "unpadded", "group_by_length": True, "batch_size": 4, "accumulation": 4,
+      "gradient_checkpointing": True, "precision": "bf16", "freeze_embeddings": True}),
+]
+
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -52,6 +67,7 @@ def main():
     parser.add_argument("--batch-size", type=int, default=16)
     parser.add_argument("--threads", type=int, default=common.os.cpu_count())
     parser.add_argument("--quick", action="store_true", help="4 steps per row, to check the harness")
+    parser.add_argument("--families", action="store_true", help="every model family's rows instead")
     args = parser.parse_args()
     common.require_data(args.data)
 
@@ -61,14 +77,20 @@ def main():
     # Model FLOP utilisation of every row, against this machine's GEMM peak in the same run.
     peaks = {precision: common.gemm_peak(args.threads, precision) for precision in ("fp32", "bf16")}
     results["gemm_peak_gflops"] = {precision: peak / 1e9 for precision, peak in peaks.items()}
+    cases = ([(kind, f"{kind}: {name}", flags) for kind in FAMILIES for name, flags in FAMILY_ROWS]
+             if args.families else [(args.model_size, name, flags) for name, flags in ROWS])
+    if args.families:
+        results["model"] = "families"
     with tempfile.TemporaryDirectory(prefix="bert-matrix-") as scratch:
         scratch = Path(scratch)
         train, validation = common.stratified_split(args.data, scratch / "data")
-        folder = common.classifier_folder(args.model_size, scratch / "start")
-        config = common.json.loads((folder / "config.json").read_text())
-        layers = config["num_hidden_layers"]
         mean_length, mean_square = common.length_moments(train, args.max_length)
-        for name, flags in ROWS:
+        for kind, name, flags in cases:
+            folder = scratch / f"start-{kind}"
+            if not folder.exists():
+                common.classifier_folder(kind, folder)
+            config = common.json.loads((folder / "config.json").read_text())
+            layers = common.encoder_shape(config)[2]
             settings = {"max_length": args.max_length, "batch_size": args.batch_size, "max_steps": steps,
                         "lr": 1e-4, "seed": 42, "device": args.device, **flags}
             if settings.get("freeze_layers") == "half":
@@ -84,11 +106,12 @@ def main():
                                                          settings.get("freeze_layers", 0))
             row["mfu"] = common.model_flop_utilisation(row["tokens_per_second"], flops, peaks[precision])
             results["rows"].append(row)
-            print(f"{name:84} {row['samples_per_second']:6.2f} samples/s  peak {row['peak_tensor_mib']:7.1f} MiB  "
+            print(f"{name:100} {row['samples_per_second']:6.2f} samples/s  peak {row['peak_tensor_mib']:7.1f} MiB  "
                   f"forecast {row['forecast_mib']:7.1f} MiB ({row['forecast_error']:+.1%})  "
                   f"accuracy {row['accuracy']:.4f}  MFU {row['mfu']:.1%}", flush=True)
     device = args.device.split(":")[0]
-    common.save(f"technique_matrix-{device}" + ("-quick" if args.quick else ""), results)
+    common.save(f"technique_matrix-{'families-' if args.families else ''}{device}" + ("-quick" if args.quick else ""),
+                results)
 
 
 if __name__ == "__main__":

@@ -10,7 +10,7 @@ hf_trainer_run.py) and the final weights (ours exported with `export --last`, Tr
 save_model) are compared. Target: within 1e-4 over 50 steps. Results go to
 benchmarks/results/training_parity.json; benchmarks/report.py puts them in docs/benchmarks.md.
 
-Usage: benchmarks/training_parity.sh [--models minilm bert-base] [--steps 50]
+Usage: benchmarks/training_parity.sh [--models minilm bert-base roberta-small modernbert-small] [--steps 50]
 """
 import argparse
 import json
@@ -27,13 +27,18 @@ TOLERANCE = 1e-4  # the issue's bound, for losses and weights alike
 MODELS = {
     "minilm": {"batch_size": 8, "max_length": 128},
     "bert-base": {"batch_size": 4, "max_length": 128},
+    "roberta-small": {"batch_size": 8, "max_length": 128},
+    "modernbert-small": {"batch_size": 8, "max_length": 256},
 }
+# Each family's names for the dropouts that must be off for an exact comparison.
+DROPOUT_KEYS = ("hidden_dropout_prob", "attention_probs_dropout_prob", "classifier_dropout", "embedding_dropout",
+                "attention_dropout", "mlp_dropout")
 
 
 def without_dropout(folder):
     config_path = Path(folder) / "config.json"
     config = json.loads(config_path.read_text())
-    config.update({"hidden_dropout_prob": 0.0, "attention_probs_dropout_prob": 0.0, "classifier_dropout": 0.0})
+    config.update({key: 0.0 for key in DROPOUT_KEYS if key in config or key == "classifier_dropout"})
     config_path.write_text(json.dumps(config, indent=2) + "\n")
 
 
@@ -106,6 +111,15 @@ def main():
             print(f"{model_name}: {len(losses)} steps; largest loss difference {loss_difference:.2e} (step "
                   f"{worst_step}); largest weight difference {weight_difference:.2e} ({worst_tensor}); "
                   f"{'within' if row['passed'] else 'NOT within'} {TOLERANCE:g}", flush=True)
+    # Rows of models not run this time stay, with the commit they were measured at.
+    earlier = common.load_result("training_parity") or {"rows": [], "machine": {}}
+    ran = {row["model"] for row in results["rows"]}
+    def measured_at(machine):
+        return f"{machine.get('commit')} ({machine.get('cpu')})"
+    for row in results["rows"]:
+        row["commit"] = measured_at(results["machine"])
+    results["rows"] = [dict(row, commit=row.get("commit") or measured_at(earlier["machine"]))
+                       for row in earlier["rows"] if row["model"] not in ran] + results["rows"]
     common.save("training_parity", results)
     sys.exit(1 if failed else 0)
 

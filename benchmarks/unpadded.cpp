@@ -12,7 +12,7 @@
 #include <benchmark/benchmark.h>
 
 #include "data/Batch.h"
-#include "model/Bert.h"
+#include "model/Classifiers.h"
 
 namespace {
 
@@ -20,8 +20,8 @@ constexpr std::size_t kBatch = 16;           // micro-batch of the side-by-side 
 constexpr std::uint64_t kLengthSeed = 2024;  // the same lengths on every run
 constexpr std::int64_t kVocabulary = 30522;  // MiniLM's (bert-base-uncased's) vocabulary
 
-bert::BertConfig miniLm() {
-    bert::BertConfig config;
+bert::EncoderConfig miniLm() {
+    bert::EncoderConfig config;
     config.vocabSize = kVocabulary;
     config.hiddenSize = 384;
     config.numHiddenLayers = 6;
@@ -63,7 +63,7 @@ std::vector<bert::Encoding> examples(Profile profile) {
 void Step(benchmark::State& state, Profile profile, bool packed) {
     at::set_num_threads(static_cast<int>(std::thread::hardware_concurrency()));
     at::manual_seed(0);
-    bert::BertForSequenceClassification model(miniLm());
+    const auto model = bert::createClassifier(miniLm());
     model->initializeWeights(1);
     model->train();
     const auto encodings = examples(profile);

@@ -44,6 +44,37 @@ def main():
                  "model": {"type": "WordPiece", "unk_token": "[UNK]", "continuing_subword_prefix": "##",
                            "max_input_chars_per_word": 100, "vocab": {t: i for i, t in enumerate(vocab)}}}
     write(out / "fuzz_tokenizer_json", "small.json", json.dumps(tokenizer))
+    # The other layouts of the tokenizer.json pipeline: byte-level BPE with RoBERTa's processor,
+    # Unigram with Metaspace, a template and added tokens.
+    bpe_vocab = {"h": 0, "e": 1, "l": 2, "o": 3, "\u0120": 4, "he": 5, "ll": 6, "hell": 7,
+                 "hello": 8, "<s>": 9, "</s>": 10, "<mask>": 11, "<0x41>": 12}
+    bpe = {"version": "1.0",
+           "added_tokens": [{"id": 9, "content": "<s>", "special": True, "normalized": False},
+                            {"id": 11, "content": "<mask>", "special": True, "lstrip": True,
+                             "normalized": False}],
+           "normalizer": {"type": "Sequence", "normalizers": [{"type": "NFC"},
+                                                              {"type": "Replace", "pattern": {"Regex": " {2,}"},
+                                                               "content": " "}]},
+           "pre_tokenizer": {"type": "ByteLevel", "add_prefix_space": False, "use_regex": True},
+           "post_processor": {"type": "RobertaProcessing", "sep": ["</s>", 10], "cls": ["<s>", 9]},
+           "model": {"type": "BPE", "vocab": bpe_vocab, "merges": ["h e", "l l", "he ll", "hell o"],
+                     "byte_fallback": True, "unk_token": None}}
+    write(out / "fuzz_tokenizer_json", "bpe.json", json.dumps(bpe))
+    unigram = {"version": "1.0",
+               "added_tokens": [{"id": 0, "content": "<unk>", "special": True, "normalized": False}],
+               "normalizer": {"type": "Sequence", "normalizers": [{"type": "Nmt"}, {"type": "NFKC"},
+                                                                  {"type": "Strip", "strip_left": False,
+                                                                   "strip_right": True}]},
+               "pre_tokenizer": {"type": "Sequence", "pretokenizers": [
+                   {"type": "WhitespaceSplit"},
+                   {"type": "Metaspace", "replacement": "\u2581", "prepend_scheme": "always", "split": True}]},
+               "post_processor": {"type": "TemplateProcessing", "single": ["<unk>:0", "$A:0"],
+                                  "pair": ["$A:0", "<unk>:1", "$B:1"],
+                                  "special_tokens": {"<unk>": {"id": "<unk>", "ids": [0], "tokens": ["<unk>"]}}},
+               "model": {"type": "Unigram", "unk_id": 0, "byte_fallback": False,
+                         "vocab": [["<unk>", 0.0], ["\u2581", -2.0], ["\u2581hello", -1.0], ["h", -3.0],
+                                   ["e", -3.0], ["llo", -2.5], ["\u4f60", -4.0], ["\u597d", -4.0]]}}
+    write(out / "fuzz_tokenizer_json", "unigram.json", json.dumps(unigram))
     if minilm and minilm.is_dir():
         write(out / "fuzz_config_json", "minilm.json", (minilm / "config.json").read_text())
         lines = (minilm / "vocab.txt").read_text(encoding="utf-8").splitlines()[:3000]

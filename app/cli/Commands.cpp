@@ -26,6 +26,7 @@
 #include "memory/EvaluationForecast.h"
 #include "memory/MemoryForecast.h"
 #include "memory/ProcessMemory.h"
+#include "model/FamilyTraits.h"
 #include "model/Inference.h"
 #include "text/Format.h"
 #include "train/EventStream.h"
@@ -43,8 +44,12 @@ void inspect(const std::filesystem::path& folder, bool json, std::ostream& out) 
             {"config", config.toJson()},
             {"parameters", summary.count},
             {"weight_bytes", summary.bytes},
-            {"vocabulary_size", bundle.tokenizer.vocabularySize()},
-            {"lowercase", bundle.tokenizer.options().lowercase},
+            {"family", familyOf(config.modelType).name},
+            {"model_type", config.modelType},
+            {"max_sequence_length", config.maxSequenceLength()},
+            {"vocabulary_size", bundle.tokenizer->vocabularySize()},
+            {"tokenizer", bundle.tokenizer->kind()},
+            {"lowercase", bundle.tokenizer->lowercases()},
             {"weights_file", bundle.report.weightsFile.string()},
             {"missing_keys", bundle.report.missingKeys},
             {"unexpected_keys", bundle.report.unexpectedKeys},
@@ -53,15 +58,18 @@ void inspect(const std::filesystem::path& folder, bool json, std::ostream& out) 
         return;
     }
     out << "Model folder      " << folder.string() << '\n'
+        << "Family            " << familyOf(config.modelType).name << " (" << config.modelType
+        << ")\n"
         << "Weights           " << bundle.report.weightsFile.filename().string() << '\n'
         << "Layers            " << config.numHiddenLayers << '\n'
         << "Hidden size       " << config.hiddenSize << '\n'
         << "Attention heads   " << config.numAttentionHeads << '\n'
         << "Intermediate size " << config.intermediateSize << '\n'
         << "Activation        " << config.hiddenAct << '\n'
-        << "Max positions     " << config.maxPositionEmbeddings << '\n'
-        << "Vocabulary        " << bundle.tokenizer.vocabularySize()
-        << (bundle.tokenizer.options().lowercase ? " (uncased)" : " (cased)") << '\n'
+        << "Max tokens        " << config.maxSequenceLength() << '\n'
+        << "Vocabulary        " << bundle.tokenizer->vocabularySize() << ", "
+        << bundle.tokenizer->kind() << (bundle.tokenizer->lowercases() ? " (uncased)" : " (cased)")
+        << '\n'
         << "Labels            ";
     for (std::size_t i = 0; i < config.labels.size(); ++i) {
         out << (i ? ", " : "") << config.labels[i];

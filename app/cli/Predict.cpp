@@ -109,7 +109,7 @@ int predict(const PredictArguments& args, const std::filesystem::path& database,
     }
 
     const auto probabilities =
-        predictProbabilities(*bundle.model, bundle.tokenizer, texts, maxLength,
+        predictProbabilities(*bundle.model, *bundle.tokenizer, texts, maxLength,
                              std::max<std::size_t>(1, args.batchSize), c10::Device(c10::kCPU));
     std::vector<std::size_t> predicted(texts.size());
     for (std::size_t i = 0; i < texts.size(); ++i) {

@@ -10,6 +10,7 @@
 #include "DefaultModel.h"
 #include "Error.h"
 #include "distributed/Collective.h"
+#include "hf/ModelCache.h"
 #include "runs/RunExport.h"
 #include "runs/RunStore.h"
 #include "train/TrainingOptions.h"
@@ -75,7 +76,8 @@ void addTrainingFlags(CLI::App& command, bert::cli::TrainArguments& args) {
     command.add_option("--config", args.configFile,
                        "Read the job (or training settings) from this JSON file");
     command.add_option("--model,-m", args.job.modelFolder,
-                       "Base model folder (default: the bundled MiniLM)");
+                       "Base model: a folder, or a model id of the local Hugging Face cache "
+                       "(default: the bundled MiniLM)");
     command
         .add_option("--preset", args.job.preset,
                     "Train from scratch at this size with the model's tokenizer")
@@ -131,7 +133,9 @@ int main(int argc, char** argv) {
     std::string inspectFolder = defaultModel;
     bool inspectJson = false;
     auto* inspect = app.add_subcommand("inspect", "Show a model folder's configuration and size");
-    inspect->add_option("model", inspectFolder, "Model folder (config.json, vocab.txt, weights)")
+    inspect->add_option("model", inspectFolder,
+                        "Model folder (config.json, tokenizer, weights), or a model id of the "
+                        "local Hugging Face cache")
         ->capture_default_str();
     inspect->add_flag("--json", inspectJson, "Print JSON");
 
@@ -139,7 +143,8 @@ int main(int argc, char** argv) {
     predictArgs.modelFolder = defaultModel;
     auto* predict =
         app.add_subcommand("predict", "Label probabilities of texts, standard input or a file");
-    predict->add_option("--model,-m", predictArgs.modelFolder, "Model folder")
+    predict->add_option("--model,-m", predictArgs.modelFolder,
+                        "Model folder, or a model id of the local Hugging Face cache")
         ->capture_default_str();
     predict->add_option("--run", predictArgs.run, "Use the best model of this stored run");
     predict->add_option("texts", predictArgs.texts,
@@ -265,6 +270,13 @@ int main(int argc, char** argv) {
             // --help and --version end here with 0; usage errors with the bad-input code.
             return app.exit(error) == 0 ? bert::exit_code::kDone : bert::exit_code::kBadInput;
         }
+        // A model given as an id of the Hugging Face cache is its snapshot folder from here on
+        // (the run stores that folder, so a resume finds the same files).
+        for (auto* folder : {&trainArgs.job.modelFolder, &estimateArgs.job.modelFolder,
+                             &predictArgs.modelFolder}) {
+            *folder = bert::resolveModelFolder(folder->string());
+        }
+        inspectFolder = bert::resolveModelFolder(inspectFolder).string();
         std::signal(SIGINT, onInterrupt);
         // A reader of --events-fd that goes away must not kill a run (EventStream.h).
         std::signal(SIGPIPE, SIG_IGN);

@@ -17,6 +17,7 @@ packages=(
   nlohmann-json3-dev
   libsqlitecpp-dev libsqlite3-dev libsqlite3-0
   libutf8proc-dev libutf8proc2
+  libpcre2-dev libpcre2-8-0
   libcli11-dev
   libspdlog-dev libspdlog1.10 libfmt-dev libfmt9
   libgtest-dev libgmock-dev

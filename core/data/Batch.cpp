@@ -6,7 +6,6 @@
 
 #include <ATen/ATen.h>
 
-#include "model/Dropout.h"
 
 namespace bert {
 
@@ -16,8 +15,8 @@ std::size_t paddedLength(std::size_t longest, const PaddingOptions& padding) {
     return (length + multiple - 1) / multiple * multiple;
 }
 
-BertInputs collate(const std::vector<const Encoding*>& examples, std::int32_t padId,
-                   const PaddingOptions& padding, c10::Device device) {
+PaddedInputs collate(const std::vector<const Encoding*>& examples, std::int32_t padId,
+                     const PaddingOptions& padding, c10::Device device) {
     if (examples.empty()) {
         throw std::invalid_argument("collate: empty batch");
     }
@@ -46,6 +45,28 @@ BertInputs collate(const std::vector<const Encoding*>& examples, std::int32_t pa
         return {ids, types, mask};
     }
     return {ids.to(device, /*non_blocking=*/true), types.to(device, true), mask.to(device, true)};
+}
+
+at::Tensor paddedMaskRows(std::int64_t sequences, std::int64_t length) {
+    return (at::arange(sequences, at::kLong).unsqueeze(1) * kMaskPositionStride +
+            at::arange(length, at::kLong).unsqueeze(0))
+        .reshape({-1});
+}
+
+TokenBatch paddedTokenBatch(const PaddedInputs& inputs) {
+    TokenBatch batch;
+    batch.inputIds = inputs.inputIds;
+    batch.tokenTypeIds = inputs.tokenTypeIds;
+    const auto sequences = inputs.inputIds.size(0);
+    const auto length = inputs.inputIds.size(1);
+    AttentionGroup group;
+    group.length = length;
+    group.tokens = sequences * length;
+    group.keepMask = inputs.attentionMask.to(at::kBool).view({sequences, 1, 1, length});
+    batch.layout.sequences = sequences;
+    batch.layout.groups.push_back(std::move(group));
+    batch.layout.maskRows = paddedMaskRows(sequences, length);
+    return batch;
 }
 
 namespace {
@@ -171,7 +192,7 @@ TokenBatch packBatch(const std::vector<const Encoding*>& examples, c10::Device d
     }
     batch.inputIds = onDevice(ids, device);
     batch.tokenTypeIds = onDevice(types, device);
-    batch.positionIds = onDevice(positions, device);
+    batch.layout.positions = onDevice(positions, device);
     batch.layout.firstTokens = onDevice(firstTokens, device);
     batch.layout.maskRows = maskRows;
     return batch;

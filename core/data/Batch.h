@@ -6,8 +6,8 @@
 #include <ATen/core/Tensor.h>
 #include <c10/core/Device.h>
 
-#include "model/Bert.h"
-#include "tokenizer/WordPieceTokenizer.h"
+#include "data/TokenBatch.h"
+#include "tokenizer/Tokenizer.h"
 
 namespace bert {
 
@@ -25,8 +25,14 @@ std::size_t paddedLength(std::size_t longest, const PaddingOptions& padding);
 
 /// Stacks encodings into padded [B, S] int64 tensors on device: ids padded with padId, segment
 /// ids with 0, attention mask 0 on padding.
-BertInputs collate(const std::vector<const Encoding*>& examples, std::int32_t padId,
-                   const PaddingOptions& padding, c10::Device device);
+PaddedInputs collate(const std::vector<const Encoding*>& examples, std::int32_t padId,
+                     const PaddingOptions& padding, c10::Device device);
+
+/// The padded layout of inputs: one attention group masked by its attention mask.
+TokenBatch paddedTokenBatch(const PaddedInputs& inputs);
+
+/// Dropout's keys of padded hidden rows [B x S]: b x kMaskPositionStride + s, on the CPU.
+at::Tensor paddedMaskRows(std::int64_t sequences, std::int64_t length);
 
 /// How an unpadded micro-batch groups its sequences for attention (see packBatch).
 struct AttentionGrouping {

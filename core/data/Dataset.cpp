@@ -159,7 +159,7 @@ Split stratifiedSplit(const ExampleSet& all, double validationFraction, std::uin
     return split;
 }
 
-TokenizedSet tokenizeExamples(const ExampleSet& set, const WordPieceTokenizer& tokenizer,
+TokenizedSet tokenizeExamples(const ExampleSet& set, const Tokenizer& tokenizer,
                               const LabelMap& labels, std::size_t maxLength, std::size_t threads) {
     // Below this many examples per thread, starting threads costs more than it saves.
     constexpr std::size_t kExamplesPerThread = 2048;

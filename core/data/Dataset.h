@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "data/TableReader.h"
-#include "tokenizer/WordPieceTokenizer.h"
+#include "tokenizer/Tokenizer.h"
 
 namespace bert {
 
@@ -74,7 +74,7 @@ struct TokenizedSet {
 /// Tokenizes set's examples to maxLength, in their order, on `threads` threads (0: one per
 /// core; sets of a few thousand examples stay on one). Throws InputError naming the file and
 /// line of an example whose label is not in labels.
-TokenizedSet tokenizeExamples(const ExampleSet& set, const WordPieceTokenizer& tokenizer,
+TokenizedSet tokenizeExamples(const ExampleSet& set, const Tokenizer& tokenizer,
                               const LabelMap& labels, std::size_t maxLength,
                               std::size_t threads = 0);
 

@@ -2,7 +2,7 @@
 
 namespace bert {
 
-TrainingData prepareTrainingData(const DataSpec& spec, const WordPieceTokenizer& tokenizer,
+TrainingData prepareTrainingData(const DataSpec& spec, const Tokenizer& tokenizer,
                                  std::size_t maxLength, double validationFraction,
                                  std::uint64_t seed) {
     ExampleSet all = loadExamples(spec.trainFile, spec.columns);

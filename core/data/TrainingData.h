@@ -29,7 +29,7 @@ struct TrainingData {
 /// Loads spec's files, splits off validationFraction of the training file (stratified, seeded)
 /// when there is no validation file, builds the label map from the training examples and
 /// tokenizes both sets to maxLength. Throws InputError naming the file at fault.
-TrainingData prepareTrainingData(const DataSpec& spec, const WordPieceTokenizer& tokenizer,
+TrainingData prepareTrainingData(const DataSpec& spec, const Tokenizer& tokenizer,
                                  std::size_t maxLength, double validationFraction,
                                  std::uint64_t seed);
 

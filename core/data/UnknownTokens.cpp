@@ -4,7 +4,8 @@
 
 namespace bert {
 
-void UnknownTokenShare::add(const std::vector<std::int32_t>& ids, std::int32_t unknownId,
+void UnknownTokenShare::add(const std::vector<std::int32_t>& ids,
+                            std::optional<std::int32_t> unknownId,
                             const std::vector<std::int32_t>& specialIds) {
     for (const auto id : ids) {
         if (id == unknownId) {
@@ -14,6 +15,10 @@ void UnknownTokenShare::add(const std::vector<std::int32_t>& ids, std::int32_t u
             ++tokens;
         }
     }
+}
+
+void UnknownTokenShare::add(const Encoding& encoding, const Tokenizer& tokenizer) {
+    add(encoding.inputIds, tokenizer.unkId(), tokenizer.specialIds());
 }
 
 double UnknownTokenShare::share() const {

@@ -2,7 +2,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <vector>
+
+#include "tokenizer/Tokenizer.h"
 
 namespace bert {
 
@@ -19,9 +22,14 @@ struct UnknownTokenShare {
     std::size_t unknown = 0;
     std::size_t tokens = 0;
 
-    /// Counts the ids of one encoded example; ids in specialIds count in neither total.
-    void add(const std::vector<std::int32_t>& ids, std::int32_t unknownId,
+    /// Counts the ids of one encoded example: unknownId in both totals, the other ids in
+    /// specialIds in neither. Without an unknown token (byte-level BPE reads any byte) nothing
+    /// is unknown.
+    void add(const std::vector<std::int32_t>& ids, std::optional<std::int32_t> unknownId,
              const std::vector<std::int32_t>& specialIds);
+    /// The same for an encoding of tokenizer, whatever its family (WordPiece, BPE, Unigram):
+    /// its unkId() and specialIds().
+    void add(const Encoding& encoding, const Tokenizer& tokenizer);
     /// unknown / tokens, 0 without tokens.
     double share() const;
     /// Whether the share is high enough to warn of (kUnknownTokenWarningShare).

@@ -3,18 +3,21 @@
 // ONNX export of a sequence classifier, built with the ONNX protobuf library (libonnx-dev) and
 // validated by its checker, so that ONNX Runtime and other ONNX consumers run what we trained.
 //
-// The graph (opset 17, fp32, inference: dropout is the identity):
-//   inputs  input_ids, attention_mask, token_type_ids  int64 [batch, sequence]
-//   output  logits                                     float [batch, num_labels]
-// Embeddings (word + position + token type) -> LayerNormalization -> per layer: Q/K/V MatMul,
-// scaled scores plus the additive mask, Softmax, context, dense + residual LayerNormalization,
-// feed-forward with the configuration's activation, dense + residual LayerNormalization ->
-// pooler (first token, dense, tanh) -> classifier. Batch and sequence are dynamic axes.
+// The graph (opset 17, fp32, inference: dropout is the identity) of every family
+// (model/FamilyTraits.h), each built by its own file in export/onnx/ as its modules compute:
+//   inputs  input_ids, attention_mask   int64 [batch, sequence]
+//           token_type_ids              the same, only for families that read token types
+//                                       (BERT, ELECTRA); RoBERTa, XLM-R, CamemBERT, DistilBERT
+//                                       and ModernBERT take none, as their tokenizers give none
+//   output  logits                      float [batch, num_labels]
+// Batch and sequence are dynamic axes; the labels are metadata (id2label.<i>).
 
 #include <cstdint>
 #include <filesystem>
+#include <string>
+#include <vector>
 
-#include "model/Bert.h"
+#include "model/SequenceClassifier.h"
 
 namespace bert {
 
@@ -29,6 +32,14 @@ struct OnnxExportOptions {
     std::int64_t externalDataThresholdBytes = kOnnxExternalDataThreshold;
 };
 
+/// What writeOnnxModel wrote.
+struct OnnxModelSummary {
+    /// The graph's inputs, in order: input_ids, attention_mask, then token_type_ids for the
+    /// families that read them.
+    std::vector<std::string> inputNames;
+    bool externalData = false;  ///< the weights are in file + ".data"
+};
+
 /// Whether this build can write ONNX (it was built with libonnx-dev).
 bool onnxExportAvailable();
 
@@ -36,8 +47,7 @@ bool onnxExportAvailable();
 /// the threshold, and checks the written model with onnx::checker. The model is not changed.
 /// Throws InputError when this build has no ONNX support, StoreError when the file cannot be
 /// written, EngineError when the checker rejects the graph (a bug of ours, never the user's).
-void writeOnnxModel(const std::filesystem::path& file,
-                    const BertForSequenceClassificationImpl& model,
-                    const OnnxExportOptions& options = {});
+OnnxModelSummary writeOnnxModel(const std::filesystem::path& file, const SequenceClassifier& model,
+                                const OnnxExportOptions& options = {});
 
 }  // namespace bert

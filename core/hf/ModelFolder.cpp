@@ -11,15 +11,16 @@
 #include <torch/csrc/jit/serialization/pickle.h>
 
 #include "Error.h"
-#include "io/InputFile.h"
 #include "hf/SafeTensors.h"
 #include "io/AtomicFile.h"
+#include "io/InputFile.h"
+#include "io/Json.h"
+#include "model/Classifiers.h"
+#include "model/FamilyTraits.h"
 
 namespace bert {
 
 namespace {
-
-constexpr const char* kBasePrefix = "bert.";  // transformers' base_model_prefix for BERT
 
 bool startsWith(const std::string& text, const std::string& prefix) {
     return text.compare(0, prefix.size(), prefix) == 0;
@@ -76,8 +77,54 @@ std::vector<std::pair<std::string, at::Tensor>> readPickledStateDict(
         throw InputError(file, "LibTorch cannot read this pickle (" + reason +
                                    "); LibTorch reads plain-dict state dicts but not the "
                                    "OrderedDict that torch.save(model.state_dict()) writes. "
-                                   "Save the model as model.safetensors instead "
-                                   "(save_pretrained does by default)");
+                                   "Convert it to model.safetensors, every tensor as it is: "
+                                   "python -c \"import sys, torch, safetensors.torch as st; "
+                                   "d = sys.argv[1]; st.save_file({k: v.clone().contiguous() "
+                                   "for k, v in torch.load(d + '/pytorch_model.bin', "
+                                   "map_location='cpu').items()}, d + '/model.safetensors', "
+                                   "metadata={'format': 'pt'})\" " +
+                                   file.parent_path().string());
+    }
+    return tensors;
+}
+
+// model.safetensors.index.json: {"weight_map": {"tensor name": "shard file name", ...}}. Every
+// shard it names is read once; a tensor the map places in another shard than the one holding
+// it, or a shard outside the folder, is refused.
+std::vector<std::pair<std::string, at::Tensor>> readShardedSafeTensors(
+    const std::filesystem::path& index) {
+    std::string problem;
+    const auto json = parseJson(readInputFile(index, input_limits::kSmallJson), problem);
+    if (!problem.empty()) {
+        throw InputError(index, problem);
+    }
+    if (!json.is_object() || !json.contains("weight_map") || !json["weight_map"].is_object()) {
+        throw InputError(index, "has no \"weight_map\" object (tensor name to shard file)");
+    }
+    std::map<std::string, std::set<std::string>> namesOfShard;
+    for (const auto& [name, shard] : json["weight_map"].items()) {
+        if (!shard.is_string()) {
+            throw InputError(index, "weight_map[\"" + name + "\"] is not a file name");
+        }
+        const std::filesystem::path file = shard.get<std::string>();
+        if (file.empty() || file.has_parent_path() || file.is_absolute() || file == "." ||
+            file == "..") {
+            throw InputError(index, "weight_map names \"" + file.string() +
+                                        "\", which is not a file beside the index");
+        }
+        namesOfShard[file.string()].insert(name);
+    }
+    std::vector<std::pair<std::string, at::Tensor>> tensors;
+    for (const auto& [shard, names] : namesOfShard) {
+        auto part = readSafeTensors(index.parent_path() / shard).tensors;
+        for (auto& [name, tensor] : part) {
+            if (!names.count(name)) {
+                throw InputError(index.parent_path() / shard,
+                                 "holds \"" + name + "\", which " + index.filename().string() +
+                                     " places in another shard");
+            }
+            tensors.emplace_back(std::move(name), std::move(tensor));
+        }
     }
     return tensors;
 }
@@ -132,13 +179,15 @@ ModelBundle loadModelFolder(const std::filesystem::path& folder, const LoadOptio
         throw InputError(folder,
                          std::filesystem::exists(folder) ? "is not a folder" : "does not exist");
     }
-    auto config = BertConfig::fromFile(folder / "config.json");
-    auto tokenizer = WordPieceTokenizer::fromModelFolder(folder);
-    if (static_cast<std::int64_t>(tokenizer.vocabularySize()) > config.vocabSize) {
-        throw InputError(folder / "vocab.txt", "has " + std::to_string(tokenizer.vocabularySize()) +
-                                                   " tokens but config.json says vocab_size " +
-                                                   std::to_string(config.vocabSize) +
-                                                   "; they belong to different models");
+    auto config = EncoderConfig::fromFile(folder / "config.json");
+    const auto& family = familyOf(config.modelType, folder / "config.json");
+    auto tokenizer = options.tokenizer ? options.tokenizer : loadTokenizer(folder);
+    if (static_cast<std::int64_t>(tokenizer->vocabularySize()) > config.vocabSize) {
+        throw InputError(tokenizer->source(),
+                         "has " + std::to_string(tokenizer->vocabularySize()) +
+                             " tokens but config.json says vocab_size " +
+                             std::to_string(config.vocabSize) +
+                             "; they belong to different models");
     }
     const bool relabel = options.labels && *options.labels != config.labels;
     if (relabel) {
@@ -150,34 +199,48 @@ ModelBundle loadModelFolder(const std::filesystem::path& folder, const LoadOptio
     if (std::filesystem::exists(folder / "model.safetensors")) {
         report.weightsFile = folder / "model.safetensors";
         tensors = readSafeTensors(report.weightsFile).tensors;
+    } else if (std::filesystem::exists(folder / "model.safetensors.index.json")) {
+        report.weightsFile = folder / "model.safetensors.index.json";
+        tensors = readShardedSafeTensors(report.weightsFile);
     } else if (std::filesystem::exists(folder / "pytorch_model.bin")) {
         report.weightsFile = folder / "pytorch_model.bin";
         tensors = readPickledStateDict(report.weightsFile);
     } else {
-        throw InputError(folder, "has no model.safetensors (or pytorch_model.bin)");
+        throw InputError(folder,
+                         "has no weights: model.safetensors, model.safetensors.index.json with "
+                         "its shards, or pytorch_model.bin");
     }
 
-    BertForSequenceClassification model(config);
+    auto model = createClassifier(config);
     model->initializeWeights(options.seed);
 
     std::map<std::string, at::Tensor> parameters;
     for (const auto& item : model->named_parameters(/*recurse=*/true)) {
         parameters.emplace(item.key(), item.value());
     }
+    const auto& prefix = family.basePrefix;
     bool hasBasePrefix = false;
     for (const auto& [name, tensor] : tensors) {
-        hasBasePrefix = hasBasePrefix || startsWith(name, kBasePrefix);
+        hasBasePrefix = hasBasePrefix || startsWith(name, prefix);
     }
+    auto followsLabels = [&](const std::string& name) {
+        for (const auto& head : family.labelHead) {
+            if (startsWith(name, head)) {
+                return true;
+            }
+        }
+        return false;
+    };
 
     std::set<std::string> loaded;
     {
         const torch::NoGradGuard noGrad;
         for (const auto& [fileName, tensor] : tensors) {
             std::string name = modernName(fileName);
-            if (!hasBasePrefix && !parameters.count(name) && parameters.count(kBasePrefix + name)) {
-                name = kBasePrefix + name;
+            if (!hasBasePrefix && !parameters.count(name) && parameters.count(prefix + name)) {
+                name = prefix + name;
             }
-            if (relabel && startsWith(name, "classifier.")) {
+            if (relabel && followsLabels(name)) {
                 continue;  // the old head classifies other labels
             }
             const auto target = parameters.find(name);
@@ -194,7 +257,7 @@ ModelBundle loadModelFolder(const std::filesystem::path& folder, const LoadOptio
             if (tensor.sizes() != target->second.sizes()) {
                 throw InputError(report.weightsFile,
                                  "tensor \"" + fileName + "\" has shape " +
-                                     shapeText(tensor.sizes()) + " but config.json (hidden_size " +
+                                     shapeText(tensor.sizes()) + " but config.json (hidden size " +
                                      std::to_string(config.hiddenSize) + ", vocab_size " +
                                      std::to_string(config.vocabSize) + ", " +
                                      std::to_string(config.numLabels()) + " labels) needs " +
@@ -208,7 +271,7 @@ ModelBundle loadModelFolder(const std::filesystem::path& folder, const LoadOptio
     for (const auto& [name, parameter] : parameters) {
         if (!loaded.count(name)) {
             report.missingKeys.push_back(name);
-            report.freshClassifier = report.freshClassifier || startsWith(name, "classifier.");
+            report.freshClassifier = report.freshClassifier || followsLabels(name);
         }
     }
     if (report.freshClassifier) {
@@ -218,12 +281,13 @@ ModelBundle loadModelFolder(const std::filesystem::path& folder, const LoadOptio
                        std::move(report)};
 }
 
-ModelBundle makePresetModel(const std::string& preset, WordPieceTokenizer tokenizer,
+ModelBundle makePresetModel(const std::string& preset, std::shared_ptr<const Tokenizer> tokenizer,
                             std::vector<std::string> labels, std::uint64_t seed) {
-    auto config = BertConfig::preset(preset, static_cast<std::int64_t>(tokenizer.vocabularySize()));
+    auto config =
+        EncoderConfig::preset(preset, static_cast<std::int64_t>(tokenizer->vocabularySize()));
     config.labels = std::move(labels);
-    config.padTokenId = tokenizer.padId();
-    BertForSequenceClassification model(config);
+    config.padTokenId = tokenizer->padId();
+    auto model = createClassifier(config);
     model->initializeWeights(seed);
     LoadReport report;
     report.freshClassifier = true;
@@ -231,9 +295,8 @@ ModelBundle makePresetModel(const std::string& preset, WordPieceTokenizer tokeni
                        std::move(report)};
 }
 
-void exportModelFolder(const std::filesystem::path& folder,
-                       BertForSequenceClassificationImpl& model,
-                       const WordPieceTokenizer& tokenizer) {
+void exportModelFolder(const std::filesystem::path& folder, SequenceClassifier& model,
+                       const Tokenizer& tokenizer, std::size_t maxLength) {
     std::error_code error;
     std::filesystem::create_directories(folder, error);
     if (error) {
@@ -242,7 +305,8 @@ void exportModelFolder(const std::filesystem::path& folder,
     const auto& config = model.config();
     writeSafeTensors(folder / "model.safetensors", stateDict(model), {{"format", "pt"}});
     writeFileAtomically(folder / "config.json", config.toJson().dump(2) + "\n");
-    tokenizer.save(folder, static_cast<std::size_t>(config.maxPositionEmbeddings));
+    tokenizer.save(folder, maxLength > 0 ? maxLength
+                                         : static_cast<std::size_t>(config.maxSequenceLength()));
 }
 
 }  // namespace bert

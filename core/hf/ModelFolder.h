@@ -6,9 +6,11 @@
 #include <string>
 #include <vector>
 
-#include "model/Bert.h"
-#include "model/BertConfig.h"
-#include "tokenizer/WordPieceTokenizer.h"
+#include <memory>
+
+#include "model/EncoderConfig.h"
+#include "model/SequenceClassifier.h"
+#include "tokenizer/Tokenizer.h"
 
 namespace bert {
 
@@ -33,33 +35,38 @@ struct LoadOptions {
     std::optional<std::vector<std::string>> labels;
     /// Seed of any freshly initialised weights.
     std::uint64_t seed = 42;
+    /// The folder's tokenizer when the caller has loaded it already; null: loaded here.
+    std::shared_ptr<const Tokenizer> tokenizer;
 };
 
 /// A loaded model folder: configuration, tokenizer and classifier, on the CPU in fp32.
 struct ModelBundle {
-    BertConfig config;
-    WordPieceTokenizer tokenizer;
-    BertForSequenceClassification model;
+    EncoderConfig config;
+    std::shared_ptr<const Tokenizer> tokenizer;
+    std::shared_ptr<SequenceClassifier> model;
     LoadReport report;
 };
 
-/// Loads a transformers BERT folder: config.json, vocab.txt (+ tokenizer_config.json), and
-/// model.safetensors, or pytorch_model.bin where LibTorch can unpickle it. Base-model
-/// weights (keys without "bert.") and legacy LayerNorm gamma/beta names are mapped as
-/// transformers maps them. Throws InputError naming the file and the problem: missing files, a
-/// tensor whose shape disagrees with config.json, a vocabulary smaller than vocab_size.
+/// Loads a transformers folder of any family we implement (model/FamilyTraits.h): config.json,
+/// the tokenizer (tokenizer/Tokenizer.h: tokenizer.json, or vocab.txt), and the weights:
+/// model.safetensors, the shards of model.safetensors.index.json, or pytorch_model.bin where
+/// LibTorch can unpickle it. Base-model weights (keys without the family's prefix, "bert." or
+/// "roberta.", say) and legacy LayerNorm gamma/beta names are mapped as transformers maps them.
+/// Throws InputError naming the file and the problem: missing files, a model type we do not
+/// implement, a tensor whose shape disagrees with config.json, a vocabulary larger than
+/// vocab_size.
 ModelBundle loadModelFolder(const std::filesystem::path& folder, const LoadOptions& options = {});
 
-/// A from-scratch model of a preset size over the given tokenizer, initialised with seed.
-ModelBundle makePresetModel(const std::string& preset, WordPieceTokenizer tokenizer,
+/// A from-scratch BERT of a preset size over the given tokenizer, initialised with seed.
+ModelBundle makePresetModel(const std::string& preset, std::shared_ptr<const Tokenizer> tokenizer,
                             std::vector<std::string> labels, std::uint64_t seed);
 
 /// Writes a folder that transformers' AutoModelForSequenceClassification and AutoTokenizer load:
-/// config.json (with id2label/label2id), model.safetensors, vocab.txt, tokenizer_config.json,
-/// special_tokens_map.json. Each file is replaced atomically.
-void exportModelFolder(const std::filesystem::path& folder,
-                       BertForSequenceClassificationImpl& model,
-                       const WordPieceTokenizer& tokenizer);
+/// config.json (with id2label/label2id), model.safetensors, and the tokenizer's files (with
+/// model_max_length = maxLength, or the model's longest sequence when 0). Each file is replaced
+/// atomically.
+void exportModelFolder(const std::filesystem::path& folder, SequenceClassifier& model,
+                       const Tokenizer& tokenizer, std::size_t maxLength = 0);
 
 /// transformers' names and fp32 CPU copies of every parameter of the model.
 std::vector<std::pair<std::string, at::Tensor>> stateDict(const torch::nn::Module& model);

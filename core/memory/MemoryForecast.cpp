@@ -37,21 +37,11 @@ std::vector<std::size_t> ExampleLengths::longestBatch(std::size_t count,
     return batch;
 }
 
-ParameterCounts countParameters(const BertConfig& m) {
-    const std::int64_t h = m.hiddenSize;
-    const std::int64_t i = m.intermediateSize;
-    ParameterCounts counts;
-    counts.embeddings = (m.vocabSize + m.maxPositionEmbeddings + m.typeVocabSize) * h + 2 * h;
-    counts.perLayer = 4 * (h * h + h)  // query, key, value, attention output
-                      + 2 * h          // attention LayerNorm
-                      + (h * i + i)    // intermediate
-                      + (i * h + h)    // output
-                      + 2 * h;         // output LayerNorm
-    counts.head = (h * h + h) + (h * m.numLabels() + m.numLabels());
-    return counts;
+ParameterCounts countParameters(const EncoderConfig& model) {
+    return familyOf(model.modelType).countParameters(model);
 }
 
-MemoryBreakdown forecastMemory(const BertConfig& model, const TrainingConfig& training,
+MemoryBreakdown forecastMemory(const EncoderConfig& model, const TrainingConfig& training,
                                const ExampleLengths& lengths, std::size_t ranks) {
     constexpr std::int64_t kFloatBytes = 4;   // fp32 weights, gradients, moments, LayerNorm inputs
     constexpr std::int64_t kAdamMoments = 2;  // exp_avg and exp_avg_sq
@@ -106,40 +96,19 @@ MemoryBreakdown forecastMemory(const BertConfig& model, const TrainingConfig& tr
     const std::int64_t heads = model.numAttentionHeads;
     const bool autocast = training.precision != Precision::Fp32;
     const std::int64_t e = autocast ? 2 : kFloatBytes;  // element of autocast's matmul outputs
-    const bool hiddenDropout = model.hiddenDropoutProb > 0.0;
-    const bool attentionDropout = model.attentionProbsDropoutProb > 0.0;
-    // Dropout keeps a one-byte mask per element: ours on CPU (model/Dropout.h), the fused
-    // kernel's on CUDA.
-    const std::int64_t mask = hiddenDropout ? 1 : 0;
-
-    // Bytes one layer keeps for backward per token, times hidden size: query/key/value's input
-    // (under autocast each linear saves its own low-precision copy), the attention inputs, the
-    // context feeding attention.output.dense, two dropout masks, two LayerNorm inputs (fp32), and
-    // LayerNorm 1's output (or its copy) feeding the intermediate projection.
-    // Attention on CPU takes ATen's math path (a padding mask and dropout rule out the flash
-    // kernel), which upcasts half types to fp32 and keeps scaled query, key and value; on CUDA the
-    // memory-efficient kernel keeps query, key, value and its output in the autocast dtype.
-    const std::int64_t qkvInput = autocast ? 3 * e : kFloatBytes;
-    const std::int64_t attentionInputs = cuda ? 4 * e : 3 * kFloatBytes;
-    const std::int64_t perTokenHidden =
-        qkvInput + attentionInputs + e + 2 * mask + 2 * kFloatBytes + (autocast ? e : kFloatBytes);
-    // The activation's input and output (2 x intermediate size).
-    const std::int64_t perTokenIntermediate = 2 * e;
-    // CPU math path: the fp32 softmax output per head and query-key pair, and with attention
-    // dropout its one-byte mask and the fp32 dropped weights. CUDA: a log-sum-exp per query.
+    // The family's own count of what a layer, the embeddings and the head keep.
+    const auto shape =
+        familyOf(model.modelType)
+            .activations(model, ActivationContext{.autocast = autocast, .cuda = cuda});
+    // CPU math path: the softmax output (and its dropout) per head and query-key pair. CUDA: a
+    // log-sum-exp per query and head.
     const std::int64_t attentionMaps =
-        cuda ? tokens * heads * kFloatBytes
-             : heads * attentionPairs * (attentionDropout ? 2 * kFloatBytes + 1 : kFloatBytes);
-    const std::int64_t layerActivations =
-        tokens * (perTokenHidden * h + perTokenIntermediate * model.intermediateSize) +
-        attentionMaps;
-    // Embeddings: the LayerNorm input (fp32) and the dropout mask, only when they train.
+        cuda ? tokens * heads * kFloatBytes : heads * attentionPairs * shape.attentionMapBytes;
+    const std::int64_t layerActivations = tokens * shape.layerBytesPerToken + attentionMaps;
     const std::int64_t embeddingActivations =
-        training.freezeEmbeddings ? 0 : tokens * h * (kFloatBytes + mask);
+        training.freezeEmbeddings ? 0 : tokens * shape.embeddingBytesPerToken;
     // Autocast caches a low-precision copy of every linear weight for the step.
-    const std::int64_t linearWeights =
-        layers * (4 * h * h + 2 * h * model.intermediateSize) + h * h;
-    const std::int64_t castCache = autocast ? linearWeights * e : 0;
+    const std::int64_t castCache = autocast ? shape.linearWeights * e : 0;
     const std::int64_t layerInput = tokens * h * kFloatBytes;
 
     // Layers below the lowest trainable one keep nothing when the embeddings are frozen too.
@@ -227,7 +196,7 @@ struct Plan {
 
 class FitSearch {
 public:
-    FitSearch(const BertConfig& model, const TrainingConfig& training,
+    FitSearch(const EncoderConfig& model, const TrainingConfig& training,
               const ExampleLengths& lengths, const DeviceTraits& device)
         : model_(model), training_(training), lengths_(lengths), device_(device) {}
 
@@ -391,7 +360,7 @@ private:
         return static_cast<double>(paddedLength(batch.front(), padding));
     }
 
-    const BertConfig& model_;
+    const EncoderConfig& model_;
     const TrainingConfig& training_;
     const ExampleLengths& lengths_;
     const DeviceTraits& device_;
@@ -416,7 +385,7 @@ std::vector<std::size_t> microBatchesKeeping(const TrainingConfig& training) {
     return sizes;
 }
 
-std::optional<TrainingConfig> largestFittingBatch(const BertConfig& model,
+std::optional<TrainingConfig> largestFittingBatch(const EncoderConfig& model,
                                                   const TrainingConfig& training,
                                                   const ExampleLengths& lengths,
                                                   std::int64_t budgetBytes) {
@@ -437,7 +406,7 @@ std::optional<TrainingConfig> largestFittingBatch(const BertConfig& model,
     return std::nullopt;
 }
 
-FitAdvice suggestFit(const BertConfig& model, const TrainingConfig& training,
+FitAdvice suggestFit(const EncoderConfig& model, const TrainingConfig& training,
                      const ExampleLengths& lengths, std::int64_t budgetBytes,
                      const DeviceTraits& device) {
     const FitSearch search(model, training, lengths, device);

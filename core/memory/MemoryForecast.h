@@ -7,7 +7,8 @@
 #include <vector>
 
 #include "memory/DeviceTraits.h"
-#include "model/BertConfig.h"
+#include "model/EncoderConfig.h"
+#include "model/FamilyTraits.h"
 #include "train/TrainerEvents.h"
 #include "train/TrainingConfig.h"
 
@@ -34,14 +35,8 @@ private:
     std::size_t uniform_ = 0;
 };
 
-/// Parameter counts of a BERT classifier, from its configuration alone.
-struct ParameterCounts {
-    std::int64_t embeddings = 0;
-    std::int64_t perLayer = 0;
-    std::int64_t head = 0;  ///< pooler + classifier
-    std::int64_t total(std::int64_t layers) const { return embeddings + perLayer * layers + head; }
-};
-ParameterCounts countParameters(const BertConfig& model);
+/// Parameter counts of the model's family's classifier (model/FamilyTraits.h).
+ParameterCounts countParameters(const EncoderConfig& model);
 
 /// Predicts training memory from the configuration before anything is allocated:
 ///  - weights: 4 bytes per parameter (fp32 master weights, also under mixed precision);
@@ -61,7 +56,7 @@ ParameterCounts countParameters(const BertConfig& model);
 /// Under data parallel the figures are per process (ranks of them, or training.processes when
 /// more, each with batchSize examples per micro-batch); with shardOptimizer each keeps 1/ranks
 /// of the optimizer state.
-MemoryBreakdown forecastMemory(const BertConfig& model, const TrainingConfig& training,
+MemoryBreakdown forecastMemory(const EncoderConfig& model, const TrainingConfig& training,
                                const ExampleLengths& lengths, std::size_t ranks = 1);
 
 /// What would make a run fit a memory budget, and what it costs on the device.
@@ -87,7 +82,7 @@ struct FitAdvice {
 /// Whatever else it changes, a plan whose evaluation does not fit halves the evaluation batch
 /// until it does (a little slower evaluation; training unchanged). Budgets are judged by
 /// forecastRunPeak. fits is false when even all of them together do not fit.
-FitAdvice suggestFit(const BertConfig& model, const TrainingConfig& training,
+FitAdvice suggestFit(const EncoderConfig& model, const TrainingConfig& training,
                      const ExampleLengths& lengths, std::int64_t budgetBytes,
                      const DeviceTraits& device);
 
@@ -95,7 +90,7 @@ FitAdvice suggestFit(const BertConfig& model, const TrainingConfig& training,
 /// the effective batch (micro-batch x accumulation) the user chose: candidates are the divisors
 /// of the effective batch. The evaluation batch is lowered as suggestFit lowers it when the
 /// evaluation would not fit. Returns nothing when not even a micro-batch of one fits.
-std::optional<TrainingConfig> largestFittingBatch(const BertConfig& model,
+std::optional<TrainingConfig> largestFittingBatch(const EncoderConfig& model,
                                                   const TrainingConfig& training,
                                                   const ExampleLengths& lengths,
                                                   std::int64_t budgetBytes);

@@ -5,6 +5,8 @@
 
 #include <ATen/core/Tensor.h>
 
+#include "data/TokenBatch.h"
+
 namespace bert {
 
 /// Dropout and attention for training on the CPU without ATen's serial random numbers.
@@ -21,7 +23,7 @@ namespace bert {
 /// Where the rows of a tensor sit among the Philox counters. The tensor is viewed as
 /// [rows, width] (width: its last dimension), and element c of row r is drawn from counter
 /// rowKeys[r] x stride + c. Without row keys the counters follow the row-major order (row r at
-/// r x width). The model keys its rows by sequence and position (model/Bert.h, TokenLayout), so
+/// r x width). The model keys its rows by sequence and position (data/TokenBatch.h, TokenLayout), so
 /// that a token's mask does not depend on the padding around it: padded, dynamically padded and
 /// unpadded batches drop the same elements of the same real tokens.
 struct MaskLayout {
@@ -49,10 +51,6 @@ bool dropsOnCpu(const at::Tensor& input, double p, bool training);
 /// Draws a Philox seed from the default CPU generator, as one applyDropout call does: for one
 /// mask cut into several calls (attention groups share their layer's seed).
 std::uint64_t drawDropoutSeed();
-
-/// Counter stride between sequences, and between positions in attention maps: above any
-/// position (max_length is at most 65536), so every (sequence, position) has its own counters.
-constexpr std::int64_t kMaskPositionStride = std::int64_t{1} << 17;
 
 /// Scaled dot-product attention over [B, heads, S, head_dim] with an additive mask (undefined:
 /// none, every key attended). With

@@ -11,8 +11,8 @@
 
 namespace bert {
 
-std::vector<std::vector<float>> predictProbabilities(BertForSequenceClassificationImpl& model,
-                                                     const WordPieceTokenizer& tokenizer,
+std::vector<std::vector<float>> predictProbabilities(SequenceClassifier& model,
+                                                     const Tokenizer& tokenizer,
                                                      const std::vector<std::string>& texts,
                                                      std::size_t maxLength, std::size_t batchSize,
                                                      c10::Device device) {
@@ -21,7 +21,7 @@ std::vector<std::vector<float>> predictProbabilities(BertForSequenceClassificati
     const torch::NoGradGuard noGrad;
     // Restores the training mode however the loop ends.
     struct RestoreMode {
-        BertForSequenceClassificationImpl& model;
+        SequenceClassifier& model;
         bool training;
         ~RestoreMode() { model.train(training); }
     } restore{model, wasTraining};

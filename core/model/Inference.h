@@ -6,8 +6,8 @@
 
 #include <c10/core/Device.h>
 
-#include "model/Bert.h"
-#include "tokenizer/WordPieceTokenizer.h"
+#include "model/SequenceClassifier.h"
+#include "tokenizer/Tokenizer.h"
 
 namespace bert {
 
@@ -15,8 +15,8 @@ namespace bert {
 /// gradients, in batches of batchSize; texts longer than maxLength tokens are truncated.
 /// The model's training mode is restored afterwards. A LibTorch failure (out of memory
 /// included) throws EngineError.
-std::vector<std::vector<float>> predictProbabilities(BertForSequenceClassificationImpl& model,
-                                                     const WordPieceTokenizer& tokenizer,
+std::vector<std::vector<float>> predictProbabilities(SequenceClassifier& model,
+                                                     const Tokenizer& tokenizer,
                                                      const std::vector<std::string>& texts,
                                                      std::size_t maxLength, std::size_t batchSize,
                                                      c10::Device device);

@@ -7,9 +7,6 @@
 #include "export/OnnxExport.h"
 #include "hf/ModelFolder.h"
 #include "io/AtomicFile.h"
-#include "io/InputFile.h"
-#include "io/Json.h"
-#include "train/Metrics.h"
 
 namespace bert {
 
@@ -61,26 +58,6 @@ std::filesystem::path siblingOf(const std::filesystem::path& target, const char*
     auto sibling = target;
     sibling += std::string(".") + tag + "-" + std::to_string(entropy());
     return sibling;
-}
-
-/// Sets the exported tokenizer's model_max_length to the length the run trained at, so that
-/// transformers' tokenizer(..., truncation=True) cuts texts where the run did: the checkpoint's
-/// tokenizer_config.json says the model's position limit (512), and an e-mail of 300 tokens then
-/// reached the exported model whole where the run had read its first 128 (issue 27).
-void setModelMaxLength(const std::filesystem::path& folder, const RunRecord& run) {
-    const auto* training = trainingSettingsOfRunConfig(run.config);
-    const auto file = folder / "tokenizer_config.json";
-    if (training == nullptr || !training->contains("max_length") ||
-        !(*training)["max_length"].is_number_unsigned() || !std::filesystem::exists(file)) {
-        return;  // a run that does not record its length keeps the checkpoint's
-    }
-    std::string problem;
-    auto config = parseJson(readInputFile(file, input_limits::kSmallJson), problem);
-    if (!problem.empty() || !config.is_object()) {
-        throw InputError(file, problem.empty() ? "is not a JSON object" : problem);
-    }
-    config["model_max_length"] = (*training)["max_length"];
-    writeFileAtomically(file, config.dump(2) + "\n");
 }
 
 }  // namespace
@@ -137,13 +114,19 @@ std::filesystem::path exportRun(RunStore& store, std::int64_t runId,
         throw StoreError(staging, "cannot be created: " + error.message());
     }
     const bool onnx = format == ExportFormat::Onnx;
+    std::vector<std::string> onnxInputs;  // the graph's inputs, for the README's example
     if (onnx) {
         const auto bundle = loadModelFolder(source);
-        writeOnnxModel(staging / "model.onnx", *bundle.model);
+        onnxInputs = writeOnnxModel(staging / "model.onnx", *bundle.model).inputNames;
     }
-    for (const char* name : {"config.json", "model.safetensors", "vocab.txt",
+    // The checkpoint's files as exportModelFolder wrote them: the tokenizer's are vocab.txt or
+    // tokenizer.json (whichever the model came with), the others always.
+    for (const char* name : {"config.json", "model.safetensors", "vocab.txt", "tokenizer.json",
                              "tokenizer_config.json", "special_tokens_map.json"}) {
-        if (onnx && std::string(name) == "model.safetensors") {
+        const std::string file = name;
+        if ((onnx && file == "model.safetensors") ||
+            ((file == "vocab.txt" || file == "tokenizer.json") &&
+             !std::filesystem::exists(source / name))) {
             continue;
         }
         std::filesystem::copy_file(source / name, staging / name, error);
@@ -152,7 +135,6 @@ std::filesystem::path exportRun(RunStore& store, std::int64_t runId,
                              "could not be copied into the export: " + error.message());
         }
     }
-    setModelMaxLength(staging, *run);
     const auto evaluations = store.evaluations(runId);
     const nlohmann::json card = {
         {"run", run->id},
@@ -189,25 +171,32 @@ std::filesystem::path exportRun(RunStore& store, std::int64_t runId,
               " MiB)\n- Evaluations: " + std::to_string(evaluations.size()) + "\n\n";
     const auto folder = cleanTarget.string();
     if (onnx) {
-        readme +=
-            "Run it with ONNX Runtime (inputs input_ids, attention_mask, token_type_ids; "
-            "output logits; labels in config.json's id2label):\n\n```python\n"
-            "import json, numpy as np, onnxruntime as ort\n"
-            "from transformers import AutoTokenizer\n"
-            "tokenizer = AutoTokenizer.from_pretrained(\"" +
-            folder +
-            "\")\n"
-            "session = ort.InferenceSession(\"" +
-            folder +
-            "/model.onnx\")\n"
-            "batch = tokenizer([\"some text\"], padding=True, truncation=True, "
-            "return_tensors=\"np\")\n"
-            "logits = session.run([\"logits\"], {k: batch[k].astype(np.int64) for k in "
-            "(\"input_ids\", \"attention_mask\", \"token_type_ids\")})[0]\n"
-            "labels = json.load(open(\"" +
-            folder +
-            "/config.json\"))[\"id2label\"]\n"
-            "print([labels[str(i)] for i in logits.argmax(-1)])\n```\n";
+        std::string inputList;   // input_ids, attention_mask[, token_type_ids]
+        std::string inputTuple;  // ("input_ids", "attention_mask"[, "token_type_ids"])
+        for (const auto& name : onnxInputs) {
+            inputList += (inputList.empty() ? "" : ", ") + name;
+            inputTuple += (inputTuple.empty() ? "(\"" : ", \"") + name + "\"";
+        }
+        inputTuple += ")";
+        readme += "Run it with ONNX Runtime (inputs " + inputList +
+                  "; output logits; labels in config.json's id2label):\n\n```python\n"
+                  "import json, numpy as np, onnxruntime as ort\n"
+                  "from transformers import AutoTokenizer\n"
+                  "tokenizer = AutoTokenizer.from_pretrained(\"" +
+                  folder +
+                  "\")\n"
+                  "session = ort.InferenceSession(\"" +
+                  folder +
+                  "/model.onnx\")\n"
+                  "batch = tokenizer([\"some text\"], padding=True, truncation=True, "
+                  "return_tensors=\"np\")\n"
+                  "logits = session.run([\"logits\"], {k: batch[k].astype(np.int64) for k in " +
+                  inputTuple +
+                  "})[0]\n"
+                  "labels = json.load(open(\"" +
+                  folder +
+                  "/config.json\"))[\"id2label\"]\n"
+                  "print([labels[str(i)] for i in logits.argmax(-1)])\n```\n";
     } else {
         readme +=
             "Load it with transformers:\n\n```python\nfrom transformers import "

@@ -6,107 +6,16 @@
 #include <sstream>
 
 #include <nlohmann/json.hpp>
-#include <utf8proc.h>
-
 #include "Error.h"
 #include "io/AtomicFile.h"
 #include "io/InputFile.h"
 #include "io/Json.h"
 #include "text/Utf8.h"
+#include "tokenizer/BertNormalization.h"
 
 namespace bert {
 
 namespace {
-
-struct CodePointRange {
-    char32_t first;
-    char32_t last;
-};
-
-struct LowercaseMapping {
-    char32_t from;
-    char32_t to;
-    char32_t second;  ///< 0, or the second code point of a two-character lowercase (U+0130)
-};
-
-struct StripException {
-    char32_t from;
-    std::size_t count;
-    char32_t parts[4];
-};
-
-#include "tokenizer/BertUnicodeTables.inc"
-
-template <std::size_t N>
-bool inRanges(const CodePointRange (&ranges)[N], char32_t cp) {
-    const auto* end = ranges + N;
-    const auto* it = std::upper_bound(
-        ranges, end, cp, [](char32_t value, const CodePointRange& r) { return value < r.first; });
-    return it != ranges && cp <= (it - 1)->last;
-}
-
-// Rust's char::is_whitespace (the White_Space property), which the reference uses.
-bool isWhitespace(char32_t cp) {
-    switch (cp) {
-        case 0x09:
-        case 0x0A:
-        case 0x0B:
-        case 0x0C:
-        case 0x0D:
-        case 0x20:
-        case 0x85:
-        case 0xA0:
-        case 0x1680:
-        case 0x2028:
-        case 0x2029:
-        case 0x202F:
-        case 0x205F:
-        case 0x3000:
-            return true;
-        default:
-            return cp >= 0x2000 && cp <= 0x200A;
-    }
-}
-
-// The reference drops NUL, U+FFFD and "other" characters except tab, newline and return.
-bool isDroppedByCleanText(char32_t cp) {
-    if (cp == '\t' || cp == '\n' || cp == '\r') {
-        return false;
-    }
-    return cp == utf8::kReplacement || inRanges(kBertControlRanges, cp);
-}
-
-bool isPunctuation(char32_t cp) {
-    if (cp < 0x80) {
-        return (cp >= 33 && cp <= 47) || (cp >= 58 && cp <= 64) || (cp >= 91 && cp <= 96) ||
-               (cp >= 123 && cp <= 126);
-    }
-    return inRanges(kBertPunctuationRanges, cp);
-}
-
-// The reference's lowercase of a non-ASCII code point: itself unless kBertLowercase maps it.
-const LowercaseMapping* findLowercase(char32_t cp) {
-    const auto* end = std::end(kBertLowercase);
-    const auto* it =
-        std::lower_bound(std::begin(kBertLowercase), end, cp,
-                         [](const LowercaseMapping& m, char32_t value) { return m.from < value; });
-    return it != end && it->from == cp ? it : nullptr;
-}
-
-const StripException* findStripException(char32_t cp) {
-    const auto* end = std::end(kBertStripExceptions);
-    const auto* it =
-        std::lower_bound(std::begin(kBertStripExceptions), end, cp,
-                         [](const StripException& e, char32_t value) { return e.from < value; });
-    return it != end && it->from == cp ? it : nullptr;
-}
-
-bool isChineseChar(char32_t cp) {
-    return cp >= 0x3400 && inRanges(kBertChineseRanges, cp);
-}
-
-// Largest canonical decomposition of one code point (U+1D160 and friends decompose to 3-4).
-constexpr std::size_t kMaxDecomposition = 8;
 
 // Pre-tokenizer state: collects the current word as UTF-8, hands finished words to sink.
 template <typename Sink>
@@ -115,9 +24,9 @@ public:
     explicit WordSplitter(Sink& sink) : sink_(sink) {}
 
     void push(char32_t cp) {
-        if (isWhitespace(cp)) {
+        if (unicode::isWhitespace(cp)) {
             flush();
-        } else if (isPunctuation(cp)) {
+        } else if (unicode::isPunctuation(cp)) {
             flush();
             utf8::append(word_, cp);
             chars_ = 1;
@@ -142,74 +51,13 @@ private:
     std::size_t chars_ = 0;
 };
 
-// BertNormalizer, one code point at a time: clean text, CJK spacing, accent stripping (NFD, then
-// nonspacing marks dropped), lower-casing. Calls emit(cp) for each code point of the result.
-template <typename Emit>
-void normalizeInto(std::string_view text, const TokenizerOptions& options, Emit&& emit) {
-    const bool strip = options.effectiveStripAccents();
-    auto emitCased = [&](char32_t cp) {
-        if (!options.lowercase) {
-            emit(cp);
-        } else if (cp < 0x80) {
-            emit(cp >= 'A' && cp <= 'Z' ? cp + ('a' - 'A') : cp);
-        } else if (const auto* mapping = findLowercase(cp)) {
-            emit(mapping->to);
-            if (mapping->second != 0) {
-                emit(mapping->second);
-            }
-        } else {
-            emit(cp);
-        }
-    };
-    // NFD, then nonspacing marks dropped; code points without a decomposition pass through.
-    auto emitStripped = [&](char32_t cp) {
-        if (!strip || cp < 0xC0) {
-            emitCased(cp);
-            return;
-        }
-        if (const auto* exception = findStripException(cp)) {
-            for (std::size_t i = 0; i < exception->count; ++i) {
-                emitCased(exception->parts[i]);
-            }
-            return;
-        }
-        std::array<utf8proc_int32_t, kMaxDecomposition> parts{};
-        int lastBoundClass = 0;
-        const auto count =
-            utf8proc_decompose_char(static_cast<utf8proc_int32_t>(cp), parts.data(), parts.size(),
-                                    UTF8PROC_DECOMPOSE, &lastBoundClass);
-        if (count <= 0 || static_cast<std::size_t>(count) > parts.size()) {
-            emitCased(cp);
-            return;
-        }
-        for (utf8proc_ssize_t i = 0; i < count; ++i) {
-            const auto part = static_cast<char32_t>(parts[static_cast<std::size_t>(i)]);
-            if (!inRanges(kBertNonspacingMarkRanges, part)) {
-                emitCased(part);
-            }
-        }
-    };
-    std::size_t pos = 0;
-    while (pos < text.size()) {
-        char32_t cp = utf8::decode(text, pos);
-        if (options.cleanText) {
-            if (cp == 0 || isDroppedByCleanText(cp)) {
-                continue;
-            }
-            if (isWhitespace(cp)) {
-                cp = ' ';
-            }
-        }
-        if (options.handleChineseChars && isChineseChar(cp)) {
-            // Spaced first, then normalised like any character (CJK compatibility ideographs
-            // such as U+F900 decompose under NFD).
-            emit(U' ');
-            emitStripped(cp);
-            emit(U' ');
-            continue;
-        }
-        emitStripped(cp);
-    }
+BertNormalization bertNormalization(const TokenizerOptions& options) {
+    BertNormalization normalization;
+    normalization.cleanText = options.cleanText;
+    normalization.handleChineseChars = options.handleChineseChars;
+    normalization.stripAccents = options.effectiveStripAccents();
+    normalization.lowercase = options.lowercase;
+    return normalization;
 }
 
 }  // namespace
@@ -217,7 +65,7 @@ void normalizeInto(std::string_view text, const TokenizerOptions& options, Emit&
 WordPieceTokenizer::WordPieceTokenizer(std::vector<std::string> vocabulary,
                                        TokenizerOptions options,
                                        const std::filesystem::path& source)
-    : vocabulary_(std::move(vocabulary)), options_(std::move(options)) {
+    : vocabulary_(std::move(vocabulary)), options_(std::move(options)), source_(source) {
     if (vocabulary_.empty()) {
         throw InputError(source, "the vocabulary is empty");
     }
@@ -434,6 +282,7 @@ void WordPieceTokenizer::tokenizeSegment(std::string_view text, std::vector<std:
         appendWordPieces(word, chars, out);
     };
     WordSplitter<decltype(sink)> splitter(sink);
+    const BertNormalization normalization = bertNormalization(options_);
     // The text goes through in chunks cut at ASCII whitespace: such a byte is never inside a
     // UTF-8 sequence, the normaliser keeps it a separator and nothing combines across it, so
     // the ids of each chunk are exactly those the whole text gives there, and a limit can stop
@@ -446,7 +295,7 @@ void WordPieceTokenizer::tokenizeSegment(std::string_view text, std::vector<std:
             end = text.find_first_of(" \t\n\r", start + kChunkBytes);
             end = end == std::string_view::npos ? text.size() : end + 1;
         }
-        normalizeInto(text.substr(start, end - start), options_,
+        bertNormalize(text.substr(start, end - start), normalization,
                       [&](char32_t cp) { splitter.push(cp); });
         splitter.flush();
         start = end;
@@ -456,7 +305,7 @@ void WordPieceTokenizer::tokenizeSegment(std::string_view text, std::vector<std:
 std::string WordPieceTokenizer::normalize(std::string_view text) const {
     std::string out;
     out.reserve(text.size());
-    normalizeInto(text, options_, [&](char32_t cp) { utf8::append(out, cp); });
+    bertNormalize(text, bertNormalization(options_), [&](char32_t cp) { utf8::append(out, cp); });
     return out;
 }
 
@@ -493,6 +342,16 @@ std::vector<std::int32_t> WordPieceTokenizer::tokenizeToIds(std::string_view tex
     if (ids.size() < limit) {
         tokenizeSegment(text.substr(segmentStart), ids, limit);
     }
+    return ids;
+}
+
+std::vector<std::int32_t> WordPieceTokenizer::specialIds() const {
+    std::vector<std::int32_t> ids;
+    for (const auto& token : specialTokens_) {
+        ids.push_back(*tokenId(token));
+    }
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
     return ids;
 }
 

@@ -9,6 +9,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "tokenizer/Tokenizer.h"
+
 namespace bert {
 
 /// How text is normalised before WordPiece; the fields and defaults of transformers'
@@ -28,23 +30,13 @@ struct TokenizerOptions {
     bool effectiveStripAccents() const { return stripAccents.value_or(lowercase); }
 };
 
-/// One encoded example: ids with [CLS]/[SEP], segment ids and the attention mask (all ones:
-/// padding happens when a batch is formed).
-struct Encoding {
-    std::vector<std::int32_t> inputIds;
-    std::vector<std::int32_t> tokenTypeIds;
-    std::vector<std::int32_t> attentionMask;
-
-    std::size_t size() const { return inputIds.size(); }
-};
-
 /// BERT WordPiece tokenizer reading vocab.txt, producing the ids of transformers'
 /// BertTokenizerFast: BertNormalizer (clean text, CJK spacing, accent stripping, lower-casing),
 /// BertPreTokenizer (whitespace and punctuation splits), WordPiece (greedy longest match,
 /// "##" continuations, [UNK] for a word that cannot be covered or has more than 100 characters),
 /// special tokens written in the raw text recognised before normalisation, and longest-first
 /// truncation of pairs. Thread-safe for concurrent encoding once constructed.
-class WordPieceTokenizer {
+class WordPieceTokenizer final : public Tokenizer {
 public:
     /// Reads vocab.txt (one token per line, id = line number). Throws InputError naming the
     /// file when it is missing, empty, or lacks one of the special tokens.
@@ -64,32 +56,41 @@ public:
     /// first word boundary past `limit` ids (the ids kept are the full tokenisation's first ones):
     /// a 100 KB e-mail truncated to 128 tokens costs its first few hundred bytes, not all of it.
     std::vector<std::int32_t> tokenizeToIds(
-        std::string_view text, std::size_t limit = std::numeric_limits<std::size_t>::max()) const;
+        std::string_view text,
+        std::size_t limit = std::numeric_limits<std::size_t>::max()) const override;
     /// The text after BertNormalizer (what the reference's normalize_str returns).
     std::string normalize(std::string_view text) const;
     /// WordPiece strings of text (for display and debugging).
-    std::vector<std::string> tokenize(std::string_view text) const;
+    std::vector<std::string> tokenize(std::string_view text) const override;
 
     /// [CLS] text [SEP], truncated to maxLength tokens in all (0: no limit).
-    Encoding encode(std::string_view text, std::size_t maxLength = 0) const;
+    Encoding encode(std::string_view text, std::size_t maxLength = 0) const override;
     /// [CLS] first [SEP] second [SEP], truncated longest-first to maxLength (0: no limit).
     Encoding encodePair(std::string_view first, std::string_view second,
-                        std::size_t maxLength = 0) const;
+                        std::size_t maxLength = 0) const override;
 
     /// Id of a token string, or nullopt.
-    std::optional<std::int32_t> tokenId(std::string_view token) const;
-    const std::string& tokenString(std::int32_t id) const { return vocabulary_.at(id); }
-    std::size_t vocabularySize() const { return vocabulary_.size(); }
+    std::optional<std::int32_t> tokenId(std::string_view token) const override;
+    std::string tokenString(std::int32_t id) const override {
+        return vocabulary_.at(static_cast<std::size_t>(id));
+    }
+    std::size_t vocabularySize() const override { return vocabulary_.size(); }
     const std::vector<std::string>& vocabulary() const { return vocabulary_; }
     const TokenizerOptions& options() const { return options_; }
 
-    std::int32_t unkId() const { return unkId_; }
+    std::optional<std::int32_t> unkId() const override { return unkId_; }
     std::int32_t clsId() const { return clsId_; }
     std::int32_t sepId() const { return sepId_; }
-    std::int32_t padId() const { return padId_; }
+    std::int32_t padId() const override { return padId_; }
+    /// [UNK], [CLS], [SEP], [PAD] and [MASK] (where the vocabulary has it).
+    std::vector<std::int32_t> specialIds() const override;
+
+    bool lowercases() const override { return options_.lowercase; }
+    std::string kind() const override { return "WordPiece"; }
+    std::filesystem::path source() const override { return source_; }
 
     /// Writes vocab.txt, tokenizer_config.json and special_tokens_map.json into folder.
-    void save(const std::filesystem::path& folder, std::size_t modelMaxLength) const;
+    void save(const std::filesystem::path& folder, std::size_t modelMaxLength) const override;
 
 private:
     struct StringHash {
@@ -107,6 +108,7 @@ private:
 
     std::vector<std::string> vocabulary_;
     TokenizerOptions options_;
+    std::filesystem::path source_;
     TokenMap wordStarts_;                     ///< tokens that may begin a word
     TokenMap continuations_;                  ///< "##x" tokens, keyed by x
     std::vector<std::string> specialTokens_;  ///< matched in raw text, longest first

@@ -15,7 +15,7 @@ namespace {
 
 // The micro-batch's layout goes to backward in saved_data, as a list of its numbers and
 // tensors (index tensors and masks: none of them needs a gradient).
-constexpr std::size_t kLayoutHead = 4;  // sequences, packed, firstTokens, maskRows
+constexpr std::size_t kLayoutHead = 5;  // sequences, packed, firstTokens, maskRows, positions
 constexpr std::size_t kGroupFields =
     6;  // length, firstToken, tokens, sequences, keepMask, gridRows
 
@@ -26,6 +26,7 @@ c10::IValue savedLayout(const TokenLayout& layout) {
     list.push_back(layout.packed);
     list.push_back(layout.firstTokens);
     list.push_back(layout.maskRows);
+    list.push_back(layout.positions);
     for (const auto& group : layout.groups) {
         list.push_back(group.length);
         list.push_back(group.firstToken);
@@ -44,6 +45,7 @@ TokenLayout restoredLayout(const c10::IValue& saved) {
     layout.packed = list.get(1).toBool();
     layout.firstTokens = list.get(2).toTensor();
     layout.maskRows = list.get(3).toTensor();
+    layout.positions = list.get(4).toTensor();
     for (std::size_t i = kLayoutHead; i + kGroupFields <= list.size(); i += kGroupFields) {
         AttentionGroup group;
         group.length = list.get(i).toInt();
@@ -62,7 +64,7 @@ struct RecomputedLayer : public torch::autograd::Function<RecomputedLayer> {
                               const TokenLayout& layout, const at::Tensor& anchor,
                               std::int64_t layerAddress) {
         (void)anchor;
-        auto* layer = reinterpret_cast<BertLayerImpl*>(layerAddress);
+        auto* layer = reinterpret_cast<EncoderLayer*>(layerAddress);
         const auto device = hidden.device();
         const auto deviceType = device.type();
         ctx->saved_data["layer"] = layerAddress;
@@ -80,7 +82,7 @@ struct RecomputedLayer : public torch::autograd::Function<RecomputedLayer> {
         const auto saved = ctx->get_saved_variables();
         const auto& hidden = saved[0];
         const auto layout = restoredLayout(ctx->saved_data["layout"]);
-        auto* layer = reinterpret_cast<BertLayerImpl*>(ctx->saved_data["layer"].toInt());
+        auto* layer = reinterpret_cast<EncoderLayer*>(ctx->saved_data["layer"].toInt());
         const auto device = hidden.device();
 
         // Replay the forward pass's dropout masks, then put the current RNG stream back.
@@ -108,7 +110,7 @@ struct RecomputedLayer : public torch::autograd::Function<RecomputedLayer> {
 }  // namespace
 
 LayerRunner recomputingLayerRunner() {
-    return [](BertLayerImpl& layer, const at::Tensor& hidden, const TokenLayout& layout) {
+    return [](EncoderLayer& layer, const at::Tensor& hidden, const TokenLayout& layout) {
         if (!torch::GradMode::is_enabled() || !layer.is_training()) {
             return layer.forward(hidden, layout);  // evaluation: nothing to save
         }

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "model/Bert.h"
+#include "model/SequenceClassifier.h"
 
 namespace bert {
 

@@ -55,7 +55,7 @@ void checkTrainable(const ModelBundle& model, const TrainingData& data,
     if (data.train.size() == 0 || data.validation.size() == 0) {
         throw InputError("training and validation data must both have examples");
     }
-    const auto layers = static_cast<std::size_t>(model.config.numHiddenLayers);
+    const auto layers = static_cast<std::size_t>(model.model->layerCount());
     if (config.freezeLayers > layers) {
         throw InputError("cannot freeze " + std::to_string(config.freezeLayers) +
                          " layers of a model with " + std::to_string(layers));
@@ -90,12 +90,14 @@ Trainer::Trainer(ModelBundle& model, const TrainingData& data, TrainingConfig co
 
     // Frozen parameters get no gradient and are not given to the optimizer: no state either.
     if (config_.freezeEmbeddings) {
-        for (auto& parameter : net.bert->embeddings->parameters()) {
-            parameter.requires_grad_(false);
+        for (const auto& stage : net.embeddingModules()) {
+            for (auto& parameter : stage->parameters()) {
+                parameter.requires_grad_(false);
+            }
         }
     }
     for (std::size_t i = 0; i < config_.freezeLayers; ++i) {
-        for (auto& parameter : net.bert->encoder->layer[i]->parameters()) {
+        for (auto& parameter : net.layer(static_cast<std::int64_t>(i)).parameters()) {
             parameter.requires_grad_(false);
         }
     }
@@ -193,7 +195,7 @@ TokenBatch Trainer::makeBatch(const std::vector<const Encoding*>& examples, bool
     // sorted by length, and its results do not depend on padding.
     padding.fixedLength = training && config_.padding == PaddingMode::Fixed ? config_.maxLength : 0;
     padding.multipleOf = config_.padToMultipleOf;
-    return paddedTokenBatch(collate(examples, bundle_.tokenizer.padId(), padding, device_));
+    return paddedTokenBatch(collate(examples, bundle_.tokenizer->padId(), padding, device_));
 }
 
 double Trainer::forwardBackward(const std::vector<std::size_t>& window, double stepExamples,

@@ -44,7 +44,7 @@ void Trainer::saveCheckpoint(CheckpointKind kind, double metric) {
     state.growthTracker = scaler_ ? scaler_->growthTracker() : 0;
     state.metric = metric;
     state.config = config_.toJson();
-    bert::saveCheckpoint(folder, *bundle_.model, bundle_.tokenizer, *optimizer_, device_, state,
+    bert::saveCheckpoint(folder, *bundle_.model, *bundle_.tokenizer, *optimizer_, device_, state,
                          extra);
     if (kind == CheckpointKind::Best) {
         bestCheckpoint_ = folder;

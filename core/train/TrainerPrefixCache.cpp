@@ -75,9 +75,11 @@ void Trainer::enterTrainingMode() {
     auto& net = *bundle_.model;
     net.train();
     if (trainPrefix_) {
-        net.bert->embeddings->eval();
+        for (const auto& stage : net.embeddingModules()) {
+            stage->eval();
+        }
         for (std::size_t i = 0; i < config_.freezeLayers; ++i) {
-            net.bert->encoder->layer[i]->eval();
+            net.layer(static_cast<std::int64_t>(i)).eval();
         }
     }
 }

@@ -18,8 +18,8 @@ PreparedJob prepareJob(const TrainingJob& job) {
     // The CPU accounting counts only tensors allocated after it is installed: install it before
     // the model exists, or a run's peak leaves out the model's weights (it did: 87 MiB on MiniLM).
     const MemoryMonitor cpuAccounting{c10::Device(c10::kCPU)};
-    auto tokenizer = WordPieceTokenizer::fromModelFolder(job.modelFolder);
-    auto data = prepareTrainingData(job.data, tokenizer, job.training.maxLength,
+    auto tokenizer = loadTokenizer(job.modelFolder);
+    auto data = prepareTrainingData(job.data, *tokenizer, job.training.maxLength,
                                     job.training.validationFraction, job.training.seed);
     if (!job.preset.empty()) {
         auto model =
@@ -29,11 +29,13 @@ PreparedJob prepareJob(const TrainingJob& job) {
     LoadOptions options;
     options.labels = data.labels.names;
     options.seed = job.training.seed;
+    options.tokenizer = std::move(tokenizer);
     auto model = loadModelFolder(job.modelFolder, options);
-    if (static_cast<std::int64_t>(job.training.maxLength) > model.config.maxPositionEmbeddings) {
+    if (static_cast<std::int64_t>(job.training.maxLength) > model.config.maxSequenceLength()) {
         throw InputError(job.modelFolder / "config.json",
-                         "allows at most " + std::to_string(model.config.maxPositionEmbeddings) +
-                             " positions; max length " + std::to_string(job.training.maxLength) +
+                         "allows sequences of at most " +
+                             std::to_string(model.config.maxSequenceLength()) +
+                             " tokens; max length " + std::to_string(job.training.maxLength) +
                              " is longer");
     }
     return {std::move(data), std::move(model)};

@@ -20,8 +20,8 @@ class AdamW;
 
 namespace bert {
 
-class BertForSequenceClassificationImpl;
-class WordPieceTokenizer;
+class SequenceClassifier;
+class Tokenizer;
 
 /// A training-state checkpoint: a folder holding a transformers model folder (config.json,
 /// model.safetensors, tokenizer files: export and predict read it as it is) plus what resuming
@@ -39,8 +39,8 @@ std::filesystem::path checkpointFolder(const std::filesystem::path& runFolder, C
 /// Each file is replaced atomically; failures throw StoreError naming the file.
 /// extraTensors go into training_state.safetensors as well (a data-parallel run's random state
 /// of every rank: rankRngTensor()).
-void saveCheckpoint(const std::filesystem::path& folder, BertForSequenceClassificationImpl& model,
-                    const WordPieceTokenizer& tokenizer, const torch::optim::AdamW& optimizer,
+void saveCheckpoint(const std::filesystem::path& folder, SequenceClassifier& model,
+                    const Tokenizer& tokenizer, const torch::optim::AdamW& optimizer,
                     const c10::Device& device, const TrainingState& state,
                     const std::vector<std::pair<std::string, at::Tensor>>& extraTensors = {});
 
@@ -55,7 +55,7 @@ std::string rankRngTensor(int rank, bool device);
 /// rank >= 0: a data-parallel rank, which takes its own random states (rankRngTensor) where the
 /// checkpoint has them.
 TrainingState loadCheckpoint(const std::filesystem::path& folder,
-                             BertForSequenceClassificationImpl& model,
+                             SequenceClassifier& model,
                              torch::optim::AdamW& optimizer, const c10::Device& device,
                              int rank = -1);
 

@@ -88,7 +88,7 @@ class Cli : public ::testing::Test {
 protected:
     void SetUp() override {
         auto bundle = test::makeModel(2, 32, 4, 0.1, 3);
-        exportModelFolder(dir_ / "model", *bundle.model, bundle.tokenizer);
+        exportModelFolder(dir_ / "model", *bundle.model, *bundle.tokenizer);
         // A learnable task over the tiny vocabulary, with quoting as real exports have it.
         test::writeReviewsCsv(dir_ / "reviews.csv", 80);
         db_ = (dir_ / "runs.sqlite").string();
@@ -222,7 +222,12 @@ TEST_F(Cli, ExportAsOnnxGivesWhatOnnxRuntimeRunsWithTheRunsLogits) {
     EXPECT_FALSE(std::filesystem::exists(exported / "model.safetensors"))
         << "an ONNX export carries its weights in model.onnx";
     EXPECT_EQ(nlohmann::json::parse(test::readFile(exported / "run_card.json"))["format"], "onnx");
-    EXPECT_NE(test::readFile(exported / "README.md").find("onnxruntime"), std::string::npos);
+    // The README's example feeds the inputs the graph takes: a BERT graph takes token types.
+    const auto readme = test::readFile(exported / "README.md");
+    EXPECT_NE(readme.find("onnxruntime"), std::string::npos);
+    EXPECT_NE(readme.find(R"(("input_ids", "attention_mask", "token_type_ids"))"),
+              std::string::npos)
+        << readme;
     // The label map: config.json's id2label, as transformers writes it.
     EXPECT_EQ(nlohmann::json::parse(test::readFile(exported / "config.json"))["id2label"]["1"],
               "pos");
@@ -236,9 +241,9 @@ TEST_F(Cli, ExportAsOnnxGivesWhatOnnxRuntimeRunsWithTheRunsLogits) {
         checkpoint = modelCheckpointOfRun(store, 1);
     }
     auto bundle = loadModelFolder(checkpoint);
-    const auto first = bundle.tokenizer.encode("i loved it , a great film !", 32);
-    const auto second = bundle.tokenizer.encode("bad", 32);
-    const auto inputs = collate({&first, &second}, bundle.tokenizer.padId(), {}, c10::kCPU);
+    const auto first = bundle.tokenizer->encode("i loved it , a great film !", 32);
+    const auto second = bundle.tokenizer->encode("bad", 32);
+    const auto inputs = collate({&first, &second}, bundle.tokenizer->padId(), {}, c10::kCPU);
     const auto theirs = test::onnxRuntimeLogits(exported / "model.onnx", inputs, dir_.path());
     ASSERT_TRUE(theirs.defined());
     bundle.model->eval();
@@ -310,7 +315,7 @@ protected:
     void SetUp() override {
         Cli::SetUp();
         auto bundle = test::makeModel(2, 32, 4, /*dropout=*/0.0, 3);
-        exportModelFolder(dir_ / "no-dropout", *bundle.model, bundle.tokenizer);
+        exportModelFolder(dir_ / "no-dropout", *bundle.model, *bundle.tokenizer);
     }
 
     /// Trains 10 steps into its own database; returns the outcome.
@@ -435,6 +440,35 @@ TEST_F(DataParallel, TwoRanksEndWithTheWeightsAndMetricsOfOneBigBatch) {
         runCli({"--db", (dir_ / "two-ranks.sqlite").string(), "runs", "show", "1"}, dir_.path());
     EXPECT_NE(show.out.find("Ranks        peak rank 0 "), std::string::npos) << show.out;
     EXPECT_NE(show.out.find(", rank 1 "), std::string::npos) << show.out;
+}
+
+// Issue 28, point 4: data parallel with sharded optimizer state is one big batch for every
+// family, with the other techniques on (unpadded and grouped batches, accumulation, a frozen
+// lowest layer with the frozen-prefix cache, gradient checkpointing): 2 ranks of micro-batch 2
+// x accumulation 2 end with the weights of 1 process of micro-batch 4 x accumulation 2.
+TEST_F(DataParallel, EveryFamilyTrainsDataParallelWithShardedStateAsOneProcessDoes) {
+    const std::vector<std::string> techniques = {
+        "--padding",        "unpadded", "--group-by-length", "--accumulation",         "2",
+        "--freeze-embeddings", "--freeze-layers", "1",       "--cache-frozen-prefix",
+        "--gradient-checkpointing", "--max-steps", "6"};
+    for (const auto& type : test::familyModelTypes()) {
+        auto bundle = test::makeFamilyModel(type, 2, 32, 4, /*dropout=*/0.0, 5);
+        exportModelFolder(dir_ / ("model-" + type), *bundle.model, *bundle.tokenizer);
+        auto settings = techniques;
+        settings.insert(settings.end(), {"--model", (dir_ / ("model-" + type)).string()});
+        auto one = settings;
+        one.insert(one.end(), {"--batch-size", "4"});
+        auto two = settings;
+        two.insert(two.end(), {"--batch-size", "2", "--nproc", "2", "--shard-optimizer"});
+        const auto single = trainInto(type + "-one", one);
+        ASSERT_EQ(single.code, 0) << type << ": " << single.err;
+        const auto parallel = trainInto(type + "-two", two);
+        ASSERT_EQ(parallel.code, 0) << type << ": " << parallel.err;
+        const float difference = largestDifference(type + "-one", type + "-two");
+        std::cout << type << ": 2 sharded ranks vs 1 process, largest weight difference "
+                  << difference << "\n";
+        EXPECT_LE(difference, 1e-6F) << type;
+    }
 }
 
 /// The child of `parent` whose environment says RANK=rank, or -1.
@@ -1091,6 +1125,31 @@ TEST_F(Cli, PredictUsesTheRunsLengthAndScoresFilesAndStandardInput) {
     EXPECT_NE(piped.out.find("\nneg\t"), std::string::npos) << piped.out;
     EXPECT_EQ(runCli({"--db", db_, "predict", "--run", "1"}, dir_.path()).code, 2)
         << "nothing to classify";
+}
+
+// Issue 28, point 5: a model of the local Hugging Face cache is named by its repo id, in every
+// command that takes a model, and the run records the snapshot folder (so resume finds it).
+TEST_F(Cli, AModelOfTheHuggingFaceCacheIsNamedByItsRepoId) {
+    const auto snapshot = dir_ / "hub" / "models--someone--tiny-roberta" / "snapshots" / "c0ffee";
+    auto bundle = test::makeFamilyModel("roberta", 2, 32, 4, 0.0, 9);
+    exportModelFolder(snapshot, *bundle.model, *bundle.tokenizer);
+    std::filesystem::create_directories(dir_ / "hub" / "models--someone--tiny-roberta" / "refs");
+    test::writeFile(dir_ / "hub" / "models--someone--tiny-roberta" / "refs" / "main", "c0ffee");
+    ::setenv("HF_HUB_CACHE", (dir_ / "hub").c_str(), 1);
+    const auto inspected = runCli({"inspect", "someone/tiny-roberta"}, dir_.path());
+    auto args = trainArgs({"--max-steps", "2"});
+    args[4] = "tiny-roberta";  // --model
+    const auto trained = runCli(args, dir_.path());
+    const auto unknown = runCli({"inspect", "someone/not-cached"}, dir_.path());
+    ::unsetenv("HF_HUB_CACHE");
+    ASSERT_EQ(inspected.code, 0) << inspected.err;
+    EXPECT_NE(inspected.out.find("Family            RoBERTa (roberta)"), std::string::npos)
+        << inspected.out;
+    ASSERT_EQ(trained.code, 0) << trained.err;
+    RunStore store(db_, RunStore::Access::ReadOnly);
+    EXPECT_EQ(std::filesystem::path(store.run(1)->baseModel), snapshot);
+    EXPECT_EQ(unknown.code, 2);
+    EXPECT_NE(unknown.err.find("cached: someone/tiny-roberta"), std::string::npos) << unknown.err;
 }
 
 }  // namespace

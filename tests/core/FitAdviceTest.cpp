@@ -16,8 +16,8 @@ namespace {
 constexpr std::int64_t kMiB = 1024 * 1024;
 
 // all-MiniLM-L6-v2, the default base model.
-BertConfig miniLm() {
-    BertConfig model;
+EncoderConfig miniLm() {
+    EncoderConfig model;
     model.hiddenSize = 384;
     model.numHiddenLayers = 6;
     model.numAttentionHeads = 12;

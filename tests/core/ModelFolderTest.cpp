@@ -13,7 +13,7 @@
 namespace bert {
 namespace {
 
-at::Tensor logitsOf(BertForSequenceClassificationImpl& model, const WordPieceTokenizer& tokenizer,
+at::Tensor logitsOf(SequenceClassifier& model, const Tokenizer& tokenizer,
                     const std::vector<std::string>& texts) {
     std::vector<Encoding> encodings;
     for (const auto& text : texts) {
@@ -47,7 +47,7 @@ class ModelFolderTest : public ::testing::Test {
 protected:
     void SetUp() override {
         bundle_ = test::makeTinyModel(7, {"ham", "spam", "eggs"});
-        exportModelFolder(dir_.path(), *bundle_.model, bundle_.tokenizer);
+        exportModelFolder(dir_.path(), *bundle_.model, *bundle_.tokenizer);
     }
     void editConfig(const std::function<void(nlohmann::json&)>& edit) {
         auto json = nlohmann::json::parse(test::readFile(dir_ / "config.json"));
@@ -64,8 +64,8 @@ TEST_F(ModelFolderTest, ExportThenLoadGivesIdenticalLogitsAndLabels) {
     EXPECT_TRUE(loaded.report.missingKeys.empty());
     EXPECT_TRUE(loaded.report.unexpectedKeys.empty());
     EXPECT_EQ(loaded.config.labels, (std::vector<std::string>{"ham", "spam", "eggs"}));
-    EXPECT_TRUE(at::equal(logitsOf(*loaded.model, loaded.tokenizer, kTexts),
-                          logitsOf(*bundle_.model, bundle_.tokenizer, kTexts)));
+    EXPECT_TRUE(at::equal(logitsOf(*loaded.model, *loaded.tokenizer, kTexts),
+                          logitsOf(*bundle_.model, *bundle_.tokenizer, kTexts)));
     const auto config = nlohmann::json::parse(test::readFile(dir_ / "config.json"));
     EXPECT_EQ(config["architectures"][0], "BertForSequenceClassification");
     EXPECT_EQ(config["label2id"]["spam"], 1);
@@ -91,15 +91,15 @@ TEST_F(ModelFolderTest, BaseModelCheckpointGetsAFreshHeadAndAReport) {
     EXPECT_NE(loaded.report.describe().find("newly initialized: classifier.bias"),
               std::string::npos);
     // The encoder weights did load.
-    EXPECT_TRUE(at::equal(loaded.model->bert->embeddings->word_embeddings->weight,
-                          bundle_.model->bert->embeddings->word_embeddings->weight));
+    EXPECT_TRUE(at::equal(test::bertOf(loaded).bert->embeddings->word_embeddings->weight,
+                          test::bertOf(bundle_).bert->embeddings->word_embeddings->weight));
 }
 
 TEST_F(ModelFolderTest, NewLabelSetReplacesTheHead) {
     LoadOptions options;
     options.labels = std::vector<std::string>{"positive", "negative"};
     const auto loaded = loadModelFolder(dir_.path(), options);
-    EXPECT_EQ(loaded.model->classifier->weight.size(0), 2);
+    EXPECT_EQ(test::bertOf(loaded).classifier->weight.size(0), 2);
     EXPECT_TRUE(loaded.report.freshClassifier);
     EXPECT_EQ(loaded.config.labels, *options.labels);
 }
@@ -123,9 +123,10 @@ TEST_F(ModelFolderTest, UnknownActivation) {
                      "hidden_act \"mish\" is not supported (supported: gelu, gelu_new");
 }
 
-TEST_F(ModelFolderTest, MissingVocabulary) {
+TEST_F(ModelFolderTest, MissingTokenizer) {
     std::filesystem::remove(dir_ / "vocab.txt");
-    expectInputError([&] { loadModelFolder(dir_.path()); }, dir_ / "vocab.txt", "is missing");
+    expectInputError([&] { loadModelFolder(dir_.path()); }, dir_.path(),
+                     "has no tokenizer: neither tokenizer.json");
 }
 
 TEST_F(ModelFolderTest, VocabularyWithoutSpecialTokens) {
@@ -147,7 +148,41 @@ TEST_F(ModelFolderTest, VocabularyLargerThanTheModel) {
 TEST_F(ModelFolderTest, MissingWeights) {
     std::filesystem::remove(dir_ / "model.safetensors");
     expectInputError([&] { loadModelFolder(dir_.path()); }, dir_.path(),
-                     "has no model.safetensors");
+                     "has no weights: model.safetensors, model.safetensors.index.json");
+}
+
+TEST_F(ModelFolderTest, ShardedWeightsLoadAsOneFile) {
+    // save_pretrained's layout for large models: shards and an index naming each tensor's.
+    const auto tensors = readSafeTensors(dir_ / "model.safetensors").tensors;
+    std::vector<std::pair<std::string, at::Tensor>> first(tensors.begin(),
+                                                           tensors.begin() + tensors.size() / 2);
+    std::vector<std::pair<std::string, at::Tensor>> second(tensors.begin() + tensors.size() / 2,
+                                                            tensors.end());
+    writeSafeTensors(dir_ / "model-00001-of-00002.safetensors", first);
+    writeSafeTensors(dir_ / "model-00002-of-00002.safetensors", second);
+    nlohmann::json index = {{"metadata", {{"total_size", 0}}}, {"weight_map", nlohmann::json::object()}};
+    for (const auto& [name, tensor] : first) {
+        index["weight_map"][name] = "model-00001-of-00002.safetensors";
+    }
+    for (const auto& [name, tensor] : second) {
+        index["weight_map"][name] = "model-00002-of-00002.safetensors";
+    }
+    std::filesystem::remove(dir_ / "model.safetensors");
+    test::writeFile(dir_ / "model.safetensors.index.json", index.dump());
+    const auto loaded = loadModelFolder(dir_.path());
+    EXPECT_TRUE(loaded.report.missingKeys.empty()) << loaded.report.describe();
+    EXPECT_TRUE(at::equal(logitsOf(*loaded.model, *loaded.tokenizer, kTexts),
+                          logitsOf(*bundle_.model, *bundle_.tokenizer, kTexts)));
+
+    // An index may only name files beside it, and a shard must hold what the index says.
+    index["weight_map"][first.front().first] = "../elsewhere.safetensors";
+    test::writeFile(dir_ / "model.safetensors.index.json", index.dump());
+    expectInputError([&] { loadModelFolder(dir_.path()); }, dir_ / "model.safetensors.index.json",
+                     "not a file beside the index");
+    index["weight_map"][first.front().first] = "model-00002-of-00002.safetensors";
+    test::writeFile(dir_ / "model.safetensors.index.json", index.dump());
+    expectInputError([&] { loadModelFolder(dir_.path()); },
+                     dir_ / "model-00001-of-00002.safetensors", "places in another shard");
 }
 
 TEST_F(ModelFolderTest, CorruptPytorchBinIsAClearError) {
@@ -159,24 +194,37 @@ TEST_F(ModelFolderTest, CorruptPytorchBinIsAClearError) {
 
 TEST(BertConfigTest, ValidatesFields) {
     const std::filesystem::path source = "config.json";
-    EXPECT_THROW(BertConfig::fromJson({{"hidden_size", 100}, {"num_attention_heads", 12}}, source),
+    EXPECT_THROW(EncoderConfig::fromJson({{"hidden_size", 100}, {"num_attention_heads", 12}}, source),
                  InputError);
-    EXPECT_THROW(BertConfig::fromJson({{"model_type", "roberta"}}, source), InputError);
-    EXPECT_THROW(BertConfig::fromJson({{"hidden_dropout_prob", 1.5}}, source), InputError);
-    EXPECT_THROW(BertConfig::fromJson({{"hidden_size", "big"}}, source), InputError);
-    const auto config = BertConfig::fromJson({{"id2label", {{"1", "b"}, {"0", "a"}}}}, source);
+    // A family we do not implement is refused with its type and the supported ones.
+    try {
+        EncoderConfig::fromJson({{"model_type", "deberta-v2"}}, source);
+        FAIL() << "deberta-v2 was accepted";
+    } catch (const InputError& error) {
+        EXPECT_EQ(error.file(), source);
+        EXPECT_NE(std::string(error.what()).find("\"deberta-v2\""), std::string::npos);
+        EXPECT_NE(std::string(error.what()).find("supported: bert, roberta, xlm-roberta, "
+                                                 "camembert, distilbert, electra, modernbert"),
+                  std::string::npos)
+            << error.what();
+    }
+    EXPECT_EQ(EncoderConfig::fromJson({{"model_type", "roberta"}}, source).padTokenId, 1);
+    EXPECT_THROW(EncoderConfig::fromJson({{"hidden_dropout_prob", 1.5}}, source), InputError);
+    EXPECT_THROW(EncoderConfig::fromJson({{"hidden_size", "big"}}, source), InputError);
+    const auto config = EncoderConfig::fromJson({{"id2label", {{"1", "b"}, {"0", "a"}}}}, source);
     EXPECT_EQ(config.labels, (std::vector<std::string>{"a", "b"}));
-    EXPECT_EQ(BertConfig::fromJson({{"num_labels", 4}}, source).numLabels(), 4);
+    EXPECT_EQ(EncoderConfig::fromJson({{"num_labels", 4}}, source).numLabels(), 4);
 }
 
 TEST(BertConfigTest, PresetsHaveTheirPublishedSizes) {
-    const auto base = BertConfig::preset("base");
+    const auto base = EncoderConfig::preset("base");
     EXPECT_EQ(base.numHiddenLayers, 12);
     EXPECT_EQ(base.hiddenSize, 768);
     BertForSequenceClassification model(base);
     // bert-base-uncased with a 2-label head: 109,483,778 parameters.
-    EXPECT_EQ(summarizeParameters(*model).count, 109483778);
-    EXPECT_THROW(BertConfig::preset("huge"), InputError);
+    EXPECT_EQ(summarizeParameters(model).count, 109483778);
+    EXPECT_EQ(base.parameterCount(), 109483778);
+    EXPECT_THROW(EncoderConfig::preset("huge"), InputError);
 }
 
 }  // namespace

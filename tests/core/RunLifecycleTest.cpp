@@ -21,7 +21,7 @@ class RunLifecycle : public ::testing::Test {
 protected:
     void SetUp() override {
         auto bundle = test::makeModel(2, 32, 4, 0.0, 3);
-        exportModelFolder(dir_ / "model", *bundle.model, bundle.tokenizer);
+        exportModelFolder(dir_ / "model", *bundle.model, *bundle.tokenizer);
         test::writeReviewsCsv(dir_ / "reviews.csv", 64);
         job_.modelFolder = dir_ / "model";
         job_.data.trainFile = dir_ / "reviews.csv";
@@ -41,8 +41,8 @@ TEST_F(RunLifecycle, ANonFiniteLossIsStoredAndTheRunStopsAsDiverged) {
     {  // a model whose weights hold a NaN: every loss is NaN
         auto bundle = loadModelFolder(dir_ / "model");
         const torch::NoGradGuard noGrad;
-        bundle.model->classifier->weight[0][0].fill_(std::numeric_limits<float>::quiet_NaN());
-        exportModelFolder(dir_ / "model", *bundle.model, bundle.tokenizer);
+        test::bertOf(bundle).classifier->weight[0][0].fill_(std::numeric_limits<float>::quiet_NaN());
+        exportModelFolder(dir_ / "model", *bundle.model, *bundle.tokenizer);
     }
     job_.training.epochs = 3;
     job_.training.maxNonFiniteSteps = 4;

@@ -3,6 +3,11 @@
 #include <fstream>
 #include <random>
 
+#include <nlohmann/json.hpp>
+
+#include "model/Classifiers.h"
+#include "tokenizer/WordPieceTokenizer.h"
+
 namespace bert::test {
 
 std::vector<std::string> tinyVocabulary() {
@@ -19,7 +24,7 @@ std::vector<std::string> tinyVocabulary() {
 
 ModelBundle makeModel(std::int64_t layers, std::int64_t hidden, std::int64_t heads, double dropout,
                       std::uint64_t seed, std::vector<std::string> labels, std::int64_t vocabSize) {
-    BertConfig config;
+    EncoderConfig config;
     config.vocabSize =
         vocabSize > 0 ? vocabSize : static_cast<std::int64_t>(tinyVocabulary().size());
     config.hiddenSize = hidden;
@@ -30,9 +35,9 @@ ModelBundle makeModel(std::int64_t layers, std::int64_t hidden, std::int64_t hea
     config.hiddenDropoutProb = dropout;
     config.attentionProbsDropoutProb = dropout;
     config.labels = std::move(labels);
-    BertForSequenceClassification model(config);
+    auto model = createClassifier(config);
     model->initializeWeights(seed);
-    return ModelBundle{config, WordPieceTokenizer(tinyVocabulary(), {}), model, {}};
+    return ModelBundle{config, tinyTokenizer(), model, {}};
 }
 
 TrainingData makeTinyData(std::size_t trainCount, std::size_t validationCount, std::uint64_t seed,
@@ -83,7 +88,7 @@ void writeReviewsCsv(const std::filesystem::path& file, int rows) {
 }
 
 ModelBundle makeTinyModel(std::uint64_t seed, std::vector<std::string> labels) {
-    BertConfig config;
+    EncoderConfig config;
     config.vocabSize = static_cast<std::int64_t>(tinyVocabulary().size());
     config.hiddenSize = 32;
     config.numHiddenLayers = 2;
@@ -91,9 +96,81 @@ ModelBundle makeTinyModel(std::uint64_t seed, std::vector<std::string> labels) {
     config.intermediateSize = 64;
     config.maxPositionEmbeddings = 64;
     config.labels = std::move(labels);
-    BertForSequenceClassification model(config);
+    auto model = createClassifier(config);
     model->initializeWeights(seed);
-    return ModelBundle{config, WordPieceTokenizer(tinyVocabulary(), {}), model, {}};
+    return ModelBundle{config, tinyTokenizer(), model, {}};
+}
+
+const std::vector<std::string>& familyModelTypes() {
+    static const std::vector<std::string> types = {"bert", "roberta", "distilbert", "electra",
+                                                   "modernbert"};
+    return types;
+}
+
+EncoderConfig familyConfig(const std::string& modelType, std::int64_t layers, std::int64_t hidden,
+                           std::int64_t heads, double dropout, const std::vector<std::string>& labels,
+                           std::int64_t vocabSize) {
+    const auto vocabulary =
+        vocabSize > 0 ? vocabSize : static_cast<std::int64_t>(tinyVocabulary().size());
+    nlohmann::json json = {{"model_type", modelType}, {"vocab_size", vocabulary}, {"pad_token_id", 0}};
+    if (modelType == "distilbert") {
+        json.update({{"dim", hidden},
+                     {"n_layers", layers},
+                     {"n_heads", heads},
+                     {"hidden_dim", 2 * hidden},
+                     {"dropout", dropout},
+                     {"attention_dropout", dropout},
+                     {"seq_classif_dropout", dropout}});
+    } else if (modelType == "modernbert") {
+        json.update({{"hidden_size", hidden},
+                     {"num_hidden_layers", layers},
+                     {"num_attention_heads", heads},
+                     {"intermediate_size", 3 * hidden / 2},
+                     {"max_position_embeddings", 512},
+                     {"local_attention", 16},
+                     {"embedding_dropout", dropout},
+                     {"attention_dropout", dropout},
+                     {"mlp_dropout", dropout},
+                     {"classifier_dropout", dropout}});
+    } else {
+        json.update({{"hidden_size", hidden},
+                     {"num_hidden_layers", layers},
+                     {"num_attention_heads", heads},
+                     {"intermediate_size", 2 * hidden},
+                     {"hidden_dropout_prob", dropout},
+                     {"attention_probs_dropout_prob", dropout},
+                     // RoBERTa's positions start after the padding id.
+                     {"max_position_embeddings", modelType == "roberta" ? 514 : 512}});
+        if (modelType == "roberta") {
+            json["type_vocab_size"] = 1;
+        }
+        if (modelType == "electra") {
+            json["embedding_size"] = hidden / 2;
+        }
+    }
+    nlohmann::json id2label = nlohmann::json::object();
+    for (std::size_t i = 0; i < labels.size(); ++i) {
+        id2label[std::to_string(i)] = labels[i];
+    }
+    json["id2label"] = id2label;
+    return EncoderConfig::fromJson(json, modelType + "/config.json");
+}
+
+ModelBundle makeFamilyModel(const std::string& modelType, std::int64_t layers, std::int64_t hidden,
+                            std::int64_t heads, double dropout, std::uint64_t seed,
+                            std::vector<std::string> labels, std::int64_t vocabSize) {
+    const auto config = familyConfig(modelType, layers, hidden, heads, dropout, labels, vocabSize);
+    auto model = createClassifier(config);
+    model->initializeWeights(seed);
+    return ModelBundle{config, tinyTokenizer(), model, {}};
+}
+
+std::shared_ptr<const Tokenizer> tinyTokenizer() {
+    return std::make_shared<WordPieceTokenizer>(tinyVocabulary(), TokenizerOptions{});
+}
+
+BertForSequenceClassification& bertOf(const ModelBundle& bundle) {
+    return dynamic_cast<BertForSequenceClassification&>(*bundle.model);
 }
 
 }  // namespace bert::test

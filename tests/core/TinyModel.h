@@ -6,12 +6,19 @@
 #include <vector>
 
 #include "hf/ModelFolder.h"
+#include "model/bert/BertModel.h"
 #include "train/Trainer.h"
 
 namespace bert::test {
 
 /// A vocabulary of the special tokens and a few dozen English words.
 std::vector<std::string> tinyVocabulary();
+
+/// A WordPiece tokenizer over tinyVocabulary().
+std::shared_ptr<const Tokenizer> tinyTokenizer();
+
+/// The BERT modules of a bundle made by makeTinyModel or makeModel (or loaded from a BERT folder).
+BertForSequenceClassification& bertOf(const ModelBundle& bundle);
 
 /// A 2-layer BERT with hidden size 32 over tinyVocabulary(), initialised with seed.
 ModelBundle makeTinyModel(std::uint64_t seed, std::vector<std::string> labels = {"neg", "pos"});
@@ -21,6 +28,24 @@ ModelBundle makeTinyModel(std::uint64_t seed, std::vector<std::string> labels = 
 ModelBundle makeModel(std::int64_t layers, std::int64_t hidden, std::int64_t heads, double dropout,
                       std::uint64_t seed, std::vector<std::string> labels = {"neg", "pos"},
                       std::int64_t vocabSize = 0);
+
+/// Every model type the engine trains, one per family (test loops over them).
+const std::vector<std::string>& familyModelTypes();
+
+/// A small configuration of modelType's family, made from a config.json in the family's own
+/// keys (so each family's reading runs): layers x hidden with heads, intermediate 2 x hidden
+/// (ModernBERT 1.5x), every dropout as given, padding id 0 (tinyVocabulary's [PAD]), ELECTRA's
+/// embeddings half as wide, ModernBERT's local window 16 on two layers of three.
+EncoderConfig familyConfig(const std::string& modelType, std::int64_t layers, std::int64_t hidden,
+                           std::int64_t heads, double dropout,
+                           const std::vector<std::string>& labels = {"neg", "pos"},
+                           std::int64_t vocabSize = 0);
+
+/// A model of familyConfig over tinyTokenizer(), initialised with seed.
+ModelBundle makeFamilyModel(const std::string& modelType, std::int64_t layers, std::int64_t hidden,
+                            std::int64_t heads, double dropout, std::uint64_t seed,
+                            std::vector<std::string> labels = {"neg", "pos"},
+                            std::int64_t vocabSize = 0);
 
 /// Writes a CSV (columns review, sentiment) of `rows` quoted positive and negative reviews over
 /// tinyVocabulary(), as the command line and the studio read it.

@@ -11,7 +11,7 @@
 #include "data/Dataset.h"
 #include "data/TableReader.h"
 #include "io/Json.h"
-#include "model/BertConfig.h"
+#include "model/EncoderConfig.h"
 #include "support/TestSupport.h"
 #include "tokenizer/WordPieceTokenizer.h"
 #include "train/TrainingConfig.h"
@@ -45,7 +45,7 @@ TEST(UserFiles, DeeplyNestedJsonIsRefusedWhereverItIsRead) {
     EXPECT_TRUE(parseJson(nested(kMaxJsonDepth), problem).is_array()) << problem;
 
     test::writeFile(dir / "config.json", R"({"model_type": "bert", "extra": )" + deep + "}");
-    expectRefused([&] { BertConfig::fromFile(dir / "config.json"); }, dir / "config.json",
+    expectRefused([&] { EncoderConfig::fromFile(dir / "config.json"); }, dir / "config.json",
                   "deeper than");
 
     std::filesystem::create_directories(dir / "model");
@@ -78,7 +78,7 @@ TEST(UserFiles, OnlyRegularFilesAreRead) {
     expectRefused([&] { WordPieceTokenizer::fromModelFolder(dir / "model"); },
                   dir / "model" / "vocab.txt", "FIFO");
     ASSERT_EQ(::mkfifo((dir / "model" / "config.json").c_str(), 0600), 0);
-    expectRefused([&] { BertConfig::fromFile(dir / "model" / "config.json"); },
+    expectRefused([&] { EncoderConfig::fromFile(dir / "model" / "config.json"); },
                   dir / "model" / "config.json", "FIFO");
 }
 
@@ -91,24 +91,24 @@ TEST(UserFiles, ImpossibleSizesInConfigJsonAreRefusedBeforeAnyAllocation) {
                                   extra + "}");
     };
     write(R"(, "hidden_size": 1000000000)");
-    expectRefused([&] { BertConfig::fromFile(file); }, file,
+    expectRefused([&] { EncoderConfig::fromFile(file); }, file,
                   "\"hidden_size\" is 1000000000; BERT Studio reads at most");
     write(R"(, "vocab_size": 1000000000000)");
-    expectRefused([&] { BertConfig::fromFile(file); }, file, "\"vocab_size\"");
+    expectRefused([&] { EncoderConfig::fromFile(file); }, file, "\"vocab_size\"");
     write(R"(, "num_hidden_layers": 100000)");
-    expectRefused([&] { BertConfig::fromFile(file); }, file, "\"num_hidden_layers\"");
+    expectRefused([&] { EncoderConfig::fromFile(file); }, file, "\"num_hidden_layers\"");
     write(R"(, "num_labels": 1000000000)");
-    expectRefused([&] { BertConfig::fromFile(file); }, file, "\"num_labels\"");
+    expectRefused([&] { EncoderConfig::fromFile(file); }, file, "\"num_labels\"");
     // Each size within its bound, together more than any machine holds: refused with the need.
     write(R"(, "vocab_size": 10000000, "hidden_size": 32768, "num_attention_heads": 32)");
-    expectRefused([&] { BertConfig::fromFile(file); }, file, "fp32 weights alone take");
+    expectRefused([&] { EncoderConfig::fromFile(file); }, file, "fp32 weights alone take");
     // Found by fuzz_config_json: a float where a whole number belongs was converted (undefined
     // behaviour), not refused.
     write(R"(, "hidden_size": 4.2e84)");
-    expectRefused([&] { BertConfig::fromFile(file); }, file,
+    expectRefused([&] { EncoderConfig::fromFile(file); }, file,
                   "\"hidden_size\" must be a whole number");
     write("");
-    EXPECT_EQ(BertConfig::fromFile(file).hiddenSize, 768);
+    EXPECT_EQ(EncoderConfig::fromFile(file).hiddenSize, 768);
 }
 
 TEST(UserFiles, WrongTypesInTokenizerFilesNameTheFileAndTheKey) {

@@ -180,7 +180,7 @@ TEST_F(Cuda, Fp16StepWithAnInfIsSkippedAndTheScaleBacksOff) {
     Trainer trainer(bundle, data, config, recorder);
     {
         const torch::NoGradGuard noGrad;
-        bundle.model->classifier->weight[0][0].fill_(std::numeric_limits<float>::infinity());
+        test::bertOf(bundle).classifier->weight[0][0].fill_(std::numeric_limits<float>::infinity());
     }
     const std::atomic<bool> cancel{false};
     const auto result = trainer.run(cancel);
@@ -231,14 +231,14 @@ TEST_F(Cuda, LogitsEqualTheCpuAndTransformersOnCuda) {
         << test::readFile(log);
     auto bundle = loadModelFolder(dir / "model");
     const auto expected = readSafeTensors(dir / "model" / "expected.safetensors");
-    const BertInputs inputs{expected.find("input_ids"), expected.find("token_type_ids"),
+    const PaddedInputs inputs{expected.find("input_ids"), expected.find("token_type_ids"),
                             expected.find("attention_mask")};
     auto& model = *bundle.model;
     model.eval();
     const torch::NoGradGuard noGrad;
     const auto cpu = model.forward(inputs).to(at::kFloat);
     model.to(kGpu);
-    const BertInputs onGpu{inputs.inputIds.to(kGpu), inputs.tokenTypeIds.to(kGpu),
+    const PaddedInputs onGpu{inputs.inputIds.to(kGpu), inputs.tokenTypeIds.to(kGpu),
                            inputs.attentionMask.to(kGpu)};
     const auto cuda = model.forward(onGpu).to(at::kCPU, at::kFloat);
     const auto oursCpuVsCuda = (cuda - cpu).abs().max().item<float>();

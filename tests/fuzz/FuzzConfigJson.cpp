@@ -5,7 +5,7 @@
 
 #include "Error.h"
 #include "io/Json.h"
-#include "model/BertConfig.h"
+#include "model/EncoderConfig.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     std::string problem;
@@ -14,7 +14,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         return 0;
     }
     try {
-        const auto config = bert::BertConfig::fromJson(json, "fuzz/config.json");
+        const auto config = bert::EncoderConfig::fromJson(json, "fuzz/config.json");
         (void)config.toJson().dump();
     } catch (const bert::InputError&) {
     }

@@ -1,10 +1,11 @@
-// ONNX export (core/export/OnnxExport.h) checked by the consumer users deploy with: ONNX Runtime
-// (tests/onnx/onnx_runtime.py, the venv's onnxruntime) loads what we wrote and gives our logits
-// within 1e-4 in fp32 on the tricky strings and 64 real e-mails:
+// ONNX export (core/export/OnnxExport.h) of BERT checked by the consumer users deploy with: ONNX
+// Runtime (tests/onnx/onnx_runtime.py, the venv's onnxruntime) loads what we wrote and gives our
+// logits within 1e-5 in fp32 on the tricky strings and 64 real e-mails:
 //  (a) random models of every activation we implement, gelu_new among them;
 //  (b) the real MiniLM with a classifier head;
 //  (c) weights in external data, as models beyond 2 GB must be written.
-// tests/cli/CliTest.cpp exports a trained run with `export --format onnx` the same way.
+// tests/onnx/OnnxFamilyTest.cpp does the same for every other family;
+// tests/cli/CliTest.cpp exports a trained run with `export --format onnx`.
 #include <iostream>
 
 #include <ATen/ATen.h>
@@ -17,14 +18,16 @@
 #include "data/TableReader.h"
 #include "export/OnnxExport.h"
 #include "hf/ModelFolder.h"
+#include "model/Classifiers.h"
 #include "onnx/OnnxRuntime.h"
 #include "support/TestSupport.h"
 
 namespace bert {
 namespace {
 
-// The issue's tolerance: fp32 on both sides, different kernels and summation orders.
-constexpr float kLogitTolerance = 1e-4F;
+// fp32 on both sides, different kernels and summation orders (issue 28 asks 1e-4; we measure
+// below 3e-7).
+constexpr float kLogitTolerance = 1e-5F;
 // Tokens per text: long enough that the e-mails' batches are mostly uneven padding.
 constexpr std::size_t kMaxLength = 128;
 // Real e-mails in the comparison.
@@ -50,7 +53,7 @@ std::vector<std::string> comparisonTexts() {
     return texts;
 }
 
-BertInputs encodeAll(const WordPieceTokenizer& tokenizer, const std::vector<std::string>& texts) {
+PaddedInputs encodeAll(const Tokenizer& tokenizer, const std::vector<std::string>& texts) {
     std::vector<Encoding> encodings;
     for (const auto& text : texts) {
         encodings.push_back(tokenizer.encode(text, kMaxLength));
@@ -74,7 +77,7 @@ protected:
     }
 
     /// Exports the model, runs it in ONNX Runtime and compares with our own eval logits.
-    float exportedDifference(BertForSequenceClassificationImpl& model, const BertInputs& inputs,
+    float exportedDifference(SequenceClassifier& model, const PaddedInputs& inputs,
                              const OnnxExportOptions& options = {}) {
         const auto file = dir_.path() / "model.onnx";
         writeOnnxModel(file, model, options);
@@ -94,32 +97,47 @@ protected:
 
 TEST_F(OnnxExport, RandomModelsOfEveryActivationRunInOnnxRuntimeWithOurLogits) {
     const auto minilm = loadModelFolder(defaultModelFolder());
-    const auto inputs = encodeAll(minilm.tokenizer, comparisonTexts());
-    for (const char* activation : {"gelu", "gelu_new", "relu", "silu"}) {
-        auto config = BertConfig::preset("mini", minilm.config.vocabSize);
+    const auto inputs = encodeAll(*minilm.tokenizer, comparisonTexts());
+    const std::vector<std::string> activations = {"gelu", "gelu_new", "relu", "silu"};
+    std::vector<std::shared_ptr<SequenceClassifier>> models;
+    std::vector<test::OnnxRuntimeJob> jobs;
+    for (const auto& activation : activations) {
+        auto config = EncoderConfig::preset("mini", minilm.config.vocabSize);
         config.hiddenAct = activation;
         config.labels = {"negative", "neutral", "positive"};
-        BertForSequenceClassification model(config);
-        model->initializeWeights(/*seed=*/17);
-        const float difference = exportedDifference(*model, inputs);
-        std::cout << "random " << activation
+        models.push_back(createClassifier(config));
+        models.back()->initializeWeights(/*seed=*/17);
+        models.back()->eval();
+        const auto file = dir_.path() / (activation + ".onnx");
+        writeOnnxModel(file, *models.back());
+        jobs.push_back({file, inputs});
+    }
+    // One ONNX Runtime process for all of them.
+    const auto results = test::runOnnxRuntime(jobs, dir_.path());
+    ASSERT_EQ(results.size(), jobs.size());
+    const torch::NoGradGuard noGrad;
+    for (std::size_t i = 0; i < activations.size(); ++i) {
+        const auto ours = models[i]->forward(inputs);
+        ASSERT_EQ(results[i].logits.sizes(), ours.sizes());
+        const float difference = (results[i].logits - ours).abs().max().item<float>();
+        std::cout << "random " << activations[i]
                   << ": ONNX Runtime max |logit difference| = " << difference << "\n";
-        EXPECT_LE(difference, kLogitTolerance) << activation;
+        EXPECT_LE(difference, kLogitTolerance) << activations[i];
     }
 }
 
 TEST_F(OnnxExport, MiniLMClassifierRunsInOnnxRuntimeWithOurLogitsAndDynamicAxes) {
     auto bundle =
-        loadModelFolder(defaultModelFolder(), {.labels = std::vector<std::string>{"ham", "spam"}});
+        loadModelFolder(defaultModelFolder(), LoadOptions{.labels = std::vector<std::string>{"ham", "spam"}, .seed = 42, .tokenizer = nullptr});
     const auto texts = comparisonTexts();
-    const auto inputs = encodeAll(bundle.tokenizer, texts);
+    const auto inputs = encodeAll(*bundle.tokenizer, texts);
     const float difference = exportedDifference(*bundle.model, inputs);
     std::cout << "MiniLM over " << texts.size()
               << " texts: ONNX Runtime max |logit difference| = " << difference << "\n";
     EXPECT_LE(difference, kLogitTolerance);
 
     // Dynamic axes: the same file takes another batch size and sequence length.
-    const auto small = encodeAll(bundle.tokenizer, {"short", "a little longer than that"});
+    const auto small = encodeAll(*bundle.tokenizer, {"short", "a little longer than that"});
     nlohmann::json described;
     const auto logits =
         test::onnxRuntimeLogits(dir_.path() / "model.onnx", small, dir_.path(), &described);
@@ -140,10 +158,10 @@ TEST_F(OnnxExport, MiniLMClassifierRunsInOnnxRuntimeWithOurLogitsAndDynamicAxes)
 
 TEST_F(OnnxExport, WeightsInExternalDataLoadAsLargeModelsMust) {
     const auto minilm = loadModelFolder(defaultModelFolder());
-    auto config = BertConfig::preset("tiny", minilm.config.vocabSize);
-    BertForSequenceClassification model(config);
+    auto config = EncoderConfig::preset("tiny", minilm.config.vocabSize);
+    auto model = createClassifier(config);
     model->initializeWeights(/*seed=*/5);
-    const auto inputs = encodeAll(minilm.tokenizer, {"external data", "works [UNK] too"});
+    const auto inputs = encodeAll(*minilm.tokenizer, {"external data", "works [UNK] too"});
     // A threshold of zero sends every weight out, as a 2 GB model would.
     const float difference = exportedDifference(*model, inputs, {.externalDataThresholdBytes = 0});
     EXPECT_LE(difference, kLogitTolerance);

@@ -11,6 +11,7 @@
 #include "StudioFixture.h"
 #include "dataset/DatasetPage.h"
 #include "main/MainWindow.h"
+#include "tokenizer/WordPieceTokenizer.h"
 #include "training/TrainingPage.h"
 
 namespace bert::test {
@@ -83,7 +84,7 @@ TEST_F(DatasetChecks, UnknownTokensAreShownAndWarnedOfWithWhatToDo) {
     }
     auto bundle = makeModel(2, 32, 4, 0.1, 3, {"neg", "pos"}, 200);
     exportModelFolder(dir_ / "chinese-model", *bundle.model, WordPieceTokenizer(vocabulary, {}));
-    typeInto(findLineEdit(window_.get(), QStringLiteral("Hugging Face BERT folder")),
+    typeInto(findLineEdit(window_.get(), QStringLiteral("modelFolder")),
              QString::fromStdString((dir_ / "chinese-model").string()));
     EXPECT_LT(window_->datasetPage()->unknownTokens().share(), 0.01);
     EXPECT_FALSE(unknownLabel().contains(QStringLiteral("unknown to the model's vocabulary")))

@@ -82,8 +82,8 @@ TEST_F(RunProgress, TheRunsTableAndTheStatusBarSayWhatIsTrueNow) {
     // "Not even a micro-batch fits" goes once the settings change. A model whose embeddings
     // alone (4 MiB) pass a 1 MiB cap.
     auto bundle = makeModel(2, 32, 4, 0.1, 3, {"neg", "pos"}, 30522);
-    exportModelFolder(dir_ / "big-vocabulary", *bundle.model, bundle.tokenizer);
-    typeInto(findLineEdit(window_.get(), QStringLiteral("Hugging Face BERT folder")),
+    exportModelFolder(dir_ / "big-vocabulary", *bundle.model, *bundle.tokenizer);
+    typeInto(findLineEdit(window_.get(), QStringLiteral("modelFolder")),
              QString::fromStdString((dir_ / "big-vocabulary").string()));
     auto config = window_->techniquesPage()->config();
     config.memoryCapBytes = 1LL << 20;

@@ -227,7 +227,7 @@ void StudioFixture::SetUp() {
     QStandardPaths::setTestModeEnabled(true);
     QSettings().clear();
     auto bundle = makeModel(2, 32, 4, 0.1, 3);
-    exportModelFolder(dir_ / "model", *bundle.model, bundle.tokenizer);
+    exportModelFolder(dir_ / "model", *bundle.model, *bundle.tokenizer);
     writeReviewsCsv(dir_ / "reviews.csv", 96);
     window_ = std::make_unique<ui::MainWindow>(dir_ / "runs.sqlite");
     window_->show();

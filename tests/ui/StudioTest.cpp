@@ -113,7 +113,7 @@ protected:
         QStandardPaths::setTestModeEnabled(true);
         QSettings().clear();
         auto bundle = test::makeModel(2, 32, 4, 0.1, 3);
-        exportModelFolder(dir_ / "model", *bundle.model, bundle.tokenizer);
+        exportModelFolder(dir_ / "model", *bundle.model, *bundle.tokenizer);
         test::writeReviewsCsv(dir_ / "reviews.csv", 96);
         window_ = std::make_unique<ui::MainWindow>(dir_ / "runs.sqlite");
         window_->show();

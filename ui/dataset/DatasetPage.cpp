@@ -29,7 +29,7 @@
 
 #include "common/Guard.h"
 #include "common/NiceAxis.h"
-#include "tokenizer/WordPieceTokenizer.h"
+#include "tokenizer/Tokenizer.h"
 
 namespace bert::ui {
 
@@ -294,7 +294,7 @@ void DatasetPage::columnsChanged() {
     Q_EMIT datasetChanged();
 }
 
-void DatasetPage::setTokenizer(std::shared_ptr<const WordPieceTokenizer> tokenizer) {
+void DatasetPage::setTokenizer(std::shared_ptr<const Tokenizer> tokenizer) {
     tokenizer_ = std::move(tokenizer);
     refreshProfile();
 }
@@ -381,15 +381,16 @@ void DatasetPage::refreshProfile() {
         return;
     }
     const std::size_t rows = std::min(set.examples.size(), kProfileRows);
-    const std::vector<std::int32_t> specialIds = {tokenizer_->clsId(), tokenizer_->sepId(),
-                                                  tokenizer_->padId()};
+    // Through the tokenizer interface, so any family's tokenizer counts its own unknown token.
+    const auto unknownId = tokenizer_->unkId();
+    const auto specialIds = tokenizer_->specialIds();
     for (std::size_t i = 0; i < rows; ++i) {
         const auto& example = set.examples[i];
         const auto encoding = example.pair.empty()
                                   ? tokenizer_->encode(example.text)
                                   : tokenizer_->encodePair(example.text, example.pair);
         lengths_.push_back(encoding.size());
-        unknown_.add(encoding.inputIds, tokenizer_->unkId(), specialIds);
+        unknown_.add(encoding.inputIds, unknownId, specialIds);
     }
     unknownLabel_->setText(unknownTokenText());
     unknownLabel_->setStyleSheet(

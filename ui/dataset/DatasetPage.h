@@ -24,7 +24,7 @@ class QMenu;
 QT_END_NAMESPACE
 
 namespace bert {
-class WordPieceTokenizer;
+class Tokenizer;
 }
 
 namespace bert::ui {
@@ -44,7 +44,7 @@ public:
     /// Opens a file: returns false (and shows why) when it cannot be read.
     bool openFile(const QString& file);
     /// Tokenizer for the length histogram (the chosen model's).
-    void setTokenizer(std::shared_ptr<const WordPieceTokenizer> tokenizer);
+    void setTokenizer(std::shared_ptr<const Tokenizer> tokenizer);
     /// Max length and batch size for the padding estimates.
     void setBatching(std::size_t maxLength, std::size_t batchSize);
     /// The max length and batch size the padding estimates are for now.
@@ -93,7 +93,7 @@ private:
     QString file_;
     std::optional<Table> preview_;
     std::optional<ExampleSet> examples_;
-    std::shared_ptr<const WordPieceTokenizer> tokenizer_;
+    std::shared_ptr<const Tokenizer> tokenizer_;
     std::vector<std::size_t> lengths_;
     PaddingShares shares_;
     UnknownTokenShare unknown_;

@@ -33,7 +33,7 @@
 #include "memory/DeviceTraits.h"
 #include "memory/EvaluationForecast.h"
 #include "memory/MemoryMonitor.h"
-#include "tokenizer/WordPieceTokenizer.h"
+#include "tokenizer/Tokenizer.h"
 #include "training/OptionForm.h"
 
 namespace bert::ui {
@@ -88,7 +88,7 @@ TechniquesPage::TechniquesPage(QWidget* parent) : QWidget(parent) {
         }
     });
     presetBox_ = new QComboBox(this);
-    for (const auto& name : BertConfig::presetNames()) {
+    for (const auto& name : EncoderConfig::presetNames()) {
         presetBox_->addItem(Names::preset(name), QString::fromStdString(name));
     }
     presetBox_->setToolTip(
@@ -249,14 +249,13 @@ void TechniquesPage::loadModel() {
     modelError_->clear();
     try {
         const std::filesystem::path folder = modelFolder();
-        tokenizer_ =
-            std::make_shared<WordPieceTokenizer>(WordPieceTokenizer::fromModelFolder(folder));
+        tokenizer_ = loadTokenizer(folder);
         if (fromScratch_->isChecked()) {
             modelConfig_ =
-                BertConfig::preset(presetBox_->currentData().toString().toStdString(),
+                EncoderConfig::preset(presetBox_->currentData().toString().toStdString(),
                                    static_cast<std::int64_t>(tokenizer_->vocabularySize()));
         } else {
-            modelConfig_ = BertConfig::fromFile(folder / "config.json");
+            modelConfig_ = EncoderConfig::fromFile(folder / "config.json");
         }
         const auto counts = countParameters(*modelConfig_);
         const auto parameters = counts.total(modelConfig_->numHiddenLayers);
@@ -269,9 +268,9 @@ void TechniquesPage::loadModel() {
                 .arg(static_cast<double>(parameters) / 1e6, 0, 'f', 1)
                 .arg(mib(parameters * 4))
                 .arg(tokenizer_->vocabularySize())
-                .arg(tokenizer_->options().lowercase ? tr("uncased") : tr("cased")));
+                .arg(tokenizer_->lowercases() ? tr("uncased") : tr("cased")));
         options_->setMaximum("freeze_layers", static_cast<int>(modelConfig_->numHiddenLayers));
-        options_->setMaximum("max_length", static_cast<int>(modelConfig_->maxPositionEmbeddings));
+        options_->setMaximum("max_length", static_cast<int>(modelConfig_->maxSequenceLength()));
     } catch (...) {
         // A folder that cannot be read is shown on the page, whatever the reason.
         modelConfig_.reset();

@@ -8,7 +8,7 @@
 #include <QWidget>
 
 #include "memory/MemoryForecast.h"
-#include "model/BertConfig.h"
+#include "model/EncoderConfig.h"
 #include "train/TrainingConfig.h"
 
 QT_BEGIN_NAMESPACE
@@ -23,7 +23,7 @@ class QRadioButton;
 QT_END_NAMESPACE
 
 namespace bert {
-class WordPieceTokenizer;
+class Tokenizer;
 }
 
 namespace bert::ui {
@@ -50,7 +50,7 @@ public:
     /// Empty to fine-tune the model folder; else a from-scratch preset over its tokenizer.
     std::string preset() const;
     /// The tokenizer of the chosen model folder, or null when it cannot be read.
-    std::shared_ptr<const WordPieceTokenizer> tokenizer() const { return tokenizer_; }
+    std::shared_ptr<const Tokenizer> tokenizer() const { return tokenizer_; }
     /// The dataset's example lengths in tokens, for the forecast (empty: none open; the
     /// forecast then assumes examples of max length).
     void setExampleLengths(const std::vector<std::size_t>& tokens);
@@ -97,8 +97,8 @@ private:
     void updateForecast();
     void updateLearningRatePreview();
 
-    std::optional<BertConfig> modelConfig_;
-    std::shared_ptr<const WordPieceTokenizer> tokenizer_;
+    std::optional<EncoderConfig> modelConfig_;
+    std::shared_ptr<const Tokenizer> tokenizer_;
     std::optional<ExampleLengths> lengths_;
     MemoryBreakdown forecast_;
     bool fits_ = true;

@@ -159,7 +159,7 @@ void TryItPage::classify(const QString& text) {
                 model = std::make_shared<ModelBundle>(loadModelFolder(folder));
             }
             const auto probabilities = predictProbabilities(
-                *model->model, model->tokenizer, {input}, maxLength, 1, c10::Device(c10::kCPU));
+                *model->model, *model->tokenizer, {input}, maxLength, 1, c10::Device(c10::kCPU));
             Outcome outcome{model, {}};
             for (std::size_t i = 0; i < model->config.labels.size(); ++i) {
                 outcome.probabilities.append({QString::fromStdString(model->config.labels[i]),

@@ -1,0 +1,13 @@
+#pragma once
+
+#include <memory>
+
+#include "model/SequenceClassifier.h"
+
+namespace bert {
+
+/// A freshly constructed (not initialised) sequence classifier of config's family, on the CPU
+/// in fp32. Throws InputError for a model type no family implements.
+std::shared_ptr<SequenceClassifier> createClassifier(const EncoderConfig& config);
+
+}  // namespace bert

@@ -1,0 +1,109 @@
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace bert {
+
+/// Activation of the feed-forward block (config.json "hidden_act", "activation",
+/// "hidden_activation").
+enum class Activation {
+    Gelu,      ///< "gelu": exact, erf-based
+    GeluTanh,  ///< "gelu_new", "gelu_pytorch_tanh": tanh approximation
+    Relu,      ///< "relu"
+    Silu,      ///< "silu", "swish"
+    Tanh,      ///< "tanh" (RoBERTa's classification head)
+};
+
+/// How a classifier pools a sequence into one vector.
+enum class Pooling {
+    First,  ///< the first token ([CLS], <s>)
+    Mean,   ///< the mean over the real tokens (ModernBERT's classifier_pooling "mean")
+};
+
+/// An encoder's configuration, whatever its family: the hyper-parameters every family has under
+/// one name (transformers' BERT names: each family maps its own config.json keys onto them, see
+/// model/FamilyTraits.h), the few that only some families have, and the label names of a
+/// classifier. Unknown fields of the source config.json are kept and written back on export.
+struct EncoderConfig {
+    std::string modelType = "bert";  ///< config.json model_type: picks the family
+    std::int64_t vocabSize = 30522;
+    std::int64_t hiddenSize = 768;
+    std::int64_t numHiddenLayers = 12;
+    std::int64_t numAttentionHeads = 12;
+    std::int64_t intermediateSize = 3072;
+    std::string hiddenAct = "gelu";
+    double hiddenDropoutProb = 0.1;  ///< after embeddings and each residual branch
+    double attentionProbsDropoutProb = 0.1;
+    std::optional<double> classifierDropout;  ///< unset: hiddenDropoutProb, as in transformers
+    std::int64_t maxPositionEmbeddings = 512;
+    std::int64_t typeVocabSize = 2;  ///< 0: the family has no token types (DistilBERT, ModernBERT)
+    double layerNormEps = 1e-12;
+    double initializerRange = 0.02;
+    std::int64_t padTokenId = 0;
+
+    // ELECTRA: embeddings narrower than the encoder, projected up. 0: hiddenSize.
+    std::int64_t embeddingSize = 0;
+
+    // ModernBERT.
+    bool attentionBias = true;   ///< the attention's linear layers have biases
+    bool mlpBias = true;         ///< the feed-forward's linear layers have biases
+    bool normBias = true;        ///< LayerNorms with a bias
+    bool classifierBias = true;  ///< the head's dense layer has a bias
+    std::string classifierActivation = "gelu";
+    Pooling pooling = Pooling::First;
+    double mlpDropout = 0.0;  ///< between the gated activation and the output projection
+    /// Per layer: whether it attends through the local sliding window (else globally).
+    std::vector<bool> slidingLayers;
+    std::int64_t localAttention = 128;  ///< the window: |i - j| <= localAttention / 2
+    double globalRopeTheta = 0.0;       ///< rotary base of global layers; 0: no rotary
+    double localRopeTheta = 0.0;        ///< and of the local ones
+    double initializerCutoffFactor = 2.0;
+
+    /// Label names in id order (id2label). Two generic labels when config.json has none.
+    std::vector<std::string> labels = {"LABEL_0", "LABEL_1"};
+    /// The config.json this came from, for the fields above that we do not model.
+    nlohmann::json original = nlohmann::json::object();
+
+    /// Reads and validates config.json; throws InputError naming the file and the field. A
+    /// model_type that no family implements is refused with the supported ones listed.
+    static EncoderConfig fromFile(const std::filesystem::path& file);
+    /// Validates a parsed config; `source` names the file in error messages.
+    static EncoderConfig fromJson(const nlohmann::json& json,
+                                  const std::filesystem::path& source);
+    /// From-scratch BERT presets: "tiny", "mini", "small", "base" (Turc et al. 2019 sizes).
+    static EncoderConfig preset(const std::string& name, std::int64_t vocabSize = 30522);
+    static std::vector<std::string> presetNames();
+
+    /// config.json of the family's sequence classifier, loadable by transformers.
+    nlohmann::json toJson() const;
+
+    Activation activation() const;
+    std::int64_t numLabels() const { return static_cast<std::int64_t>(labels.size()); }
+    /// Parameters of the family's sequence classifier of this configuration.
+    std::int64_t parameterCount() const;
+    std::int64_t headDim() const { return hiddenSize / numAttentionHeads; }
+    /// The longest sequence the position embeddings allow (RoBERTa's start after the padding id).
+    std::int64_t maxSequenceLength() const;
+    std::int64_t embeddingWidth() const { return embeddingSize > 0 ? embeddingSize : hiddenSize; }
+    double effectiveClassifierDropout() const {
+        return classifierDropout.value_or(hiddenDropoutProb);
+    }
+    bool hasTokenTypes() const { return typeVocabSize > 0; }
+    bool isSliding(std::int64_t layer) const {
+        return static_cast<std::size_t>(layer) < slidingLayers.size() &&
+               slidingLayers[static_cast<std::size_t>(layer)];
+    }
+};
+
+/// Parses an activation name; nullopt when it is not one we implement.
+std::optional<Activation> parseActivation(const std::string& name);
+/// The names parseActivation accepts, comma-separated (for messages).
+std::string activationNamesList();
+
+}  // namespace bert

@@ -1,0 +1,115 @@
+#pragma once
+
+// What distinguishes one encoder family from another, as a small table per family (llama.cpp's
+// way): the config.json keys and their defaults, parameter counts, the activations the forecast
+// counts, and the names its checkpoints use. No LibTorch here: the studio's settings pages and
+// the forecast read these without building a model. The modules themselves live beside each
+// family's table, in model/<family>/<Family>Model.cpp, and model/Classifiers.h makes them.
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "model/EncoderConfig.h"
+
+namespace bert {
+
+/// Parameter counts of a sequence classifier, from its configuration alone.
+struct ParameterCounts {
+    std::int64_t embeddings = 0;  ///< the embedding stage (what "freeze embeddings" freezes)
+    std::int64_t perLayer = 0;    ///< one encoder layer
+    std::int64_t head = 0;        ///< everything above the last layer: final norm, pooler, head
+    std::int64_t total(std::int64_t layers) const { return embeddings + perLayer * layers + head; }
+};
+
+/// How a training step computes, as far as the activations it keeps depend on it.
+struct ActivationContext {
+    bool autocast = false;  ///< bf16/fp16: matmul outputs in 2 bytes
+    bool cuda = false;      ///< CUDA's fused attention and dropout instead of the CPU's
+};
+
+/// What one encoder layer keeps for backward per token, and the rest of the family's terms of
+/// the forecast (memory/MemoryForecast.cpp adds them up; each family counts its own forward
+/// pass tensor by tensor, for LibTorch's CPU kernels and CUDA's).
+struct ActivationShape {
+    std::int64_t layerBytesPerToken = 0;  ///< one encoder layer, per token it computes
+    /// The embedding stage, when it trains (its parameters need gradients), per token.
+    std::int64_t embeddingBytesPerToken = 0;
+    /// Elements of every linear weight the layers and the head multiply by (autocast keeps a
+    /// low-precision copy of each for the step).
+    std::int64_t linearWeights = 0;
+    /// Bytes the CPU's attention keeps per head and query-key pair (the softmax output, and with
+    /// attention dropout its mask and the dropped weights). CUDA's kernel keeps a log-sum-exp
+    /// per query and head instead.
+    std::int64_t attentionMapBytes = 0;
+    /// Evaluation (forward without gradients) keeps nothing between layers: the bytes per token
+    /// of the feed-forward's tensors alive at once beside its fp32 input (memory/
+    /// EvaluationForecast.cpp). BERT: the intermediate projection and its activation.
+    std::int64_t evaluationFeedForwardBytesPerToken = 0;
+    /// The same for attention: its input, query, key, value and output; no score maps, which
+    /// scaled_dot_product_attention's fused kernels never form without gradients and dropout.
+    std::int64_t evaluationAttentionBytesPerToken = 0;
+};
+
+/// A config.json key and the EncoderConfig field it fills (same meaning, the family's name).
+struct ConfigKey {
+    const char* name;
+    std::variant<std::int64_t EncoderConfig::*, double EncoderConfig::*,
+                 std::string EncoderConfig::*, bool EncoderConfig::*,
+                 std::optional<double> EncoderConfig::*>
+        field;
+};
+
+struct FamilyTraits {
+    std::string name;                     ///< for people: "RoBERTa"
+    std::vector<std::string> modelTypes;  ///< config.json model_type values it reads
+    /// Defaults of its transformers config class, for keys a config.json leaves out.
+    EncoderConfig (*defaults)();
+    std::vector<ConfigKey> keys;
+    /// Family-specific reading and checks after the keys (may be null).
+    void (*finishConfig)(EncoderConfig& config, const nlohmann::json& json,
+                         const std::filesystem::path& source) = nullptr;
+    ParameterCounts (*countParameters)(const EncoderConfig& config);
+    ActivationShape (*activations)(const EncoderConfig& config, const ActivationContext& context);
+    /// RoBERTa's position ids start after the padding id: the longest sequence is then
+    /// max_position_embeddings - pad_token_id - 1 tokens.
+    bool positionsAfterPadding = false;
+    /// transformers' base_model_prefix with its dot: "bert.", "roberta.", "model.".
+    std::string basePrefix;
+    /// Name prefixes of the parameters whose shape follows the labels (dropped when a folder
+    /// is loaded for other labels, as transformers' ignore_mismatched_sizes drops them).
+    std::vector<std::string> labelHead;
+
+    /// transformers' sequence-classification class for a model type of this family.
+    std::string architecture(const std::string& modelType) const;
+};
+
+/// Every family we implement, BERT first.
+const std::vector<const FamilyTraits*>& modelFamilies();
+/// The family reading model_type; throws InputError naming source, the type and the supported
+/// ones when none does.
+const FamilyTraits& familyOf(const std::string& modelType,
+                             const std::filesystem::path& source = {});
+/// "bert, roberta, xlm-roberta, ..." for messages.
+std::string supportedModelTypes();
+
+// The families' tables (model/<family>/<Family>Family.cpp).
+const FamilyTraits& bertFamily();
+const FamilyTraits& robertaFamily();
+const FamilyTraits& distilBertFamily();
+const FamilyTraits& electraFamily();
+const FamilyTraits& modernBertFamily();
+
+/// BERT's config.json keys and position check, shared by RoBERTa and ELECTRA.
+std::vector<ConfigKey> bertConfigKeys();
+void checkAbsolutePositions(EncoderConfig& config, const nlohmann::json& json,
+                            const std::filesystem::path& source);
+/// BERT's layer shapes, shared by the families whose layers are BERT's (RoBERTa, ELECTRA).
+ParameterCounts bertLayerCounts(const EncoderConfig& config);
+ActivationShape bertLayerActivations(const EncoderConfig& config, const ActivationContext& context);
+
+}  // namespace bert

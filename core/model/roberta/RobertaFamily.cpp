@@ -1,0 +1,51 @@
+// RoBERTa's table, shared by XLM-RoBERTa and CamemBERT (transformers' XLMRoberta* and Camembert*
+// classes are RoBERTa's code under other names): BERT's keys and layers, position ids that
+// start after the padding id, and a classification head in place of the pooler.
+
+#include "model/FamilyTraits.h"
+
+namespace bert {
+
+namespace {
+
+EncoderConfig robertaDefaults() {
+    EncoderConfig config;
+    config.modelType = "roberta";
+    config.vocabSize = 50265;
+    config.padTokenId = 1;
+    return config;
+}
+
+ParameterCounts robertaCounts(const EncoderConfig& m) {
+    auto counts = bertLayerCounts(m);
+    const std::int64_t h = m.hiddenSize;
+    counts.embeddings = (m.vocabSize + m.maxPositionEmbeddings + m.typeVocabSize) * h + 2 * h;
+    counts.head = (h * h + h) + (h * m.numLabels() + m.numLabels());  // dense + out_proj
+    return counts;
+}
+
+ActivationShape robertaActivations(const EncoderConfig& m, const ActivationContext& context) {
+    auto shape = bertLayerActivations(m, context);
+    shape.linearWeights += m.hiddenSize * m.hiddenSize;  // the head's dense layer
+    return shape;
+}
+
+}  // namespace
+
+const FamilyTraits& robertaFamily() {
+    static const FamilyTraits traits{
+        .name = "RoBERTa",
+        .modelTypes = {"roberta", "xlm-roberta", "camembert"},
+        .defaults = robertaDefaults,
+        .keys = bertConfigKeys(),
+        .finishConfig = checkAbsolutePositions,
+        .countParameters = robertaCounts,
+        .activations = robertaActivations,
+        .positionsAfterPadding = true,
+        .basePrefix = "roberta.",
+        .labelHead = {"classifier.out_proj."},
+    };
+    return traits;
+}
+
+}  // namespace bert

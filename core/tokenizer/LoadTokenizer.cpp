@@ -1,0 +1,62 @@
+// loadTokenizer: the tokenizer of a transformers model folder, chosen as transformers'
+// AutoTokenizer chooses: tokenizer.json (the fast tokenizer's file) when present, with
+// tokenizer_config.json's settings on top; vocab.txt (BERT's WordPiece) otherwise.
+#include "Error.h"
+#include "io/InputFile.h"
+#include "io/Json.h"
+#include "tokenizer/Tokenizer.h"
+#include "tokenizer/WordPieceTokenizer.h"
+#include "tokenizer/json/TokenizerJson.h"
+
+namespace bert {
+
+namespace {
+
+nlohmann::json readJsonObject(const std::filesystem::path& file) {
+    std::string problem;
+    auto json = parseJson(readInputFile(file, input_limits::kTokenizer), problem);
+    if (!problem.empty()) {
+        throw InputError(file, problem);
+    }
+    if (!json.is_object()) {
+        throw InputError(file, "is not a JSON object");
+    }
+    return json;
+}
+
+}  // namespace
+
+std::shared_ptr<const Tokenizer> loadTokenizer(const std::filesystem::path& modelFolder) {
+    if (!std::filesystem::is_directory(modelFolder)) {
+        throw InputError(modelFolder, "is not a folder (a model folder holds the tokenizer's "
+                                      "files: tokenizer.json or vocab.txt)");
+    }
+    const auto fastFile = modelFolder / "tokenizer.json";
+    const auto vocabFile = modelFolder / "vocab.txt";
+    if (std::filesystem::exists(fastFile)) {
+        const auto configFile = modelFolder / "tokenizer_config.json";
+        nlohmann::json config;
+        if (std::filesystem::exists(configFile)) {
+            config = readJsonObject(configFile);
+        }
+        // config.json's model_type picks the tokenizer class where tokenizer_config.json does
+        // not name one (as AutoTokenizer does).
+        std::string modelType;
+        const auto modelConfig = modelFolder / "config.json";
+        if (std::filesystem::exists(modelConfig)) {
+            const auto json = readJsonObject(modelConfig);
+            modelType = jsonField<std::string>(json, "model_type", "", modelConfig);
+        }
+        return std::make_shared<JsonTokenizer>(readInputFile(fastFile, input_limits::kTokenizer),
+                                               fastFile, std::move(config), modelType);
+    }
+    if (std::filesystem::exists(vocabFile)) {
+        return std::make_shared<WordPieceTokenizer>(WordPieceTokenizer::fromModelFolder(modelFolder));
+    }
+    throw InputError(modelFolder,
+                     "has no tokenizer: neither tokenizer.json (a fast tokenizer: BERT, RoBERTa, "
+                     "XLM-R, CamemBERT, DistilBERT, ELECTRA, ModernBERT) nor vocab.txt (BERT's "
+                     "WordPiece vocabulary) is there");
+}
+
+}  // namespace bert

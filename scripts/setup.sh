@@ -20,7 +20,7 @@ python=${BERT_STUDIO_PYTHON:-python3}
 debian_packages=(
   build-essential cmake ninja-build ccache pkg-config git
   qt6-base-dev qt6-charts-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools linguist-qt6
-  qt6-qpa-plugins libgl-dev libqt6opengl6-dev libxkbcommon-dev
+  qt6-qpa-plugins qt6-translations-l10n libgl-dev libqt6opengl6-dev libxkbcommon-dev
   libsqlitecpp-dev libsqlite3-dev nlohmann-json3-dev libutf8proc-dev libpcre2-dev libcli11-dev libspdlog-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   xvfb xauth fonts-wqy-microhei dpkg-dev fakeroot

@@ -2,6 +2,217 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en" sourcelanguage="en">
 <context>
+    <name>EngineText</name>
+    <message>
+        <source>out of memory at micro-batch %1; continuing with %2 × %3 accumulation (effective batch %4 unchanged)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>out of memory in evaluation at batch %1; evaluating in batches of %2 (training is not affected)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>non-finite gradients: optimizer step skipped, loss scale backed off</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>non-finite gradients: optimizer step skipped</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>stopped by the user at step %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>stopped early at step %1: no better %2 for %3 evaluations (best %4 at step %5)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>stopped early at step %1: no better %2 for %3 evaluations (best %4)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>forecast peak %1 MiB; trial step on the longest micro-batch (%2 examples) %3 MiB</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the loss diverged at step %1: it was not finite for %2 steps in a row; lower the learning rate (or use bf16 instead of fp16) and train again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>out of memory at micro-batch %1 (cannot shrink further): %2. Try gradient checkpointing, bf16/fp16, a shorter max length, freezing layers, or a larger memory cap.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>epoch checkpoint saved to %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>best checkpoint saved to %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>checkpoint at the cancel saved to %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>final checkpoint saved to %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>resumed from %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 rows without text or label skipped; %2 invalid UTF-8 sequences replaced</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>removed %1 MiB an interrupted checkpoint write left</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the process ended during training; found at the next start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the process ended during training (killed or crashed)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>bf16 on this CPU is emulated (it has neither AVX512-BF16 nor AMX-BF16): several times slower a step than fp32</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>line %1 has %2 fields but the header has %3 (an unquoted delimiter in the text?)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>line %1: a quoted field starts here and is never closed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>is not a text file (binary content at byte %1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>is UTF-16 text; save it as UTF-8</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>is empty (no header line)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>is empty (no JSON objects)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>line %1 is not a JSON object (JSON Lines needs one object per line)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>has an extension BERT Studio does not read (use .csv, .tsv or .jsonl)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>has no rows with both a text and a label</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>has a single class (%1); a classifier needs at least two labels</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>has no %1 column %2; the columns found are %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>does not exist</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>could not be read</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot be opened for reading: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>accuracy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>macro-f1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>loss</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>use unpadded batches (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>turn on gradient checkpointing (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>use %1 mixed precision (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>freeze the embeddings (%1; may cost a little accuracy)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>shorten the max length to %1 (%2; cuts the text of longer examples)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>shorten the max length to %1 (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>use micro-batch %1 × accumulation %2 (%3; effective batch %4 kept)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>evaluate in batches of %1 (evaluation a little slower; training unchanged)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>about as fast</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>text</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>label</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>second text</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>about %1x slower</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>about %1x faster</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CPU memory cap of %1 reached: tried to allocate %2 with %3 in use</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>Names</name>
     <message>
         <source>running</source>
@@ -541,6 +752,18 @@
         <source>&amp;Close</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>on</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>bert::ui::DatasetPage</name>
@@ -646,6 +869,61 @@
     </message>
     <message>
         <source>At max length %1 and batch %2, padding would be %3 of the tokens with fixed padding, %4 with dynamic padding, %5 with length-grouped batches; unpadded batches compute none of it. %6 examples are longer than %1 tokens and will be truncated.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: no label column; choose the column that holds the classes (Label column).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unknown tokens: %1 of the tokens are not in the model&apos;s vocabulary.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of the tokens are unknown to the model&apos;s vocabulary ([UNK]): it cannot read this text, and a run would stay at chance. Choose a model for this language in Model &amp; techniques (a transformers folder, for example one in the local model cache, ~/.cache/huggingface/hub).</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>bert::ui::HelpDialog</name>
+    <message>
+        <source>Memory techniques</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Each switch on Model &amp; techniques saves memory at a cost, said here and in its tooltip. The forecast bar shows the peak of a training step and of an evaluation against the device or the memory cap; when either does not fit, the page names the change that loses the least time, which one click applies and another undoes. A run that still runs out of memory halves its micro-batch and doubles the accumulation, so the effective batch stays.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Before a long run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Set the memory cap to the memory of the machine the run is meant for: the forecast, Largest batch that fits and the run itself then behave as they would there. The dataset tab shows the token lengths, the padding each batching wastes, and the share of tokens the model&apos;s vocabulary cannot read.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Alt with the underlined letter of a tab, a button or a field&apos;s label goes there.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>BERT Studio guide</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Techniques</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Shortcuts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Close</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -776,10 +1054,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Run %1 finished</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Training is running</source>
         <translation type="unfinished"></translation>
     </message>
@@ -891,6 +1165,82 @@
     </message>
     <message>
         <source>Saved to %1; bert-studio-cli train --config reads it too.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Resume</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Continue the last cancelled or interrupted run from its checkpoint</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Guide to the techniques</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard shortcuts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Start training (dataset, techniques and training tabs)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Classify the text (Try it)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete the selected runs (Runs)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The suggested change was undone.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Applied: %1. “Undo the change” restores the settings before it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unknown tokens: %1%.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Starting a run: reading and tokenising the data…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Resuming run %1: loading its checkpoint…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run %1 resumed: preparing…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run %1 created: preparing…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run %1 is training.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (from scratch)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 on %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rename run %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1288,19 +1638,11 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Delete the selected runs and their checkpoints</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Re&amp;fresh</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Reload the runs (F5)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Double-click a name to rename a run; double-click a row to open it.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1369,6 +1711,45 @@
     <message>
         <source>ONNX for ONNX Runtime (model.onnx)</source>
         <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>On disk</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove check&amp;points…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Free the disk the selected runs&apos; checkpoints take, keeping their records: metrics, charts and settings stay</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete the selected runs and their checkpoints (Delete)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Double-click a name to rename a run; double-click a row to open it; Delete deletes the selected runs.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove checkpoints</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Freed %1; the runs&apos; records stay.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Select the runs first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Remove the checkpoints of %n run(s)? Their metrics, charts and settings stay, but they can no longer be resumed, exported or tried.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1442,19 +1823,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>MiB (%1: %2)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>peak</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Forecast peak %1 of %2 %3 (%4%): weights %5, gradients %6 (%7 of them alive at the peak), optimizer state %8, activations %9 for %10 examples of up to %11 tokens.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>This will not fit. To fit: %1.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1478,11 +1847,79 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%8: %1 layers, hidden size %2, %3 heads; %4 M parameters, %5 of weights (fp32); vocabulary %6 (%7)</source>
+        <source>&amp;Undo the change</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Restore the settings from before the suggested change</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>MiB</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>training step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>evaluation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Evaluation, in batches of %1 without gradients: peak %2 (%3%).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This will not fit.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Evaluation will not fit.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 To fit: %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> and </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: forecast %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>about %1x slower</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>about %1x faster</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>about as fast</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, %1 in all</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>A Hugging Face model folder of a supported family (BERT, RoBERTa, XLM-RoBERTa, CamemBERT, DistilBERT, ELECTRA, ModernBERT): config.json, model.safetensors (or its shards) and tokenizer.json or vocab.txt</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%8: %1 layers, hidden size %2, %3 heads; %4 M parameters, %5 of weights (fp32); vocabulary %6 (%7)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1541,15 +1978,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Training on %1: %2 examples, %3 for validation, %4 steps. Forecast peak %5%6.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>, trial step %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%p% — step %1/%2 — loss %3 — ETA %4</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1632,6 +2061,46 @@
         <source>Show the &amp;charts</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>%1 processes × %2 threads</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 processes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Training on %1 with %2: %3 examples, %4 for validation, %5 steps. Forecast peak %6%7.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ETA —</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ETA %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%p% — step %1/%2 — evaluating: batch %3 of %4 — %5</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%p% — step %1/%2 — loss %3 — %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The run gets %1 of the %2 cores it asked for: other programs are using the processor, so it runs slower. Close them, or lower Threads.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>1 thread</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 threads</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>bert::ui::TrainingWorker</name>
@@ -1675,10 +2144,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Label probabilities of the text (Ctrl+Return in the text box)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>&amp;Model:</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1692,6 +2157,10 @@
     </message>
     <message>
         <source>No trained model yet: train a run first, or choose a model folder.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Label probabilities of the text (Ctrl+Return on this tab)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -2,6 +2,217 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN" sourcelanguage="en">
 <context>
+    <name>EngineText</name>
+    <message>
+        <source>out of memory at micro-batch %1; continuing with %2 × %3 accumulation (effective batch %4 unchanged)</source>
+        <translation>微批次 %1 内存不足；改为 %2 × %3 累积继续（有效批大小 %4 不变）</translation>
+    </message>
+    <message>
+        <source>out of memory in evaluation at batch %1; evaluating in batches of %2 (training is not affected)</source>
+        <translation>评估批次 %1 内存不足；改为每批 %2 个评估（训练不受影响）</translation>
+    </message>
+    <message>
+        <source>non-finite gradients: optimizer step skipped, loss scale backed off</source>
+        <translation>梯度出现非有限值：跳过本次优化步，并降低损失缩放</translation>
+    </message>
+    <message>
+        <source>non-finite gradients: optimizer step skipped</source>
+        <translation>梯度出现非有限值：跳过本次优化步</translation>
+    </message>
+    <message>
+        <source>stopped by the user at step %1</source>
+        <translation>用户在第 %1 步停止</translation>
+    </message>
+    <message>
+        <source>stopped early at step %1: no better %2 for %3 evaluations (best %4 at step %5)</source>
+        <translation>第 %1 步提前停止：连续 %3 次评估%2未提升（最佳 %4，在第 %5 步）</translation>
+    </message>
+    <message>
+        <source>stopped early at step %1: no better %2 for %3 evaluations (best %4)</source>
+        <translation>第 %1 步提前停止：连续 %3 次评估%2未提升（最佳 %4）</translation>
+    </message>
+    <message>
+        <source>forecast peak %1 MiB; trial step on the longest micro-batch (%2 examples) %3 MiB</source>
+        <translation>预测峰值 %1 MiB；用最长微批次（%2 个样本）试运行一步：%3 MiB</translation>
+    </message>
+    <message>
+        <source>the loss diverged at step %1: it was not finite for %2 steps in a row; lower the learning rate (or use bf16 instead of fp16) and train again</source>
+        <translation>损失在第 %1 步发散：连续 %2 步为非有限值；请降低学习率（或用 bf16 代替 fp16）后重新训练</translation>
+    </message>
+    <message>
+        <source>out of memory at micro-batch %1 (cannot shrink further): %2. Try gradient checkpointing, bf16/fp16, a shorter max length, freezing layers, or a larger memory cap.</source>
+        <translation>微批次 %1 内存不足（无法再缩小）：%2。请尝试梯度检查点、bf16/fp16、更短的最大长度、冻结层，或更大的内存上限。</translation>
+    </message>
+    <message>
+        <source>epoch checkpoint saved to %1</source>
+        <translation>本轮检查点已保存到 %1</translation>
+    </message>
+    <message>
+        <source>best checkpoint saved to %1</source>
+        <translation>最佳检查点已保存到 %1</translation>
+    </message>
+    <message>
+        <source>checkpoint at the cancel saved to %1</source>
+        <translation>取消时的检查点已保存到 %1</translation>
+    </message>
+    <message>
+        <source>final checkpoint saved to %1</source>
+        <translation>最终检查点已保存到 %1</translation>
+    </message>
+    <message>
+        <source>resumed from %1</source>
+        <translation>从 %1 继续</translation>
+    </message>
+    <message>
+        <source>%1 rows without text or label skipped; %2 invalid UTF-8 sequences replaced</source>
+        <translation>跳过 %1 行缺少文本或标签的数据；替换了 %2 个无效 UTF-8 序列</translation>
+    </message>
+    <message>
+        <source>removed %1 MiB an interrupted checkpoint write left</source>
+        <translation>已删除中断的检查点写入留下的 %1 MiB</translation>
+    </message>
+    <message>
+        <source>the process ended during training; found at the next start</source>
+        <translation>进程在训练中途结束；于下次启动时发现</translation>
+    </message>
+    <message>
+        <source>the process ended during training (killed or crashed)</source>
+        <translation>进程在训练中途结束（被终止或崩溃）</translation>
+    </message>
+    <message>
+        <source>bf16 on this CPU is emulated (it has neither AVX512-BF16 nor AMX-BF16): several times slower a step than fp32</source>
+        <translation>此 CPU 上的 bf16 为模拟实现（既无 AVX512-BF16 也无 AMX-BF16）：每步比 fp32 慢数倍</translation>
+    </message>
+    <message>
+        <source>line %1 has %2 fields but the header has %3 (an unquoted delimiter in the text?)</source>
+        <translation>第 %1 行有 %2 个字段，但表头只有 %3 个（文本中有未加引号的分隔符？）</translation>
+    </message>
+    <message>
+        <source>line %1: a quoted field starts here and is never closed</source>
+        <translation>第 %1 行：此处开始的带引号字段没有结束</translation>
+    </message>
+    <message>
+        <source>is not a text file (binary content at byte %1)</source>
+        <translation>不是文本文件（第 %1 个字节起为二进制内容）</translation>
+    </message>
+    <message>
+        <source>is UTF-16 text; save it as UTF-8</source>
+        <translation>是 UTF-16 文本；请另存为 UTF-8</translation>
+    </message>
+    <message>
+        <source>is empty (no header line)</source>
+        <translation>为空（没有表头行）</translation>
+    </message>
+    <message>
+        <source>is empty (no JSON objects)</source>
+        <translation>为空（没有 JSON 对象）</translation>
+    </message>
+    <message>
+        <source>line %1 is not a JSON object (JSON Lines needs one object per line)</source>
+        <translation>第 %1 行不是 JSON 对象（JSON Lines 每行需要一个对象）</translation>
+    </message>
+    <message>
+        <source>has an extension BERT Studio does not read (use .csv, .tsv or .jsonl)</source>
+        <translation>的扩展名 BERT Studio 无法读取（请使用 .csv、.tsv 或 .jsonl）</translation>
+    </message>
+    <message>
+        <source>has no rows with both a text and a label</source>
+        <translation>没有同时包含文本和标签的行</translation>
+    </message>
+    <message>
+        <source>has a single class (%1); a classifier needs at least two labels</source>
+        <translation>只有一个类别（%1）；分类器至少需要两个标签</translation>
+    </message>
+    <message>
+        <source>has no %1 column %2; the columns found are %3</source>
+        <translation>没有%1列 %2；现有的列为 %3</translation>
+    </message>
+    <message>
+        <source>does not exist</source>
+        <translation>不存在</translation>
+    </message>
+    <message>
+        <source>could not be read</source>
+        <translation>无法读取</translation>
+    </message>
+    <message>
+        <source>cannot be opened for reading: %1</source>
+        <translation>无法打开读取：%1</translation>
+    </message>
+    <message>
+        <source>accuracy</source>
+        <translation>准确率</translation>
+    </message>
+    <message>
+        <source>macro-f1</source>
+        <translation>宏 F1</translation>
+    </message>
+    <message>
+        <source>loss</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <source>use unpadded batches (%1)</source>
+        <translation>使用不填充的批次（%1）</translation>
+    </message>
+    <message>
+        <source>turn on gradient checkpointing (%1)</source>
+        <translation>开启梯度检查点（%1）</translation>
+    </message>
+    <message>
+        <source>use %1 mixed precision (%2)</source>
+        <translation>使用 %1 混合精度（%2）</translation>
+    </message>
+    <message>
+        <source>freeze the embeddings (%1; may cost a little accuracy)</source>
+        <translation>冻结嵌入层（%1；可能略损准确率）</translation>
+    </message>
+    <message>
+        <source>shorten the max length to %1 (%2; cuts the text of longer examples)</source>
+        <translation>把最大长度缩短到 %1（%2；会截断较长样本的文本）</translation>
+    </message>
+    <message>
+        <source>shorten the max length to %1 (%2)</source>
+        <translation>把最大长度缩短到 %1（%2）</translation>
+    </message>
+    <message>
+        <source>use micro-batch %1 × accumulation %2 (%3; effective batch %4 kept)</source>
+        <translation>使用微批次 %1 × 累积 %2（%3；有效批大小 %4 不变）</translation>
+    </message>
+    <message>
+        <source>evaluate in batches of %1 (evaluation a little slower; training unchanged)</source>
+        <translation>评估改为每批 %1 个（评估稍慢；训练不变）</translation>
+    </message>
+    <message>
+        <source>about as fast</source>
+        <translation>速度基本不变</translation>
+    </message>
+    <message>
+        <source>text</source>
+        <translation>文本</translation>
+    </message>
+    <message>
+        <source>label</source>
+        <translation>标签</translation>
+    </message>
+    <message>
+        <source>second text</source>
+        <translation>第二文本</translation>
+    </message>
+    <message>
+        <source>about %1x slower</source>
+        <translation>耗时约为 %1 倍</translation>
+    </message>
+    <message>
+        <source>about %1x faster</source>
+        <translation>速度约为 %1 倍</translation>
+    </message>
+    <message>
+        <source>CPU memory cap of %1 reached: tried to allocate %2 with %3 in use</source>
+        <translation>已达到 CPU 内存上限 %1：尝试分配 %2，已用 %3</translation>
+    </message>
+</context>
+<context>
     <name>Names</name>
     <message>
         <source>running</source>
@@ -541,6 +752,18 @@
         <source>&amp;Close</source>
         <translation>关闭(&amp;C)</translation>
     </message>
+    <message>
+        <source>on</source>
+        <translation>开</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>关</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
 </context>
 <context>
     <name>bert::ui::DatasetPage</name>
@@ -647,6 +870,61 @@
     <message>
         <source>At max length %1 and batch %2, padding would be %3 of the tokens with fixed padding, %4 with dynamic padding, %5 with length-grouped batches; unpadded batches compute none of it. %6 examples are longer than %1 tokens and will be truncated.</source>
         <translation>在最大长度 %1、批大小 %2 下，填充词元占比：固定填充 %3，动态填充 %4，按长度分组的批次 %5；不填充的批次完全不计算填充。有 %6 个样本长于 %1 个词元，将被截断。</translation>
+    </message>
+    <message>
+        <source>%1: no label column; choose the column that holds the classes (Label column).</source>
+        <translation>%1：没有标签列；请选择包含类别的列（标签列）。</translation>
+    </message>
+    <message>
+        <source>Unknown tokens: %1 of the tokens are not in the model&apos;s vocabulary.</source>
+        <translation>未知词元：%1 的词元不在模型词表中。</translation>
+    </message>
+    <message>
+        <source>%1 of the tokens are unknown to the model&apos;s vocabulary ([UNK]): it cannot read this text, and a run would stay at chance. Choose a model for this language in Model &amp; techniques (a transformers folder, for example one in the local model cache, ~/.cache/huggingface/hub).</source>
+        <translation>%1 的词元不在模型词表中（[UNK]）：模型读不懂这段文本，训练只会停留在随机水平。请在“模型与技术”中为这种语言选择模型（一个 transformers 文件夹，例如本地模型缓存 ~/.cache/huggingface/hub 中的一个）。</translation>
+    </message>
+</context>
+<context>
+    <name>bert::ui::HelpDialog</name>
+    <message>
+        <source>Memory techniques</source>
+        <translation>省内存技术</translation>
+    </message>
+    <message>
+        <source>Each switch on Model &amp; techniques saves memory at a cost, said here and in its tooltip. The forecast bar shows the peak of a training step and of an evaluation against the device or the memory cap; when either does not fit, the page names the change that loses the least time, which one click applies and another undoes. A run that still runs out of memory halves its micro-batch and doubles the accumulation, so the effective batch stays.</source>
+        <translation>“模型与技术”页上的每个开关都以一定代价节省内存，代价写在这里和它的提示中。预测条显示训练一步和一次评估的峰值，并与设备内存或内存上限对比；任一放不下时，页面会给出耗时最少的更改，点一下即可应用，再点一下即可撤销。仍然内存不足的运行会把微批次减半、累积步数加倍，有效批大小保持不变。</translation>
+    </message>
+    <message>
+        <source>Before a long run</source>
+        <translation>长时间运行之前</translation>
+    </message>
+    <message>
+        <source>Set the memory cap to the memory of the machine the run is meant for: the forecast, Largest batch that fits and the run itself then behave as they would there. The dataset tab shows the token lengths, the padding each batching wastes, and the share of tokens the model&apos;s vocabulary cannot read.</source>
+        <translation>把内存上限设为目标机器的内存：预测、“可容纳的最大批次”以及运行本身都会像在那台机器上一样。数据集页显示词元长度、各种分批方式浪费的填充，以及模型词表无法读取的词元比例。</translation>
+    </message>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+    <message>
+        <source>Alt with the underlined letter of a tab, a button or a field&apos;s label goes there.</source>
+        <translation>按 Alt 加选项卡、按钮或字段标签中带下划线的字母即可跳到那里。</translation>
+    </message>
+    <message>
+        <source>BERT Studio guide</source>
+        <translation>BERT Studio 指南</translation>
+    </message>
+    <message>
+        <source>&amp;Techniques</source>
+        <translation>技术(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;Shortcuts</source>
+        <translation>快捷键(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Close</source>
+        <translation>关闭(&amp;C)</translation>
     </message>
 </context>
 <context>
@@ -776,10 +1054,6 @@
         <translation>将在当前微批次结束后取消…</translation>
     </message>
     <message>
-        <source>Run %1 finished</source>
-        <translation>运行 %1 已结束</translation>
-    </message>
-    <message>
         <source>Training is running</source>
         <translation>训练正在进行</translation>
     </message>
@@ -890,6 +1164,82 @@
     <message>
         <source>Saved to %1; bert-studio-cli train --config reads it too.</source>
         <translation>已保存到 %1；bert-studio-cli train --config 也能读取它。</translation>
+    </message>
+    <message>
+        <source>&amp;Resume</source>
+        <translation>继续(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Continue the last cancelled or interrupted run from its checkpoint</source>
+        <translation>从检查点继续上一个被取消或中断的运行</translation>
+    </message>
+    <message>
+        <source>&amp;Guide to the techniques</source>
+        <translation>技术指南(&amp;G)</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard shortcuts</source>
+        <translation>键盘快捷键(&amp;K)</translation>
+    </message>
+    <message>
+        <source>Start training (dataset, techniques and training tabs)</source>
+        <translation>开始训练（数据集、技术和训练选项卡）</translation>
+    </message>
+    <message>
+        <source>Classify the text (Try it)</source>
+        <translation>对文本分类（试用）</translation>
+    </message>
+    <message>
+        <source>Delete the selected runs (Runs)</source>
+        <translation>删除选中的运行（运行记录）</translation>
+    </message>
+    <message>
+        <source>The suggested change was undone.</source>
+        <translation>已撤销建议的更改。</translation>
+    </message>
+    <message>
+        <source>Applied: %1. “Undo the change” restores the settings before it.</source>
+        <translation>已应用：%1。“撤销更改”可恢复之前的设置。</translation>
+    </message>
+    <message>
+        <source>Unknown tokens: %1%.</source>
+        <translation>未知词元：%1%。</translation>
+    </message>
+    <message>
+        <source>Starting a run: reading and tokenising the data…</source>
+        <translation>正在开始运行：读取数据并分词…</translation>
+    </message>
+    <message>
+        <source>Resuming run %1: loading its checkpoint…</source>
+        <translation>正在继续运行 %1：加载检查点…</translation>
+    </message>
+    <message>
+        <source>Run %1 resumed: preparing…</source>
+        <translation>运行 %1 已继续：准备中…</translation>
+    </message>
+    <message>
+        <source>Run %1 created: preparing…</source>
+        <translation>已创建运行 %1：准备中…</translation>
+    </message>
+    <message>
+        <source>Run %1 is training.</source>
+        <translation>运行 %1 正在训练。</translation>
+    </message>
+    <message>
+        <source>%1 (from scratch)</source>
+        <translation>%1（从头训练）</translation>
+    </message>
+    <message>
+        <source>%1 on %2</source>
+        <translation>%1，数据 %2</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>，</translation>
+    </message>
+    <message>
+        <source>Rename run %1</source>
+        <translation>重命名运行 %1</translation>
     </message>
 </context>
 <context>
@@ -1286,20 +1636,12 @@
         <translation>删除(&amp;D)…</translation>
     </message>
     <message>
-        <source>Delete the selected runs and their checkpoints</source>
-        <translation>删除选中的运行及其检查点</translation>
-    </message>
-    <message>
         <source>Re&amp;fresh</source>
         <translation>刷新(&amp;F)</translation>
     </message>
     <message>
         <source>Reload the runs (F5)</source>
         <translation>重新加载运行记录 (F5)</translation>
-    </message>
-    <message>
-        <source>Double-click a name to rename a run; double-click a row to open it.</source>
-        <translation>双击名称可重命名运行；双击一行可打开它。</translation>
     </message>
     <message>
         <source>Delete runs</source>
@@ -1366,6 +1708,44 @@
     <message>
         <source>ONNX for ONNX Runtime (model.onnx)</source>
         <translation>用于 ONNX Runtime 的 ONNX (model.onnx)</translation>
+    </message>
+    <message>
+        <source>On disk</source>
+        <translation>磁盘占用</translation>
+    </message>
+    <message>
+        <source>Remove check&amp;points…</source>
+        <translation>删除检查点(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>Free the disk the selected runs&apos; checkpoints take, keeping their records: metrics, charts and settings stay</source>
+        <translation>释放选中运行的检查点所占的磁盘，保留其记录：指标、图表和设置都会保留</translation>
+    </message>
+    <message>
+        <source>Delete the selected runs and their checkpoints (Delete)</source>
+        <translation>删除选中的运行及其检查点 (Delete)</translation>
+    </message>
+    <message>
+        <source>Double-click a name to rename a run; double-click a row to open it; Delete deletes the selected runs.</source>
+        <translation>双击名称可重命名运行；双击一行可打开它；按 Delete 删除选中的运行。</translation>
+    </message>
+    <message>
+        <source>Remove checkpoints</source>
+        <translation>删除检查点</translation>
+    </message>
+    <message>
+        <source>Freed %1; the runs&apos; records stay.</source>
+        <translation>已释放 %1；运行记录保留。</translation>
+    </message>
+    <message>
+        <source>Select the runs first.</source>
+        <translation>请先选择运行。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Remove the checkpoints of %n run(s)? Their metrics, charts and settings stay, but they can no longer be resumed, exported or tried.</source>
+        <translation>
+            <numerusform>删除 %n 个运行的检查点？它们的指标、图表和设置会保留，但将无法再继续、导出或试用。</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1439,20 +1819,8 @@
         <translation>激活</translation>
     </message>
     <message>
-        <source>MiB (%1: %2)</source>
-        <translation>MiB（%1：%2）</translation>
-    </message>
-    <message>
-        <source>peak</source>
-        <translation>峰值</translation>
-    </message>
-    <message>
         <source>Forecast peak %1 of %2 %3 (%4%): weights %5, gradients %6 (%7 of them alive at the peak), optimizer state %8, activations %9 for %10 examples of up to %11 tokens.</source>
         <translation>预测峰值 %1，%3 为 %2（%4%）：权重 %5，梯度 %6（峰值时存在 %7），优化器状态 %8，激活 %9（%10 个样本，最长 %11 个词元）。</translation>
-    </message>
-    <message>
-        <source>This will not fit. To fit: %1.</source>
-        <translation>内存不够。若要放得下：%1。</translation>
     </message>
     <message>
         <source>This will not fit, even with every memory technique on.</source>
@@ -1475,12 +1843,80 @@
         <translation>整个运行中的学习率</translation>
     </message>
     <message>
-        <source>%8: %1 layers, hidden size %2, %3 heads; %4 M parameters, %5 of weights (fp32); vocabulary %6 (%7)</source>
-        <translation>%8：%1 层，隐藏维度 %2，%3 个注意力头；%4 M 个参数，权重 %5（fp32）；词表 %6（%7）</translation>
+        <source>&amp;Undo the change</source>
+        <translation>撤销更改(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Restore the settings from before the suggested change</source>
+        <translation>恢复应用建议更改之前的设置</translation>
+    </message>
+    <message>
+        <source>MiB</source>
+        <translation>MiB</translation>
+    </message>
+    <message>
+        <source>training step</source>
+        <translation>训练一步</translation>
+    </message>
+    <message>
+        <source>evaluation</source>
+        <translation>评估</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
+    <message>
+        <source>Evaluation, in batches of %1 without gradients: peak %2 (%3%).</source>
+        <translation>评估（每批 %1 个，无梯度）：峰值 %2（%3%）。</translation>
+    </message>
+    <message>
+        <source>This will not fit.</source>
+        <translation>内存不够。</translation>
+    </message>
+    <message>
+        <source>Evaluation will not fit.</source>
+        <translation>评估时内存不够。</translation>
+    </message>
+    <message>
+        <source>%1 To fit: %2.</source>
+        <translation>%1若要放得下：%2。</translation>
+    </message>
+    <message>
+        <source> and </source>
+        <translation>，以及</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>，</translation>
+    </message>
+    <message>
+        <source>%1: forecast %2</source>
+        <translation>%1：预测 %2</translation>
+    </message>
+    <message>
+        <source>about %1x slower</source>
+        <translation>耗时约为 %1 倍</translation>
+    </message>
+    <message>
+        <source>about %1x faster</source>
+        <translation>速度约为 %1 倍</translation>
+    </message>
+    <message>
+        <source>about as fast</source>
+        <translation>速度基本不变</translation>
+    </message>
+    <message>
+        <source>, %1 in all</source>
+        <translation>，总计%1</translation>
     </message>
     <message>
         <source>A Hugging Face model folder of a supported family (BERT, RoBERTa, XLM-RoBERTa, CamemBERT, DistilBERT, ELECTRA, ModernBERT): config.json, model.safetensors (or its shards) and tokenizer.json or vocab.txt</source>
         <translation>受支持模型家族（BERT、RoBERTa、XLM-RoBERTa、CamemBERT、DistilBERT、ELECTRA、ModernBERT）的 Hugging Face 模型文件夹：config.json、model.safetensors（或其分片），以及 tokenizer.json 或 vocab.txt</translation>
+    </message>
+    <message>
+        <source>%8: %1 layers, hidden size %2, %3 heads; %4 M parameters, %5 of weights (fp32); vocabulary %6 (%7)</source>
+        <translation>%8：%1 层，隐藏维度 %2，%3 个注意力头；%4 M 个参数，权重 %5（fp32）；词表 %6（%7）</translation>
     </message>
     <message>
         <source>allocator overhead</source>
@@ -1538,16 +1974,8 @@
         <translation>%p% — 正在开始</translation>
     </message>
     <message>
-        <source>Training on %1: %2 examples, %3 for validation, %4 steps. Forecast peak %5%6.</source>
-        <translation>在 %1 上训练：%2 个样本，%3 个用于验证，共 %4 步。预测峰值 %5%6。</translation>
-    </message>
-    <message>
         <source>, trial step %1</source>
         <translation>，试运行步 %1</translation>
-    </message>
-    <message>
-        <source>%p% — step %1/%2 — loss %3 — ETA %4</source>
-        <translation>%p% — 第 %1/%2 步 — 损失 %3 — 剩余 %4</translation>
     </message>
     <message>
         <source>evaluation at step %1: loss %2, accuracy %3, macro-F1 %4</source>
@@ -1629,6 +2057,46 @@
         <source>Show the &amp;charts</source>
         <translation>显示图表(&amp;C)</translation>
     </message>
+    <message>
+        <source>%1 processes × %2 threads</source>
+        <translation>%1 个进程 × %2 个线程</translation>
+    </message>
+    <message>
+        <source>%1 processes</source>
+        <translation>%1 个进程</translation>
+    </message>
+    <message>
+        <source>Training on %1 with %2: %3 examples, %4 for validation, %5 steps. Forecast peak %6%7.</source>
+        <translation>在 %1 上以 %2 训练：%3 个样本，%4 个用于验证，共 %5 步。预测峰值 %6%7。</translation>
+    </message>
+    <message>
+        <source>ETA —</source>
+        <translation>剩余 —</translation>
+    </message>
+    <message>
+        <source>ETA %1</source>
+        <translation>剩余 %1</translation>
+    </message>
+    <message>
+        <source>%p% — step %1/%2 — evaluating: batch %3 of %4 — %5</source>
+        <translation>%p% — 第 %1/%2 步 — 评估中：第 %3/%4 批 — %5</translation>
+    </message>
+    <message>
+        <source>%p% — step %1/%2 — loss %3 — %4</source>
+        <translation>%p% — 第 %1/%2 步 — 损失 %3 — %4</translation>
+    </message>
+    <message>
+        <source>The run gets %1 of the %2 cores it asked for: other programs are using the processor, so it runs slower. Close them, or lower Threads.</source>
+        <translation>运行只得到所请求的 %2 个核心中的 %1 个：其他程序正在占用处理器，所以运行变慢。请关闭它们，或调低线程数。</translation>
+    </message>
+    <message>
+        <source>1 thread</source>
+        <translation>1 个线程</translation>
+    </message>
+    <message>
+        <source>%1 threads</source>
+        <translation>%1 个线程</translation>
+    </message>
 </context>
 <context>
     <name>bert::ui::TrainingWorker</name>
@@ -1672,10 +2140,6 @@
         <translation>分类(&amp;L)</translation>
     </message>
     <message>
-        <source>Label probabilities of the text (Ctrl+Return in the text box)</source>
-        <translation>文本的各标签概率（在文本框中按 Ctrl+Return）</translation>
-    </message>
-    <message>
         <source>&amp;Model:</source>
         <translation>模型(&amp;M)：</translation>
     </message>
@@ -1690,6 +2154,10 @@
     <message>
         <source>No trained model yet: train a run first, or choose a model folder.</source>
         <translation>还没有训练好的模型：请先训练一个运行，或选择模型文件夹。</translation>
+    </message>
+    <message>
+        <source>Label probabilities of the text (Ctrl+Return on this tab)</source>
+        <translation>文本的各标签概率（在此选项卡按 Ctrl+Return）</translation>
     </message>
 </context>
 </TS>

@@ -24,6 +24,7 @@
 #include "io/Json.h"
 #include "memory/DeviceTraits.h"
 #include "memory/MemoryMonitor.h"
+#include "train/EvaluationForecast.h"
 #include "train/MemoryForecast.h"
 #include "memory/ProcessMemory.h"
 #include "model/FamilyTraits.h"
@@ -524,14 +525,24 @@ void estimate(const TrainArguments& args, bool trial, bool largestBatch, std::os
         !advice.empty()) {
         out << "note: " << advice << "\n";
     }
+    // Evaluation counts too: a run that fits its steps can run out of memory evaluating.
+    auto lengths = prepared.data.train.lengths;
+    lengths.insert(lengths.end(), prepared.data.validation.lengths.begin(),
+                   prepared.data.validation.lengths.end());
+    const auto evaluation =
+        forecastEvaluationPeak(prepared.model.config, job.training, ExampleLengths::of(lengths));
+    row("evaluation peak", evaluation,
+        "batches of " + std::to_string(job.training.evalBatchSize) + ", no gradients");
     if (trial) {
         row("trial step peak", trainer.trialStepPeak());
     }
-    // Like with like: the reserved peak against a cap, the process's total against the device.
+    // Like with like: the reserved peak against a cap, the process's total against the device;
+    // evaluation's tensors carry the same terms beyond the tensors as a step's (CUDA only).
     const auto budgeted = budgetedBytes(forecast, job.training);
-    if (budgeted <= budget) {
+    const auto peak = std::max(budgeted, evaluation + (budgeted - forecast.total()));
+    if (peak <= budget) {
         out << "fits (" << std::fixed << std::setprecision(0)
-            << 100.0 * static_cast<double>(budgeted) / static_cast<double>(budget)
+            << 100.0 * static_cast<double>(peak) / static_cast<double>(budget)
             << "% of the budget)\n";
         return;
     }

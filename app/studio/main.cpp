@@ -10,15 +10,14 @@
 #include <QDialog>
 #include <QDir>
 #include <QFileInfo>
-#include <QLibraryInfo>
 #include <QLocale>
 #include <QSettings>
 #include <QTabWidget>
 #include <QTimer>
-#include <QTranslator>
 
 #include "Error.h"
 #include "common/Guard.h"
+#include "common/Language.h"
 #include "dataset/DatasetPage.h"
 #include "main/MainWindow.h"
 #include "runs/RunDialog.h"
@@ -110,19 +109,8 @@ int runStudio(int argc, char** argv) {
         language =
             settings.value(QStringLiteral("view/language"), QStringLiteral("system")).toString();
     }
-    if (language == QStringLiteral("system")) {
-        language = QLocale::system().name();
-    }
-    QTranslator translator;
-    QTranslator qtTranslator;
-    if (language.startsWith(QStringLiteral("zh")) &&
-        translator.load(QStringLiteral(":/i18n/bert-studio_zh_CN.qm"))) {
-        QApplication::installTranslator(&translator);
-        if (qtTranslator.load(QStringLiteral("qtbase_zh_CN"),
-                              QLibraryInfo::path(QLibraryInfo::TranslationsPath))) {
-            QApplication::installTranslator(&qtTranslator);
-        }
-    }
+    // The studio's translation, Qt's own (dialogs, standard buttons) and the locale of dates.
+    bert::ui::installLanguage(language);
 
     std::filesystem::path database = bert::RunStore::defaultLocation();
     if (parser.isSet(databaseOption)) {
@@ -134,7 +122,7 @@ int runStudio(int argc, char** argv) {
     if (parser.isSet(darkOption)) {
         window.setDarkPalette(true, /*remember=*/false);
     }
-    window.resize(1280, 860);
+    // The window opens at the size it had (MainWindow restores it); --size overrides it.
     if (const auto size = parser.value(sizeOption).split(QLatin1Char('x')); size.size() == 2) {
         window.resize(std::max(640, size[0].toInt()), std::max(480, size[1].toInt()));
     }

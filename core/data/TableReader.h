@@ -34,7 +34,8 @@ TableFormat formatFromExtension(const std::filesystem::path& file);
 /// empty; columns in order of first appearance). A UTF-8 byte-order mark and CRLF line ends are
 /// accepted; invalid UTF-8 is replaced and counted. Reads at most maxRows rows. Throws InputError
 /// naming the file and line: an unterminated quote, a row with more fields than the header, a
-/// JSONL line that is not an object, an empty file.
+/// JSONL line that is not an object, an empty file, a file that is not text at all (a NUL byte,
+/// or many control characters: "binary content at byte N", counted from 1), UTF-16 text.
 Table readTable(const std::filesystem::path& file, std::optional<TableFormat> format = std::nullopt,
                 std::size_t maxRows = std::numeric_limits<std::size_t>::max());
 

@@ -46,6 +46,13 @@ struct ActivationShape {
     /// attention dropout its mask and the dropped weights). CUDA's kernel keeps a log-sum-exp
     /// per query and head instead.
     std::int64_t attentionMapBytes = 0;
+    /// Evaluation (forward without gradients) keeps nothing between layers: the bytes per token
+    /// of the feed-forward's tensors alive at once beside its fp32 input (memory/
+    /// EvaluationForecast.cpp). BERT: the intermediate projection and its activation.
+    std::int64_t evaluationFeedForwardBytesPerToken = 0;
+    /// The same for attention: its input, query, key, value and output; no score maps, which
+    /// scaled_dot_product_attention's fused kernels never form without gradients and dropout.
+    std::int64_t evaluationAttentionBytesPerToken = 0;
 };
 
 /// A config.json key and the EncoderConfig field it fills (same meaning, the family's name).
@@ -85,7 +92,8 @@ struct FamilyTraits {
 const std::vector<const FamilyTraits*>& modelFamilies();
 /// The family reading model_type; throws InputError naming source, the type and the supported
 /// ones when none does.
-const FamilyTraits& familyOf(const std::string& modelType, const std::filesystem::path& source = {});
+const FamilyTraits& familyOf(const std::string& modelType,
+                             const std::filesystem::path& source = {});
 /// "bert, roberta, xlm-roberta, ..." for messages.
 std::string supportedModelTypes();
 

@@ -308,25 +308,25 @@ std::filesystem::path exportRun(RunStore& store, std::int64_t runId,
             inputTuple += (inputTuple.empty() ? "(\"" : ", \"") + name + "\"";
         }
         inputTuple += ")";
-        readme +=
-            "Run it with ONNX Runtime (inputs " + inputList +
-            "; output logits; labels in config.json's id2label):\n\n```python\n"
-            "import json, numpy as np, onnxruntime as ort\n"
-            "from transformers import AutoTokenizer\n"
-            "tokenizer = AutoTokenizer.from_pretrained(\"" +
-            folder +
-            "\")\n"
-            "session = ort.InferenceSession(\"" +
-            folder +
-            "/model.onnx\")\n"
-            "batch = tokenizer([\"some text\"], padding=True, truncation=True, "
-            "return_tensors=\"np\")\n"
-            "logits = session.run([\"logits\"], {k: batch[k].astype(np.int64) for k in " +
-            inputTuple + "})[0]\n"
-            "labels = json.load(open(\"" +
-            folder +
-            "/config.json\"))[\"id2label\"]\n"
-            "print([labels[str(i)] for i in logits.argmax(-1)])\n```\n";
+        readme += "Run it with ONNX Runtime (inputs " + inputList +
+                  "; output logits; labels in config.json's id2label):\n\n```python\n"
+                  "import json, numpy as np, onnxruntime as ort\n"
+                  "from transformers import AutoTokenizer\n"
+                  "tokenizer = AutoTokenizer.from_pretrained(\"" +
+                  folder +
+                  "\")\n"
+                  "session = ort.InferenceSession(\"" +
+                  folder +
+                  "/model.onnx\")\n"
+                  "batch = tokenizer([\"some text\"], padding=True, truncation=True, "
+                  "return_tensors=\"np\")\n"
+                  "logits = session.run([\"logits\"], {k: batch[k].astype(np.int64) for k in " +
+                  inputTuple +
+                  "})[0]\n"
+                  "labels = json.load(open(\"" +
+                  folder +
+                  "/config.json\"))[\"id2label\"]\n"
+                  "print([labels[str(i)] for i in logits.argmax(-1)])\n```\n";
     } else {
         readme +=
             "Load it with transformers:\n\n```python\nfrom transformers import "

@@ -119,7 +119,7 @@ BatchFit findLargestBatch(const TrainingJob& job, const std::atomic<bool>& cance
         if (cancel.load()) {
             return fit;
         }
-        TrainingConfig candidate = job.training;
+        TrainingConfig candidate = *first;  // with the evaluation batch that fits
         candidate.accumulationSteps = job.training.stepExamples() / size;
         candidate.batchSize = size;
         Trainer trainer(prepared.model, prepared.data, candidate, silent);

@@ -142,6 +142,11 @@ void JsonLinesObserver::onEvaluation(const EvalMetrics& metrics) {
     write(json.dump(kCompact, ' ', false, kReplaceInvalidUtf8));
 }
 
+void JsonLinesObserver::onEvaluationProgress(std::size_t done, std::size_t batches) {
+    write(Json{{"event", "evaluation_progress"}, {"done", done}, {"batches", batches}}.dump(
+        kCompact));
+}
+
 void JsonLinesObserver::onEpochEnd(const EpochSummary& summary) {
     write(Json{{"event", "epoch_end"},
                {"epoch", summary.epoch},
@@ -222,6 +227,9 @@ bool EventLineReader::feed(std::string_view line) {
             observer_.onStep(m);
         } else if (event == "evaluation") {
             observer_.onEvaluation(evaluationOf(json));
+        } else if (event == "evaluation_progress") {
+            observer_.onEvaluationProgress(json.value("done", std::size_t{0}),
+                                           json.value("batches", std::size_t{0}));
         } else if (event == "epoch_end") {
             EpochSummary summary;
             summary.epoch = json.value("epoch", std::size_t{0});

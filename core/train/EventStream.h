@@ -8,6 +8,7 @@
 //   {"event":"run_created","run_id":7}
 //   {"event":"started", ...RunStart}        {"event":"step", ...StepMetrics}
 //   {"event":"evaluation", ...EvalMetrics}  {"event":"epoch_end", ...EpochSummary}
+//   {"event":"evaluation_progress","done":2,"batches":10}
 //   {"event":"message", "kind":"oom_recovered", "step":3, "message":"...", "data":{...}}
 //   {"event":"finished", ...RunResult}
 //
@@ -36,6 +37,7 @@ public:
     void onStarted(const RunStart& start) override;
     void onStep(const StepMetrics& metrics) override;
     void onEvaluation(const EvalMetrics& metrics) override;
+    void onEvaluationProgress(std::size_t done, std::size_t batches) override;
     void onEpochEnd(const EpochSummary& summary) override;
     void onEvent(const TrainerEvent& event) override;
     void onFinished(const RunResult& result) override;

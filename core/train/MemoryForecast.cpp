@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <utility>
 
 #include "data/Batch.h"
 #include "memory/CudaFootprint.h"
+#include "train/EvaluationForecast.h"
 
 namespace bert {
 
@@ -96,12 +98,13 @@ MemoryBreakdown forecastMemory(const EncoderConfig& model, const TrainingConfig&
     const bool autocast = training.precision != Precision::Fp32;
     const std::int64_t e = autocast ? 2 : kFloatBytes;  // element of autocast's matmul outputs
     // The family's own count of what a layer, the embeddings and the head keep.
-    const auto shape = familyOf(model.modelType)
-                           .activations(model, ActivationContext{.autocast = autocast, .cuda = cuda});
+    const auto shape =
+        familyOf(model.modelType)
+            .activations(model, ActivationContext{.autocast = autocast, .cuda = cuda});
     // CPU math path: the softmax output (and its dropout) per head and query-key pair. CUDA: a
     // log-sum-exp per query and head.
-    const std::int64_t attentionMaps = cuda ? tokens * heads * kFloatBytes
-                                            : heads * attentionPairs * shape.attentionMapBytes;
+    const std::int64_t attentionMaps =
+        cuda ? tokens * heads * kFloatBytes : heads * attentionPairs * shape.attentionMapBytes;
     const std::int64_t layerActivations = tokens * shape.layerBytesPerToken + attentionMaps;
     const std::int64_t embeddingActivations =
         training.freezeEmbeddings ? 0 : tokens * shape.embeddingBytesPerToken;
@@ -202,6 +205,7 @@ struct Plan {
     bool freezeEmbeddings = false;
     int maxLengthHalvings = 0;
     std::size_t microBatch = 0;  // 0: unchanged
+    std::size_t evalBatch = 0;   // 0: unchanged; else the evaluation batch that fits
 };
 
 class FitSearch {
@@ -225,11 +229,26 @@ public:
             c.accumulationSteps = training_.stepExamples() / plan.microBatch;
             c.batchSize = plan.microBatch;
         }
+        if (plan.evalBatch != 0) {
+            c.evalBatchSize = plan.evalBatch;
+        }
         return c;
     }
 
     std::int64_t peak(const Plan& plan) const {
-        return budgetedBytes(forecastMemory(model_, apply(plan), lengths_), training_);
+        return forecastRunPeak(model_, apply(plan), lengths_);
+    }
+
+    /// The plan's evaluation batch under budgetBytes: 0 when the configured one fits, the
+    /// halving that fits, or SIZE_MAX when none does.
+    std::size_t evaluationBatch(Plan plan, std::int64_t budgetBytes) const {
+        plan.evalBatch = 0;
+        const auto config = apply(plan);
+        const auto fitting = fittingEvaluationBatch(model_, config, lengths_, budgetBytes);
+        if (fitting == 0) {
+            return SIZE_MAX;
+        }
+        return fitting == config.evalBatchSize ? 0 : fitting;
     }
 
     /// Expected step time after / before, and the ranking score (which adds the penalties).
@@ -330,6 +349,10 @@ public:
                 Plan{.microBatch = plan.microBatch},
                 "effective batch " + std::to_string(training_.stepExamples()) + " kept");
         }
+        if (plan.evalBatch != 0) {
+            changes.push_back("evaluate in batches of " + std::to_string(plan.evalBatch) +
+                              " (evaluation a little slower; training unchanged)");
+        }
         return changes;
     }
 
@@ -362,7 +385,8 @@ private:
 
 int changeCount(const Plan& p) {
     return int{p.unpadded} + int{p.checkpointing} + int{p.precision != Precision::Fp32} +
-           int{p.freezeEmbeddings} + p.maxLengthHalvings + int{p.microBatch != 0};
+           int{p.freezeEmbeddings} + p.maxLengthHalvings + int{p.microBatch != 0} +
+           int{p.evalBatch != 0};
 }
 
 }  // namespace
@@ -382,11 +406,17 @@ std::optional<TrainingConfig> largestFittingBatch(const EncoderConfig& model,
                                                   const TrainingConfig& training,
                                                   const ExampleLengths& lengths,
                                                   std::int64_t budgetBytes) {
+    // Evaluation does not depend on the micro-batch: its batch is chosen once.
+    const auto evalBatch = fittingEvaluationBatch(model, training, lengths, budgetBytes);
+    if (evalBatch == 0) {
+        return std::nullopt;
+    }
     for (const auto size : microBatchesKeeping(training)) {
         TrainingConfig candidate = training;
         candidate.accumulationSteps = training.stepExamples() / size;
         candidate.batchSize = size;
-        if (budgetedBytes(forecastMemory(model, candidate, lengths), training) <= budgetBytes) {
+        candidate.evalBatchSize = evalBatch;
+        if (budgetedBytes(forecastMemory(model, candidate, lengths), candidate) <= budgetBytes) {
             return candidate;
         }
     }
@@ -417,9 +447,11 @@ FitAdvice suggestFit(const EncoderConfig& model, const TrainingConfig& training,
                 for (int freeze = 0; freeze <= (training.freezeEmbeddings ? 0 : 1); ++freeze) {
                     for (int halvings = 0; halvings <= maxHalvings; ++halvings) {
                         for (const auto micro : microBatches) {
-                            const Plan plan{padding == 1, recompute == 1, precision,
-                                            freeze == 1,  halvings,       micro};
-                            if (changeCount(plan) == 0 || search.peak(plan) > budgetBytes) {
+                            Plan plan{padding == 1, recompute == 1, precision,
+                                      freeze == 1,  halvings,       micro};
+                            plan.evalBatch = search.evaluationBatch(plan, budgetBytes);
+                            if (plan.evalBatch == SIZE_MAX || changeCount(plan) == 0 ||
+                                search.peak(plan) > budgetBytes) {
                                 continue;
                             }
                             const double score = search.score(plan);

@@ -86,14 +86,17 @@ struct FitAdvice {
 /// forecast; the fitting one with the smallest expected slowdown wins (changes that alter what
 /// the model learns, freezing and truncation, count as slower than they are), and then every
 /// change that saves no memory is dropped, so nothing costs time without saving memory.
-/// fits is false when even all of them together do not fit.
+/// Whatever else it changes, a plan whose evaluation does not fit halves the evaluation batch
+/// until it does (a little slower evaluation; training unchanged). Budgets are judged by
+/// forecastRunPeak. fits is false when even all of them together do not fit.
 FitAdvice suggestFit(const EncoderConfig& model, const TrainingConfig& training,
                      const ExampleLengths& lengths, std::int64_t budgetBytes,
                      const DeviceTraits& device);
 
 /// The largest micro-batch whose forecast fits budgetBytes, with the accumulation that keeps
 /// the effective batch (micro-batch x accumulation) the user chose: candidates are the divisors
-/// of the effective batch. Returns nothing when not even a micro-batch of one fits.
+/// of the effective batch. The evaluation batch is lowered as suggestFit lowers it when the
+/// evaluation would not fit. Returns nothing when not even a micro-batch of one fits.
 std::optional<TrainingConfig> largestFittingBatch(const EncoderConfig& model,
                                                   const TrainingConfig& training,
                                                   const ExampleLengths& lengths,

@@ -177,6 +177,10 @@ public:
     virtual void onStarted(const RunStart& /*start*/) {}
     virtual void onStep(const StepMetrics& /*metrics*/) {}
     virtual void onEvaluation(const EvalMetrics& /*metrics*/) {}
+    /// During an evaluation: batches done and batches in all, 0 of N when it begins, then after
+    /// each batch (under data parallel, of this rank's share; N grows when an out-of-memory
+    /// halves the evaluation batch). onEvaluation follows the last.
+    virtual void onEvaluationProgress(std::size_t /*batchesDone*/, std::size_t /*batches*/) {}
     virtual void onEpochEnd(const EpochSummary& /*summary*/) {}
     virtual void onEvent(const TrainerEvent& /*event*/) {}
     virtual void onFinished(const RunResult& /*result*/) {}
@@ -200,6 +204,9 @@ public:
     }
     void onEvaluation(const EvalMetrics& m) override {
         each([&](auto* o) { o->onEvaluation(m); });
+    }
+    void onEvaluationProgress(std::size_t done, std::size_t batches) override {
+        each([&](auto* o) { o->onEvaluationProgress(done, batches); });
     }
     void onEpochEnd(const EpochSummary& s) override {
         each([&](auto* o) { o->onEpochEnd(s); });

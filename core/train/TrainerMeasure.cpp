@@ -44,6 +44,12 @@ EvalMetrics Trainer::evaluate() {
         start = order.size() * rank / ranks;
         stop = order.size() * (rank + 1) / ranks;
     }
+    std::size_t batchesDone = 0;
+    auto reportProgress = [&] {
+        observer_.onEvaluationProgress(batchesDone,
+                                       batchesDone + (stop - start + evalBatch_ - 1) / evalBatch_);
+    };
+    reportProgress();
     while (start < stop) {
         const std::size_t end = std::min(stop, start + evalBatch_);
         try {
@@ -72,6 +78,8 @@ EvalMetrics Trainer::evaluate() {
             lossOnDevice.add_(loss.to(at::kDouble));  // after every allocation of the batch
             counts.index_add_(0, cells, ones);
             start = end;
+            ++batchesDone;
+            reportProgress();
         } catch (const c10::Error& error) {
             if (!isOutOfMemory(error) || evalBatch_ == 1) {
                 enterTrainingMode();

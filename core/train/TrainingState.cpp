@@ -167,7 +167,12 @@ void saveCheckpoint(const std::filesystem::path& folder, SequenceClassifier& mod
         }
     } cleanup{staging};
     test_hooks::crashPoint();
-    exportModelFolder(staging, model, tokenizer);
+    // The tokenizer's model_max_length is the length the run trains at, so that an exported
+    // copy truncates in transformers as the run did (issue 27: a checkpoint that said 512 read
+    // whole the e-mails the run had cut at 128).
+    const auto maxLength = state.config.value("max_length", nlohmann::json());
+    exportModelFolder(staging, model, tokenizer,
+                      maxLength.is_number_unsigned() ? maxLength.get<std::size_t>() : 0);
     std::vector<std::pair<std::string, at::Tensor>> tensors;
     nlohmann::json adamSteps = nlohmann::json::object();
     for (const auto& item : model.named_parameters()) {
@@ -199,8 +204,7 @@ std::string rankRngTensor(int rank, bool device) {
     return std::string(device ? kDeviceRngTensor : kCpuRngTensor) + ".rank-" + std::to_string(rank);
 }
 
-TrainingState loadCheckpoint(const std::filesystem::path& folder,
-                             SequenceClassifier& model,
+TrainingState loadCheckpoint(const std::filesystem::path& folder, SequenceClassifier& model,
                              torch::optim::AdamW& optimizer, const c10::Device& device, int rank) {
     const auto stateFile = folder / checkpoint_files::kTrainerState;
     auto state = readTrainingState(stateFile);

@@ -661,6 +661,8 @@ TEST_F(Cli, EstimateSaysWhatWouldMakeItFit) {
     ASSERT_EQ(tight.code, 0) << tight.err;
     EXPECT_NE(tight.out.find("activations"), std::string::npos);
     EXPECT_NE(tight.out.find("will not fit"), std::string::npos) << tight.out;
+    // Issue 27, point 5: evaluation's peak counts too.
+    EXPECT_NE(tight.out.find("evaluation peak"), std::string::npos) << tight.out;
     args = trainArgs({"--memory-cap", "1GiB", "--trial"});
     args[2] = "estimate";
     const auto roomy = runCli(args, dir_.path());

@@ -4,6 +4,7 @@
 #include <sstream>
 #include <string>
 #include <unistd.h>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -19,6 +20,7 @@ struct Recorded final : TrainerObserver {
     RunStart start;
     std::vector<StepMetrics> steps;
     std::vector<EvalMetrics> evaluations;
+    std::vector<std::pair<std::size_t, std::size_t>> progress;
     std::vector<EpochSummary> epochs;
     std::vector<TrainerEvent> events;
     RunResult result;
@@ -33,6 +35,10 @@ struct Recorded final : TrainerObserver {
     void onEvaluation(const EvalMetrics& m) override {
         order.emplace_back("evaluation");
         evaluations.push_back(m);
+    }
+    void onEvaluationProgress(std::size_t done, std::size_t batches) override {
+        order.emplace_back("evaluation_progress");
+        progress.emplace_back(done, batches);
     }
     void onEpochEnd(const EpochSummary& s) override {
         order.emplace_back("epoch_end");
@@ -94,6 +100,7 @@ TEST(EventStream, EveryCallbackCrossesAPipeWhole) {
     evaluation.accuracy = 0.75;
     evaluation.loss = 0.5;
     evaluation.confusion = {{3, 1}, {0, 4}};
+    writer.onEvaluationProgress(2, 5);  // issue 27: evaluation shows its progress
     writer.onEvaluation(evaluation);
     writer.onEpochEnd({1, 70, 80, 1.5});
     writer.onEvent({EventKind::OomRecovered, 3, "out of memory at micro-batch 4", {{"to", 2}}});
@@ -114,10 +121,12 @@ TEST(EventStream, EveryCallbackCrossesAPipeWhole) {
     for (std::string line; std::getline(lines, line); ++count) {
         EXPECT_TRUE(reader.feed(line)) << line;
     }
-    EXPECT_EQ(count, 7);
+    EXPECT_EQ(count, 8);
     EXPECT_EQ(reader.runId(), 42);
-    EXPECT_EQ(seen.order, (std::vector<std::string>{"started", "step", "evaluation", "epoch_end",
-                                                    "message", "finished"}));
+    EXPECT_EQ(seen.order,
+              (std::vector<std::string>{"started", "step", "evaluation_progress", "evaluation",
+                                        "epoch_end", "message", "finished"}));
+    EXPECT_EQ(seen.progress, (std::vector<std::pair<std::size_t, std::size_t>>{{2, 5}}));
     EXPECT_EQ(seen.start.labels, start.labels);
     EXPECT_EQ(seen.start.forecast.total(), start.forecast.total());
     EXPECT_EQ(seen.start.memoryCapBytes, start.memoryCapBytes);

@@ -28,7 +28,6 @@
 #include <QTableWidget>
 #include <QThread>
 #include <QTimer>
-#include <QTranslator>
 #include <QValueAxis>
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <gtest/gtest.h>
@@ -36,6 +35,7 @@
 
 #include "../core/TinyModel.h"
 #include "DefaultModel.h"
+#include "common/Language.h"
 #include "common/MetricsCharts.h"
 #include "common/NiceAxis.h"
 #include "dataset/DatasetPage.h"
@@ -858,13 +858,11 @@ TEST_F(Studio, TheLearningRateScheduleIsPreviewed) {
 // Issue 12, point 10: every visible string in zh_CN, checked against what is on screen: run
 // statuses, technique names, the dialogs' Close, preset names were English in the Chinese UI.
 TEST_F(Studio, ChineseShowsNoEnglishWordsOnScreen) {
-    QTranslator translator;
-    ASSERT_TRUE(translator.load(QStringLiteral(":/i18n/bert-studio_zh_CN.qm")));
-    QCoreApplication::installTranslator(&translator);
+    // As the studio installs it (issue 27): its translation, Qt's, and the locale of dates.
+    ASSERT_TRUE(ui::installLanguage(QStringLiteral("zh_CN")));
     struct Uninstall {
-        QTranslator* t;
-        ~Uninstall() { QCoreApplication::removeTranslator(t); }
-    } uninstall{&translator};
+        ~Uninstall() { ui::installLanguage(QStringLiteral("en")); }
+    } uninstall;
     const auto database = dir_ / "zh.sqlite";
     std::int64_t id = 0;
     {

@@ -7,6 +7,7 @@
 #include <c10/util/Exception.h>
 
 #include "Error.h"
+#include "common/EngineText.h"
 
 namespace bert::ui {
 
@@ -14,7 +15,7 @@ QString describeError(const std::exception_ptr& error) {
     try {
         std::rethrow_exception(error);
     } catch (const bert::Error& e) {
-        return QString::fromStdString(e.what());
+        return EngineText::translate(QString::fromStdString(e.what()));
     } catch (const c10::Error& e) {
         const std::string what = e.what_without_backtrace();
         return QStringLiteral("LibTorch: ") +

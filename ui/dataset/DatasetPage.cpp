@@ -49,6 +49,7 @@ QString percent(double share) {
 DatasetPage::DatasetPage(QWidget* parent) : QWidget(parent) {
     setAcceptDrops(true);
     openButton_ = new QPushButton(tr("&Open dataset…"), this);
+    openButton_->setObjectName(QStringLiteral("openDataset"));
     openButton_->setToolTip(
         tr("A CSV, TSV or JSON Lines file with a text column and a label column"));
     connect(openButton_, &QPushButton::clicked, this, &DatasetPage::chooseFile);
@@ -88,6 +89,9 @@ DatasetPage::DatasetPage(QWidget* parent) : QWidget(parent) {
         tr("Share of each class held out for validation (stratified, seeded)"));
     summaryLabel_ = new QLabel(this);
     summaryLabel_->setWordWrap(true);
+    unknownLabel_ = new QLabel(this);
+    unknownLabel_->setWordWrap(true);
+    unknownLabel_->setObjectName(QStringLiteral("unknownTokens"));
 
     auto* form = new QFormLayout();
     form->addRow(tr("&Text column:"), textColumn_);
@@ -117,6 +121,7 @@ DatasetPage::DatasetPage(QWidget* parent) : QWidget(parent) {
     auto* left = new QVBoxLayout();
     left->addLayout(form);
     left->addWidget(summaryLabel_);
+    left->addWidget(unknownLabel_);
     left->addStretch();
     middle->addLayout(left);
     middle->addWidget(previewTable_, 1);
@@ -213,15 +218,19 @@ bool DatasetPage::openFile(const QString& file) {
         textColumn_->addItems(headers);
         pairColumn_->addItem(kNone);
         pairColumn_->addItems(headers);
+        labelColumn_->addItem(kNone);  // no label column chosen (none looks like one)
         labelColumn_->addItems(headers);
         const int text =
             guess({QStringLiteral("text"), QStringLiteral("sentence"), QStringLiteral("review"),
                    QStringLiteral("body"), QStringLiteral("message"), QStringLiteral("content")});
-        const int label = guess({QStringLiteral("label"), QStringLiteral("labels"),
-                                 QStringLiteral("class"), QStringLiteral("category"),
-                                 QStringLiteral("sentiment"), QStringLiteral("target")});
         textColumn_->setCurrentIndex(text >= 0 ? text : 0);
-        labelColumn_->setCurrentIndex(label >= 0 ? label : static_cast<int>(headers.size()) - 1);
+        int label = guess({QStringLiteral("label"), QStringLiteral("labels"),
+                           QStringLiteral("class"), QStringLiteral("category"),
+                           QStringLiteral("sentiment"), QStringLiteral("target")});
+        if (label < 0) {
+            label = guessLabelColumn(headers, textColumn_->currentIndex());
+        }
+        labelColumn_->setCurrentIndex(label + 1);  // after "—"
         pairColumn_->setCurrentIndex(0);
     }
     // The text column gets the room; the others fit their contents.
@@ -235,8 +244,43 @@ bool DatasetPage::openFile(const QString& file) {
     return errorText().isEmpty();
 }
 
+int DatasetPage::guessLabelColumn(const QStringList& headers, int textColumn) const {
+    if (!preview_) {
+        return -1;
+    }
+    for (int c = static_cast<int>(headers.size()) - 1; c >= 0; --c) {
+        if (c == textColumn) {
+            continue;
+        }
+        std::set<std::string> values;
+        std::size_t filled = 0;
+        for (const auto& row : preview_->rows) {
+            if (!row[static_cast<std::size_t>(c)].empty()) {
+                values.insert(row[static_cast<std::size_t>(c)]);
+                ++filled;
+            }
+        }
+        // Classes repeat: at most half as many values as rows (and at least two of them).
+        if (values.size() >= 2 && values.size() * 2 <= filled) {
+            return c;
+        }
+    }
+    return -1;
+}
+
 void DatasetPage::columnsChanged() {
     if (file_.isEmpty() || textColumn_->count() == 0) {
+        return;
+    }
+    if (labelColumn_->currentIndex() <= 0) {
+        // Never the text column by default: a run would then learn to read its own input, and
+        // Start refused later for another reason.
+        examples_.reset();
+        showError(tr("%1: no label column; choose the column that holds the classes (Label "
+                     "column).")
+                      .arg(QFileInfo(file_).fileName()));
+        refreshProfile();
+        Q_EMIT datasetChanged();
         return;
     }
     try {
@@ -287,6 +331,8 @@ void DatasetPage::refreshProfile() {
         }
     }
     lengths_.clear();
+    unknown_ = {};
+    unknownLabel_->clear();
     lengthChart->setTitle(tr("Token lengths"));
     if (!examples_) {
         summaryLabel_->clear();
@@ -335,12 +381,20 @@ void DatasetPage::refreshProfile() {
         return;
     }
     const std::size_t rows = std::min(set.examples.size(), kProfileRows);
+    // Through the tokenizer interface, so any family's tokenizer counts its own unknown token.
+    const auto unknownId = tokenizer_->unkId();
+    const auto specialIds = tokenizer_->specialIds();
     for (std::size_t i = 0; i < rows; ++i) {
         const auto& example = set.examples[i];
-        lengths_.push_back(example.pair.empty()
-                               ? tokenizer_->encode(example.text).size()
-                               : tokenizer_->encodePair(example.text, example.pair).size());
+        const auto encoding = example.pair.empty()
+                                  ? tokenizer_->encode(example.text)
+                                  : tokenizer_->encodePair(example.text, example.pair);
+        lengths_.push_back(encoding.size());
+        unknown_.add(encoding.inputIds, unknownId, specialIds);
     }
+    unknownLabel_->setText(unknownTokenText());
+    unknownLabel_->setStyleSheet(
+        unknown_.warns() ? QStringLiteral("color: #c0392b; font-weight: bold") : QString());
     const auto bins = binLengths(lengths_, kHistogramBins);
     auto* lengthSet = new QBarSet(tr("examples"));
     QStringList binNames;
@@ -391,6 +445,21 @@ void DatasetPage::refreshProfile() {
         tr("Token lengths (p50 %1, p90 %2, p99 %3)").arg(bins.p50).arg(bins.p90).arg(bins.p99));
 }
 
+QString DatasetPage::unknownTokenText() const {
+    if (unknown_.tokens == 0) {
+        return {};
+    }
+    const QString share = percent(unknown_.share());
+    if (!unknown_.warns()) {
+        return tr("Unknown tokens: %1 of the tokens are not in the model's vocabulary.").arg(share);
+    }
+    return tr("%1 of the tokens are unknown to the model's vocabulary ([UNK]): it cannot read "
+              "this text, and a run would stay at chance. Choose a model for this language in "
+              "Model & techniques (a transformers folder, for example one in the local model "
+              "cache, ~/.cache/huggingface/hub).")
+        .arg(share);
+}
+
 std::size_t DatasetPage::longestExample() const {
     return lengths_.empty() ? 0 : *std::max_element(lengths_.begin(), lengths_.end());
 }
@@ -401,7 +470,9 @@ bool DatasetPage::setDataSpec(const DataSpec& spec, double validationFraction) {
         return false;
     }
     const int text = textColumn_->findText(QString::fromStdString(spec.columns.text));
-    const int label = labelColumn_->findText(QString::fromStdString(spec.columns.label));
+    const int label = spec.columns.label.empty()
+                          ? -1
+                          : labelColumn_->findText(QString::fromStdString(spec.columns.label));
     const int pair = spec.columns.textPair.empty()
                          ? 0
                          : pairColumn_->findText(QString::fromStdString(spec.columns.textPair));
@@ -428,7 +499,8 @@ DataSpec DatasetPage::dataSpec() const {
     DataSpec spec;
     spec.trainFile = file_.toStdString();
     spec.columns.text = textColumn_->currentText().toStdString();
-    spec.columns.label = labelColumn_->currentText().toStdString();
+    spec.columns.label =
+        labelColumn_->currentIndex() > 0 ? labelColumn_->currentText().toStdString() : "";
     spec.columns.textPair =
         pairColumn_->currentIndex() > 0 ? pairColumn_->currentText().toStdString() : "";
     return spec;

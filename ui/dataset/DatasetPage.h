@@ -11,6 +11,7 @@
 #include "data/Dataset.h"
 #include "data/DatasetProfile.h"
 #include "data/TrainingData.h"
+#include "data/UnknownTokens.h"
 
 QT_BEGIN_NAMESPACE
 class QChartView;
@@ -30,8 +31,10 @@ namespace bert::ui {
 
 /// Dataset tab: open a CSV/TSV/JSONL (dialog, drag and drop, recent files), preview it, choose
 /// the text, second-text and label columns, see label counts and the token-length histogram
-/// with the padding share of each batching scheme, set the validation split. Import errors are
-/// shown in the page with the file and line. GUI thread only.
+/// with the padding share of each batching scheme, and the share of tokens the chosen model
+/// cannot read ([UNK]), set the validation split. Import errors are shown in the page with the
+/// file and line; a table with no column that looks like labels asks for one instead of
+/// guessing the text column. GUI thread only.
 class DatasetPage : public QWidget {
     Q_OBJECT
 
@@ -62,6 +65,11 @@ public:
     /// Every example's length in tokens (empty before a dataset is open).
     const std::vector<std::size_t>& exampleLengths() const { return lengths_; }
     PaddingShares paddingShares() const { return shares_; }
+    /// The share of the profiled examples' tokens the chosen model's vocabulary does not know
+    /// ([UNK]); zero tokens before a dataset and a model are chosen.
+    const UnknownTokenShare& unknownTokens() const { return unknown_; }
+    /// What the page says about unknown tokens (a warning above kUnknownTokenWarningShare).
+    QString unknownTokenText() const;
     QStringList recentFiles() const;
 
 Q_SIGNALS:
@@ -78,6 +86,9 @@ private:
     void refreshProfile();
     void rememberRecent(const QString& file);
     void rebuildRecentMenu();
+    /// The label column guessed for a table: one named like a label, else the last column but
+    /// the text one whose previewed values repeat (classes do, ids and texts do not); -1: none.
+    int guessLabelColumn(const QStringList& headers, int textColumn) const;
 
     QString file_;
     std::optional<Table> preview_;
@@ -85,6 +96,7 @@ private:
     std::shared_ptr<const Tokenizer> tokenizer_;
     std::vector<std::size_t> lengths_;
     PaddingShares shares_;
+    UnknownTokenShare unknown_;
     std::size_t maxLength_ = 128;
     std::size_t batchSize_ = 16;
 
@@ -98,6 +110,7 @@ private:
     QComboBox* labelColumn_;
     QDoubleSpinBox* validationFraction_;
     QLabel* summaryLabel_;
+    QLabel* unknownLabel_;
     QChartView* labelChart_;
     QChartView* lengthChart_;
     QLabel* paddingLabel_;

@@ -1,26 +1,20 @@
 #include "main/MainWindow.h"
 
 #include <QAction>
-#include <QApplication>
-#include <QChart>
-#include <QChartView>
 #include <QCloseEvent>
-#include <QFileDialog>
 #include <QFileInfo>
-#include <QMenuBar>
 #include <QMessageBox>
-#include <QPalette>
 #include <QSettings>
 #include <QStatusBar>
-#include <QStyle>
-#include <QStyleFactory>
 #include <QTabWidget>
 
 #include "Error.h"
 #include "common/Format.h"
 #include "common/Guard.h"
-#include "common/MetricsCharts.h"
+#include "common/Language.h"
+#include "common/Names.h"
 #include "data/TrainingPlan.h"
+#include "data/UnknownTokens.h"
 #include "dataset/DatasetPage.h"
 #include "io/AtomicFile.h"
 #include "io/InputFile.h"
@@ -33,6 +27,11 @@
 #include "worker/TrainingWorker.h"
 
 namespace bert::ui {
+
+namespace {
+constexpr int kDefaultWidth = 1280;
+constexpr int kDefaultHeight = 860;
+}  // namespace
 
 MainWindow::MainWindow(std::filesystem::path database, QWidget* parent)
     : QMainWindow(parent), database_(std::move(database)) {
@@ -93,11 +92,20 @@ MainWindow::MainWindow(std::filesystem::path database, QWidget* parent)
         QSettings().setValue(QStringLiteral("training/last"),
                              QString::fromStdString(config.toJson().dump()));
         updatePlan();
+        forgetSettingsMessage();
+    });
+    connect(techniques_, &TechniquesPage::adviceApplied, this, [this](const QString& change) {
+        showSettingsMessage(change.isEmpty()
+                                ? tr("The suggested change was undone.")
+                                : tr("Applied: %1. “Undo the change” restores the settings "
+                                     "before it.")
+                                      .arg(change));
     });
     connect(dataset_, &DatasetPage::datasetChanged, this, [this] {
         techniques_->setExampleLengths(dataset_->exampleLengths());
         QSettings().setValue(QStringLiteral("dataset/last"), dataset_->currentFile());
         updatePlan();
+        forgetSettingsMessage();
     });
     dataset_->setTokenizer(techniques_->tokenizer());
 
@@ -109,9 +117,13 @@ MainWindow::MainWindow(std::filesystem::path database, QWidget* parent)
     workerThread_.setObjectName(QStringLiteral("training"));
     workerThread_.start();
     connect(worker_, &TrainingWorker::runCreated, training_, &TrainingPage::onRunCreated);
+    connect(worker_, &TrainingWorker::runCreated, this, &MainWindow::onRunCreated);
     connect(worker_, &TrainingWorker::started, training_, &TrainingPage::onStarted);
+    connect(worker_, &TrainingWorker::started, this, &MainWindow::onRunStarted);
     connect(worker_, &TrainingWorker::stepDone, training_, &TrainingPage::onStep);
     connect(worker_, &TrainingWorker::evaluated, training_, &TrainingPage::onEvaluation);
+    connect(worker_, &TrainingWorker::evaluationProgress, training_,
+            &TrainingPage::onEvaluationProgress);
     connect(worker_, &TrainingWorker::event, training_, &TrainingPage::onEvent);
     connect(worker_, &TrainingWorker::finished, training_, &TrainingPage::onFinished);
     connect(worker_, &TrainingWorker::failed, training_, &TrainingPage::onFailed);
@@ -119,6 +131,7 @@ MainWindow::MainWindow(std::filesystem::path database, QWidget* parent)
     connect(worker_, &TrainingWorker::failed, this, [this](const QString& message) {
         training_active_ = false;
         showNotice(this, tr("Training could not start"), message, /*warning=*/true);
+        settingsMessage_ = statusBar()->currentMessage();  // true until the settings change
     });
     connect(techniques_, &TechniquesPage::largestBatchRequested, this,
             &MainWindow::findLargestBatch);
@@ -131,17 +144,31 @@ MainWindow::MainWindow(std::filesystem::path database, QWidget* parent)
             return;
         }
         showNotice(this, tr("Largest batch that fits"), message);
+        settingsMessage_ = statusBar()->currentMessage();
     });
     connect(training_, &TrainingPage::startRequested, this, &MainWindow::startTraining);
     connect(training_, &TrainingPage::cancelRequested, this, &MainWindow::cancelTraining);
     connect(training_, &TrainingPage::resumeRequested, this, &MainWindow::resumeRun);
+    connect(training_, &TrainingPage::cpuContention, this, [this](const QString& warning) {
+        if (warning.isEmpty()) {
+            statusBar()->clearMessage();
+        } else {
+            statusBar()->showMessage(warning);
+        }
+    });
     connect(runs_, &RunsPage::runsChanged, tryIt_, &TryItPage::refreshRuns);
+    // "Train again": the run's dataset, model and settings into the form.
+    connect(runs_, &RunsPage::trainAgainRequested, this, &MainWindow::trainAgain);
 
     createMenus();
+    connect(tabs_, &QTabWidget::currentChanged, this, &MainWindow::updateShortcuts);
     statusBar()->showMessage(
         tr("Runs are stored in %1").arg(QString::fromStdString(database_.string())));
     QSettings settings;
-    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    // The size and place the window had when it was closed; the default size the first time.
+    if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray())) {
+        resize(kDefaultWidth, kDefaultHeight);
+    }
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
     tabs_->setCurrentIndex(settings.value(QStringLiteral("window/tab"), 0).toInt());
     if (settings.value(QStringLiteral("view/dark"), false).toBool()) {
@@ -157,116 +184,17 @@ MainWindow::~MainWindow() {
     workerThread_.wait();
 }
 
-void MainWindow::createMenus() {
-    auto* file = menuBar()->addMenu(tr("&File"));
-    auto* open = file->addAction(tr("&Open dataset…"), this, [this] {
-        tabs_->setCurrentWidget(dataset_);
-        const auto path =
-            QFileDialog::getOpenFileName(this, tr("Open dataset"), QString(),
-                                         tr("Datasets (*.csv *.tsv *.tab *.jsonl *.ndjson)"));
-        if (!path.isEmpty()) {
-            dataset_->openFile(path);
-        }
-    });
-    open->setShortcut(QKeySequence::Open);
-    file->addAction(tr("Open &job…"), this, [this] {
-        const auto chosen =
-            QFileDialog::getOpenFileName(this, tr("Open job"), QString(), tr("Job files (*.json)"));
-        if (!chosen.isEmpty()) {
-            openJobFile(chosen);
-        }
-    });
-    file->addAction(tr("&Save job…"), this, [this] {
-        const auto chosen =
-            QFileDialog::getSaveFileName(this, tr("Save job"), QString(), tr("Job files (*.json)"));
-        if (!chosen.isEmpty()) {
-            saveJobFile(chosen);
-        }
-    });
-    auto* exportModel = file->addAction(tr("&Export a run's model…"), this,
-                                        [this] { tabs_->setCurrentWidget(runs_); });
-    exportModel->setShortcut(QKeySequence(QStringLiteral("Ctrl+E")));
-    file->addAction(tr("Run &database…"), this, [this] {
-        const auto path = QFileDialog::getSaveFileName(
-            this, tr("Run database"), QString::fromStdString(database_.string()),
-            tr("Run databases (*.sqlite)"), nullptr, QFileDialog::DontConfirmOverwrite);
-        if (!path.isEmpty()) {
-            QSettings().setValue(QStringLiteral("runs/database"), path);
-            showNotice(this, tr("Run database"),
-                       tr("BERT Studio uses %1 from its next start.").arg(path));
-        }
-    });
-    file->addSeparator();
-    auto* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
-    quit->setShortcut(QKeySequence::Quit);
-
-    auto* train = menuBar()->addMenu(tr("&Training"));
-    auto* start = train->addAction(tr("&Start"), this, &MainWindow::startTraining);
-    start->setShortcut(QKeySequence(QStringLiteral("Ctrl+Return")));
-    auto* cancel = train->addAction(tr("&Cancel"), this, &MainWindow::cancelTraining);
-    cancel->setShortcut(QKeySequence(QStringLiteral("Ctrl+.")));
-    auto* refresh = train->addAction(tr("&Refresh runs"), runs_, &RunsPage::refresh);
-    refresh->setShortcut(QKeySequence::Refresh);
-
-    auto* view = menuBar()->addMenu(tr("&View"));
-    auto* dark = view->addAction(tr("&Dark palette"));
-    dark->setCheckable(true);
-    dark->setChecked(QSettings().value(QStringLiteral("view/dark"), false).toBool());
-    connect(dark, &QAction::toggled, this, [this](bool on) { setDarkPalette(on); });
-    auto* language = view->addMenu(tr("&Language"));
-    for (const auto& [code, name] :
-         {std::pair{QStringLiteral("system"), tr("System default")},
-          std::pair{QStringLiteral("en"), QStringLiteral("English")},
-          std::pair{QStringLiteral("zh_CN"), QStringLiteral("简体中文")}}) {
-        const QString chosen = code;
-        language->addAction(name, this, [this, chosen] {
-            QSettings().setValue(QStringLiteral("view/language"), chosen);
-            QMessageBox::information(this, tr("Language"),
-                                     tr("The language changes when BERT Studio starts again."));
-        });
-    }
-    auto* help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&About BERT Studio"), this, [this] {
-        QMessageBox::about(this, tr("About BERT Studio"),
-                           tr("<b>BERT Studio</b> %1<br>Fine-tune BERT classifiers without running "
-                              "out of memory.<br>"
-                              "Runs: %2")
-                               .arg(QCoreApplication::applicationVersion(),
-                                    QString::fromStdString(database_.string())));
-    });
+void MainWindow::showSettingsMessage(const QString& text) {
+    statusBar()->showMessage(text);
+    settingsMessage_ = text;
 }
 
-void MainWindow::setDarkPalette(bool dark, bool remember) {
-    if (remember) {
-        QSettings().setValue(QStringLiteral("view/dark"), dark);
+void MainWindow::forgetSettingsMessage() {
+    // What the status bar said about the earlier data or settings is no longer true.
+    if (!settingsMessage_.isEmpty() && statusBar()->currentMessage() == settingsMessage_) {
+        statusBar()->clearMessage();
     }
-    if (dark) {
-        qApp->setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
-        QPalette palette;
-        palette.setColor(QPalette::Window, QColor(45, 45, 48));
-        palette.setColor(QPalette::WindowText, QColor(230, 230, 230));
-        palette.setColor(QPalette::Base, QColor(30, 30, 32));
-        palette.setColor(QPalette::AlternateBase, QColor(45, 45, 48));
-        palette.setColor(QPalette::Text, QColor(230, 230, 230));
-        palette.setColor(QPalette::Button, QColor(55, 55, 58));
-        palette.setColor(QPalette::ButtonText, QColor(230, 230, 230));
-        palette.setColor(QPalette::Highlight, QColor(61, 142, 201));
-        palette.setColor(QPalette::HighlightedText, Qt::white);
-        palette.setColor(QPalette::ToolTipBase, QColor(55, 55, 58));
-        palette.setColor(QPalette::ToolTipText, QColor(230, 230, 230));
-        palette.setColor(QPalette::PlaceholderText, QColor(150, 150, 150));
-        // Disabled fields must look disabled in the dark palette too.
-        for (const auto role : {QPalette::Text, QPalette::ButtonText, QPalette::WindowText}) {
-            palette.setColor(QPalette::Disabled, role, QColor(120, 120, 120));
-        }
-        palette.setColor(QPalette::Disabled, QPalette::Base, QColor(45, 45, 48));
-        qApp->setPalette(palette);
-    } else {
-        qApp->setPalette(qApp->style()->standardPalette());
-    }
-    for (auto* view : findChildren<QChartView*>()) {
-        view->chart()->setTheme(dark ? QChart::ChartThemeDark : QChart::ChartThemeLight);
-    }
+    settingsMessage_.clear();
 }
 
 void MainWindow::updatePlan() {
@@ -334,7 +262,18 @@ void MainWindow::updatePlan() {
             }
         }
     }
-    training_->setPlan(line, warnings.join(QLatin1Char('\n')));
+    // Whether the model can read the text at all (issue 27: 70% of a Chinese review set was
+    // [UNK] for the English default model, and nothing said so).
+    const auto& unknown = dataset_->unknownTokens();
+    QString unknownLine;
+    if (unknown.tokens > 0) {
+        unknownLine =
+            QLatin1Char(' ') + tr("Unknown tokens: %1%.").arg(100.0 * unknown.share(), 0, 'f', 1);
+        if (unknown.warns()) {
+            warnings << dataset_->unknownTokenText();
+        }
+    }
+    training_->setPlan(line + unknownLine, warnings.join(QLatin1Char('\n')));
 }
 
 bool MainWindow::applyJob(const TrainingJob& job) {
@@ -412,11 +351,13 @@ bool MainWindow::readyToTrain(const QString& action) {
         showNotice(
             this, action,
             dataset_->errorText().isEmpty() ? tr("Open a dataset first.") : dataset_->errorText());
+        settingsMessage_ = statusBar()->currentMessage();
         return false;
     }
     if (!techniques_->modelError().isEmpty()) {
         tabs_->setCurrentWidget(techniques_);
         showNotice(this, action, techniques_->modelError());
+        settingsMessage_ = statusBar()->currentMessage();
         return false;
     }
     return true;
@@ -455,13 +396,15 @@ void MainWindow::onLargestBatchFound(const BatchFit& fit) {
                    tr("Not even a micro-batch of 1 fits in %1. Turn on memory techniques or "
                       "shorten the max length.")
                        .arg(mib(fit.budgetBytes)));
+        settingsMessage_ = statusBar()->currentMessage();
         return;
     }
     auto config = techniques_->config();
     config.batchSize = fit.config.batchSize;
     config.accumulationSteps = fit.config.accumulationSteps;
+    config.evalBatchSize = fit.config.evalBatchSize;  // lowered when evaluation would not fit
     techniques_->setConfig(config);
-    statusBar()->showMessage(
+    showSettingsMessage(
         tr("Micro-batch %1 × accumulation %2 (effective batch %3): forecast "
            "%4, trial step %5 of %6")
             .arg(fit.config.batchSize)
@@ -476,7 +419,7 @@ bool MainWindow::startTraining() {
         return false;
     }
     if (batchSearchActive_) {
-        statusBar()->showMessage(tr("Wait until the largest batch is found, then start."));
+        showSettingsMessage(tr("Wait until the largest batch is found, then start."));
         return false;
     }
     if (!readyToTrain(tr("Start training"))) {
@@ -484,8 +427,11 @@ bool MainWindow::startTraining() {
     }
     const auto job = currentJob();
     training_active_ = true;
-    training_->prepareRun();
+    startedJob_ = job;
+    resumingRun_ = 0;
+    training_->prepareRun(0, job.training);
     tabs_->setCurrentWidget(training_);
+    statusBar()->showMessage(tr("Starting a run: reading and tokenising the data…"));
     cancel_ = std::make_shared<std::atomic<bool>>(false);
     QMetaObject::invokeMethod(
         worker_, [worker = worker_, job, cancel = cancel_] { worker->start(job, cancel); },
@@ -497,9 +443,21 @@ void MainWindow::resumeRun(qint64 runId) {
     if (training_active_ || runId <= 0) {
         return;
     }
+    // The run's own settings, for the ETA and the threads shown.
+    std::optional<TrainingConfig> config;
+    try {
+        RunStore store(database_, RunStore::Access::ReadOnly);
+        if (const auto run = store.run(runId)) {
+            config = jobOfRun(*run).training;
+        }
+    } catch (const std::exception&) {
+        // The worker reads the run again and says what is wrong with it.
+    }
     training_active_ = true;
-    training_->prepareRun(runId);
+    resumingRun_ = runId;
+    training_->prepareRun(runId, config);
     tabs_->setCurrentWidget(training_);
+    statusBar()->showMessage(tr("Resuming run %1: loading its checkpoint…").arg(runId));
     cancel_ = std::make_shared<std::atomic<bool>>(false);
     QMetaObject::invokeMethod(
         worker_, [worker = worker_, runId, cancel = cancel_] { worker->resume(runId, cancel); },
@@ -514,12 +472,49 @@ void MainWindow::cancelTraining() {
     }
 }
 
+void MainWindow::onRunCreated(qint64 runId) {
+    statusBar()->showMessage(resumingRun_ == runId ? tr("Run %1 resumed: preparing…").arg(runId)
+                                                   : tr("Run %1 created: preparing…").arg(runId));
+    if (resumingRun_ != runId) {
+        nameRunInLanguage(runId);
+    }
+}
+
+void MainWindow::onRunStarted() {
+    // The store says "running" now (a resumed run said "cancelled" until it ended).
+    runs_->refresh();
+    statusBar()->showMessage(tr("Run %1 is training.").arg(training_->currentRun()));
+}
+
+void MainWindow::nameRunInLanguage(qint64 runId) {
+    if (!interfaceTranslated() || !startedJob_.name.empty()) {
+        return;  // English, or a name the user chose: core's name stands
+    }
+    const auto& job = startedJob_;
+    const auto folder = job.modelFolder.filename() == "model"
+                            ? job.modelFolder.parent_path().filename()
+                            : job.modelFolder.filename();
+    const QString model = job.preset.empty()
+                              ? QString::fromStdString(folder.string())
+                              : tr("%1 (from scratch)").arg(Names::preset(job.preset));
+    QString name =
+        tr("%1 on %2").arg(model, QString::fromStdString(job.data.trainFile.filename().string()));
+    const auto techniques =
+        Names::techniques(nlohmann::json{{"job", job.toJson()}}, job.training.techniquesSummary());
+    if (!techniques.isEmpty()) {
+        name += tr(", ") + techniques;
+    }
+    name += QStringLiteral(" #%1").arg(runId);
+    guarded(this, tr("Rename run %1").arg(runId),
+            [&] { RunStore(database_).rename(runId, name.toStdString()); });
+}
+
 void MainWindow::onFinished(qint64 runId) {
     training_active_ = false;
     runs_->refresh();
     tryIt_->refreshRuns();
     tryIt_->chooseRun(runId);  // Try it follows the newest finished run
-    statusBar()->showMessage(tr("Run %1 finished").arg(runId));
+    statusBar()->showMessage(training_->status());
     Q_EMIT trainingFinished(runId);
     if (closeAfterRun_) {
         close();

@@ -2,26 +2,37 @@
 
 #include <filesystem>
 
+#include <QKeySequence>
+#include <QList>
 #include <QMainWindow>
+#include <QPair>
 #include <QThread>
 
 #include "worker/TrainingWorker.h"
 
 QT_BEGIN_NAMESPACE
+class QAction;
 class QTabWidget;
 QT_END_NAMESPACE
 
 namespace bert::ui {
 
 class DatasetPage;
+class HelpDialog;
 class RunsPage;
 class TechniquesPage;
 class TrainingPage;
 class TryItPage;
 
 /// The studio's window: Dataset, Model & techniques, Training, Runs and Try it tabs over one
-/// run database; a TrainingWorker on its own QThread does all training. Settings (layout,
-/// last dataset, database, palette, language) persist in QSettings.
+/// run database; a TrainingWorker on its own QThread does all training. Settings (window size
+/// and layout, splitters, last dataset, database, palette, language) persist in QSettings; a
+/// window with none saved opens at 1280 x 860.
+///
+/// Shortcuts belong to a context: Start (Ctrl+Return) works on the dataset, techniques and
+/// training tabs, not on Runs or Try it (where Ctrl+Return classifies). The status bar says what
+/// is true now: a message about the settings (a fit that failed, a largest batch found, a
+/// change applied) goes when the settings change, and a run's start and end replace the last.
 ///
 /// The database is opened read-write once, at start: it is created or migrated, and runs left
 /// "running" by a process that died are marked interrupted. Every later read opens it read-only.
@@ -56,6 +67,12 @@ public:
     void cancelTraining();
     /// Dark palette on or off (Fusion style), charts included; remember it in the settings.
     void setDarkPalette(bool dark, bool remember = true);
+    /// The menu bar's action with this text (its & removed), searched in every menu; or null.
+    QAction* menuAction(const QString& text) const;
+    /// Help → Guide: the techniques (page 0) or the keyboard shortcuts (page 1). Non-modal.
+    HelpDialog* showHelp(int page);
+    /// Every shortcut of the window, with what it does (the guide lists them).
+    QList<QPair<QString, QKeySequence>> shortcuts() const;
 
 Q_SIGNALS:
     void trainingFinished(qint64 runId);
@@ -67,6 +84,15 @@ protected:
 
 private:
     void createMenus();
+    /// Binds Ctrl+Return to Start only on the tabs where a run is set up.
+    void updateShortcuts();
+    /// Shows a message about the settings in the status bar; it goes when they change.
+    void showSettingsMessage(const QString& text);
+    void forgetSettingsMessage();
+    void onRunCreated(qint64 runId);
+    void onRunStarted();
+    /// A new run's automatic name in the interface's language (core names runs in English).
+    void nameRunInLanguage(qint64 runId);
     void resumeRun(qint64 runId);
     /// Refreshes the training tab's line about what Start will train on.
     void updatePlan();
@@ -91,6 +117,11 @@ private:
     bool training_active_ = false;
     bool closeAfterRun_ = false;
     bool batchSearchActive_ = false;  ///< a "Largest batch that fits" search holds the worker
+    QAction* startAction_ = nullptr;
+    QAction* resumeAction_ = nullptr;
+    QString settingsMessage_;  ///< the status bar's message about the settings, if shown
+    TrainingJob startedJob_;   ///< the job of the run started last
+    qint64 resumingRun_ = 0;   ///< the run a resume was asked for (0: a new run)
 };
 
 }  // namespace bert::ui

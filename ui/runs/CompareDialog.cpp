@@ -13,6 +13,7 @@
 #include <QLabel>
 #include <QLineSeries>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QScatterSeries>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -56,13 +57,38 @@ QString settingName(const std::string& key) {
     return QString::fromStdString(key);
 }
 
-/// Byte counts in MiB; everything else as stored.
+/// Byte counts in MiB, switches as on and off, an unset value as "none", a choice by the
+/// form's name for it; everything else as stored. (JSON's true, false and null were shown as
+/// they are stored, in English whatever the interface's language.)
 QString settingValue(const std::string& key, const std::string& value) {
+    if (value == "true") {
+        return CompareDialog::tr("on");
+    }
+    if (value == "false") {
+        return CompareDialog::tr("off");
+    }
+    if (value == "null") {
+        return CompareDialog::tr("none");
+    }
     if (key.size() > 6 && key.compare(key.size() - 6, 6, "_bytes") == 0) {
         try {
             return mib(std::stoll(value));
         } catch (const std::exception&) {
-            return QString::fromStdString(value);  // "null": no cap
+            return QString::fromStdString(value);
+        }
+    }
+    const std::string prefix = "training.";
+    if (key.rfind(prefix, 0) == 0) {
+        if (const auto* option = findTrainingOption(key.substr(prefix.size()))) {
+            for (const auto& choice : option->choices) {
+                if (value == choice.name) {
+                    // "dynamic: pad each batch to its longest": the name before the colon.
+                    return QCoreApplication::translate("TrainingOptions", choice.label)
+                        .remove(QLatin1Char('&'))
+                        .section(QRegularExpression(QStringLiteral("[:：]")), 0, 0)
+                        .trimmed();
+                }
+            }
         }
     }
     return QString::fromStdString(value);

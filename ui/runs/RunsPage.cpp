@@ -2,13 +2,16 @@
 
 #include <algorithm>
 
+#include <QDateTime>
 #include <QDir>
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QInputDialog>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QRegularExpression>
@@ -26,6 +29,7 @@
 #include "runs/CompareDialog.h"
 #include "runs/RunDialog.h"
 #include "runs/RunExport.h"
+#include "runs/RunFiles.h"
 #include "runs/RunStore.h"
 
 namespace bert::ui {
@@ -42,6 +46,7 @@ enum Column {
     kAccuracy,
     kPeak,
     kDuration,
+    kDisk,
     kColumns
 };
 
@@ -52,6 +57,23 @@ QStandardItem* numberItem(double value, const QString& text) {
     return item;
 }
 
+/// A stored time (ISO 8601 UTC) in the user's time zone, written as the interface's locale
+/// writes dates; the stored text when it cannot be read.
+QString localTime(const std::string& iso) {
+    auto time = QDateTime::fromString(QString::fromStdString(iso), Qt::ISODate);
+    if (!time.isValid()) {
+        return QString::fromStdString(iso);
+    }
+    return QLocale().toString(time.toLocalTime(), QLocale::ShortFormat);
+}
+
+/// Asks a yes/no question whose default answer is No: Enter does not destroy anything.
+bool confirm(QWidget* parent, const QString& title, const QString& text) {
+    QMessageBox box(QMessageBox::Question, title, text, QMessageBox::Yes | QMessageBox::No, parent);
+    box.setDefaultButton(QMessageBox::No);
+    return box.exec() == QMessageBox::Yes;
+}
+
 }  // namespace
 
 RunsPage::RunsPage(std::filesystem::path database, QWidget* parent)
@@ -59,7 +81,7 @@ RunsPage::RunsPage(std::filesystem::path database, QWidget* parent)
     model_ = new QStandardItemModel(0, kColumns, this);
     model_->setHorizontalHeaderLabels({tr("Id"), tr("Name"), tr("Date"), tr("Status"), tr("Model"),
                                        tr("Techniques"), tr("Best accuracy"), tr("Peak memory"),
-                                       tr("Duration")});
+                                       tr("Duration"), tr("On disk")});
     proxy_ = new QSortFilterProxyModel(this);
     proxy_->setSourceModel(model_);
     proxy_->setSortRole(Qt::UserRole);
@@ -121,7 +143,12 @@ RunsPage::RunsPage(std::filesystem::path database, QWidget* parent)
                               tr("Write the run's model as a transformers folder or as ONNX, "
                                  "with a run card"),
                               [this] { exportSelected(); }));
-    buttons->addWidget(button(tr("&Delete…"), tr("Delete the selected runs and their checkpoints"),
+    buttons->addWidget(button(tr("Remove check&points…"),
+                              tr("Free the disk the selected runs' checkpoints take, keeping "
+                                 "their records: metrics, charts and settings stay"),
+                              &RunsPage::removeSelectedCheckpoints));
+    buttons->addWidget(button(tr("&Delete…"),
+                              tr("Delete the selected runs and their checkpoints (Delete)"),
                               &RunsPage::deleteSelected));
     buttons->addWidget(button(tr("Re&fresh"), tr("Reload the runs (F5)"), &RunsPage::refresh));
     error_ = new QLabel(this);
@@ -143,10 +170,26 @@ RunsPage::RunsPage(std::filesystem::path database, QWidget* parent)
                     showNotice(this, tr("Export model"), error, /*warning=*/true);
                 }
             });
-    auto* hint =
-        new QLabel(tr("Double-click a name to rename a run; double-click a row to open it."), this);
+    // Delete in the table deletes the selected runs (after asking); while a name is being
+    // edited, the editor takes the key.
+    // (A shortcut never sees the key: the table takes it first, so the table's key presses are
+    // watched here.)
+    table_->installEventFilter(this);
+    auto* hint = new QLabel(tr("Double-click a name to rename a run; double-click a row to open "
+                               "it; Delete deletes the selected runs."),
+                            this);
     layout->addWidget(hint);
     refresh();
+}
+
+bool RunsPage::eventFilter(QObject* watched, QEvent* event) {
+    // A name being edited has its own editor, which takes its keys: they never come here.
+    if (watched == table_ && event->type() == QEvent::KeyPress &&
+        static_cast<QKeyEvent*>(event)->matches(QKeySequence::Delete)) {
+        deleteSelected();
+        return true;
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 void RunsPage::refresh() {
@@ -164,8 +207,9 @@ void RunsPage::refresh() {
                                  ? QString::fromStdString(run.name)
                                  : QString::fromStdString(run.name + "\n\n" + run.notes));
             row << name;
-            auto* created = new QStandardItem(QString::fromStdString(run.createdAt));
-            created->setData(QString::fromStdString(run.createdAt), Qt::UserRole);
+            auto* created = new QStandardItem(localTime(run.createdAt));
+            created->setData(QString::fromStdString(run.createdAt), Qt::UserRole);  // sorts
+            created->setToolTip(QString::fromStdString(run.createdAt));
             created->setEditable(false);
             row << created;
             auto* status = new QStandardItem(Names::status(run.status));
@@ -194,6 +238,13 @@ void RunsPage::refresh() {
                         : numberItem(-1.0, QStringLiteral("—")));
             row << numberItem(static_cast<double>(run.peakMemoryBytes), mib(run.peakMemoryBytes));
             row << numberItem(run.seconds, duration(run.seconds));
+            const auto disk = runDiskBytes(store, run.id);
+            auto* diskItem = numberItem(
+                static_cast<double>(disk),
+                disk == 0 ? QStringLiteral("—")
+                          : QString::fromStdString(formatBytes(static_cast<double>(disk))));
+            diskItem->setToolTip(QString::fromStdString(store.runFolder(run.id).string()));
+            row << diskItem;
             model_->appendRow(row);
         }
     } catch (...) {
@@ -327,12 +378,43 @@ void RunsPage::deleteSelected() {
     if (ids.isEmpty()) {
         return;
     }
-    const auto answer = QMessageBox::question(
-        this, tr("Delete runs"),
-        tr("Delete %n run(s) with their metrics and checkpoints? This cannot be undone.", nullptr,
-           static_cast<int>(ids.size())));
-    if (answer == QMessageBox::Yes) {
+    if (confirm(this, tr("Delete runs"),
+                tr("Delete %n run(s) with their metrics and checkpoints? This cannot be undone.",
+                   nullptr, static_cast<int>(ids.size())))) {
         deleteRuns(ids);
+    }
+}
+
+void RunsPage::removeCheckpoints(const QList<qint64>& runIds) {
+    std::int64_t freed = 0;
+    int removed = 0;
+    guarded(this, tr("Remove checkpoints"), [&] {
+        RunStore store(database_, RunStore::Access::ReadOnly);
+        for (const auto id : runIds) {
+            freed += removeRunCheckpoints(store, id);
+            ++removed;
+        }
+    });
+    if (removed > 0) {
+        refresh();
+        Q_EMIT runsChanged();
+        showNotice(this, tr("Remove checkpoints"),
+                   tr("Freed %1; the runs' records stay.")
+                       .arg(QString::fromStdString(formatBytes(static_cast<double>(freed)))));
+    }
+}
+
+void RunsPage::removeSelectedCheckpoints() {
+    const auto ids = selectedRuns();
+    if (ids.isEmpty()) {
+        showNotice(this, tr("Remove checkpoints"), tr("Select the runs first."));
+        return;
+    }
+    if (confirm(this, tr("Remove checkpoints"),
+                tr("Remove the checkpoints of %n run(s)? Their metrics, charts and settings "
+                   "stay, but they can no longer be resumed, exported or tried.",
+                   nullptr, static_cast<int>(ids.size())))) {
+        removeCheckpoints(ids);
     }
 }
 

@@ -18,9 +18,11 @@ QT_END_NAMESPACE
 
 namespace bert::ui {
 
-/// Runs tab: every stored run in a sortable, filterable table (name, date, status, model,
-/// techniques, best accuracy, peak memory, duration); rename in place, notes, delete with
-/// confirmation; open a run's charts (RunDialog); compare runs (CompareDialog); export a model.
+/// Runs tab: every stored run in a sortable, filterable table (name, date in the locale's
+/// format, status, model, techniques, best accuracy, peak memory, duration, disk used); rename
+/// in place, notes, delete with confirmation (the Delete key too; the question defaults to No),
+/// remove a run's checkpoints and keep its record; open a run's charts (RunDialog); compare
+/// runs (CompareDialog); export a model.
 ///
 /// Reads open the store read-only on the GUI thread (short queries; the trainer writes from its
 /// own connection); rename, notes and delete open it read-write. Every action goes through
@@ -59,6 +61,8 @@ public:
     QFileDialog* exportSelected();
     /// Deletes runs with their checkpoints (no question asked; the Delete button asks first).
     void deleteRuns(const QList<qint64>& runIds);
+    /// Removes runs' checkpoints and keeps their records (RunFiles.h); no question asked.
+    void removeCheckpoints(const QList<qint64>& runIds);
     /// Renames a run (as editing its name in the table does).
     void renameRun(qint64 runId, const QString& name);
 
@@ -69,8 +73,12 @@ Q_SIGNALS:
     /// An export ended: error is empty when the folder was written.
     void exportFinished(qint64 runId, const QString& folder, const QString& error);
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
     void deleteSelected();
+    void removeSelectedCheckpoints();
     void editNotes();
     /// Shows a run's stored name again (after a rename that failed).
     void restoreName(qint64 runId);

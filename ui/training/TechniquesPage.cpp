@@ -1,5 +1,7 @@
 #include "training/TechniquesPage.h"
 
+#include <tuple>
+
 #include <QBarCategoryAxis>
 #include <QBarSet>
 #include <QChart>
@@ -13,6 +15,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QLineSeries>
+#include <QPen>
 #include <QPushButton>
 #include <QRadioButton>
 #include <QScrollArea>
@@ -22,11 +25,13 @@
 
 #include "DefaultModel.h"
 #include "Error.h"
+#include "common/EngineText.h"
 #include "common/Format.h"
 #include "common/Guard.h"
 #include "common/Names.h"
 #include "common/NiceAxis.h"
 #include "memory/DeviceTraits.h"
+#include "train/EvaluationForecast.h"
 #include "memory/MemoryMonitor.h"
 #include "model/FamilyTraits.h"
 #include "tokenizer/Tokenizer.h"
@@ -34,6 +39,38 @@
 #include "training/OptionForm.h"
 
 namespace bert::ui {
+
+namespace {
+constexpr int kForecastChartHeight = 270;
+constexpr int kForecastTicks = 4;
+// The cap's line, in the charts' vermillion (MetricsCharts).
+const QColor kCapColour(213, 94, 0);
+}  // namespace
+
+/// suggestFit's advice in the interface's language: its changes, each with its cost, the
+/// forecast, and the cost in all.
+QString TechniquesPage::describeAdvice(const FitAdvice& advice) {
+    QStringList changes;
+    for (const auto& change : advice.changes) {
+        changes << EngineText::translate(change);
+    }
+    QString joined;
+    for (int i = 0; i < changes.size(); ++i) {
+        joined += (i == 0                    ? QString()
+                   : i + 1 == changes.size() ? tr(" and ")
+                                             : tr(", ")) +
+                  changes[i];
+    }
+    QString text = tr("%1: forecast %2").arg(joined, mib(advice.forecastBytes));
+    if (changes.size() > 1) {
+        const double factor = advice.timeFactor;
+        const QString cost = factor > 1.05   ? tr("about %1x slower").arg(factor, 0, 'g', 2)
+                             : factor < 0.95 ? tr("about %1x faster").arg(1.0 / factor, 0, 'g', 2)
+                                             : tr("about as fast");
+        text += tr(", %1 in all").arg(cost);
+    }
+    return text;
+}
 
 TechniquesPage::TechniquesPage(QWidget* parent) : QWidget(parent) {
     // ---- model ----
@@ -95,8 +132,11 @@ TechniquesPage::TechniquesPage(QWidget* parent) : QWidget(parent) {
     auto* chart = new QChart();
     chart->setTitle(tr("Memory forecast"));
     chart->legend()->setAlignment(Qt::AlignBottom);
+    chart->setMargins(QMargins(4, 2, 4, 2));
     forecastChart_ = new QChartView(chart, this);
-    forecastChart_->setMinimumHeight(200);  // room for the axis labels and title
+    // Room for the title, two bars, the axis labels and title, and the legend: at 200 pixels
+    // the tick labels and the axis title were drawn as "…" at 1280 x 800 and maximised.
+    forecastChart_->setMinimumHeight(kForecastChartHeight);
     forecastChart_->setRenderHint(QPainter::Antialiasing);
     forecastLabel_ = new QLabel(this);
     forecastLabel_->setWordWrap(true);
@@ -106,6 +146,10 @@ TechniquesPage::TechniquesPage(QWidget* parent) : QWidget(parent) {
     applyAdvice_ = new QPushButton(tr("Apply the suggested change"), this);
     applyAdvice_->hide();
     connect(applyAdvice_, &QPushButton::clicked, this, &TechniquesPage::applyAdvice);
+    undoAdvice_ = new QPushButton(tr("&Undo the change"), this);
+    undoAdvice_->setToolTip(tr("Restore the settings from before the suggested change"));
+    undoAdvice_->hide();
+    connect(undoAdvice_, &QPushButton::clicked, this, &TechniquesPage::undoAdvice);
     largestBatch_ = new QPushButton(tr("Largest batch that fits"), this);
     largestBatch_->setToolTip(
         tr("Find the largest micro-batch the device or the memory cap allows (the forecast "
@@ -153,6 +197,7 @@ TechniquesPage::TechniquesPage(QWidget* parent) : QWidget(parent) {
     auto* warningRow = new QHBoxLayout();
     warningRow->addWidget(warningLabel_, 1);
     warningRow->addWidget(applyAdvice_);
+    warningRow->addWidget(undoAdvice_);
     warningRow->addWidget(largestBatch_);
     layout->addLayout(warningRow);
     auto* scroll = new QScrollArea(this);
@@ -312,61 +357,88 @@ void TechniquesPage::updateForecast() {
     const std::int64_t budget = c.memoryCapBytes.value_or(deviceMemoryBytes(c10::Device(c.device)));
     const QString budgetName = c.memoryCapBytes ? tr("memory cap") : tr("device memory");
 
+    evaluationPeak_ = forecastEvaluationPeak(*modelConfig_, c, lengths);
+    const std::int64_t trainingPeak = forecast_.total();
+    const std::int64_t peakGradients =
+        trainingPeak - forecast_.weights - forecast_.optimizerState - forecast_.activations;
+    const std::int64_t evaluationActivations =
+        evaluationPeak_ - forecast_.weights - forecast_.optimizerState;
+
+    // Two bars: a training step's peak and an evaluation's, each split by kind.
     auto* series = new QHorizontalStackedBarSeries();
-    const std::pair<QString, std::int64_t> parts[] = {
-        {tr("weights"), forecast_.weights},
-        {tr("gradients (alive at the peak)"),
-         forecast_.total() - forecast_.weights - forecast_.optimizerState - forecast_.activations},
-        {tr("optimizer state"), forecast_.optimizerState},
-        {tr("activations"), forecast_.activations}};
-    for (const auto& [name, bytes] : parts) {
+    const std::tuple<QString, std::int64_t, std::int64_t> parts[] = {
+        {tr("weights"), forecast_.weights, forecast_.weights},
+        {tr("gradients (alive at the peak)"), peakGradients, 0},
+        {tr("optimizer state"), forecast_.optimizerState, forecast_.optimizerState},
+        {tr("activations"), forecast_.activations, evaluationActivations}};
+    for (const auto& [name, training, evaluation] : parts) {
         auto* set = new QBarSet(name);
-        *set << static_cast<double>(bytes) / kBytesPerMiB;
+        // A horizontal chart draws its first category at the bottom: evaluation, then the step.
+        *set << toMiB(static_cast<double>(evaluation)) << toMiB(static_cast<double>(training));
         series->append(set);
     }
-    // CUDA: what the process takes beyond its tensors (memory/CudaFootprint.h).
+    // CUDA: what the process takes beyond its tensors (memory/CudaFootprint.h), in both bars.
     const std::pair<QString, std::int64_t> cudaParts[] = {
         {tr("allocator overhead"), forecast_.allocatorOverhead},
         {tr("CUDA context and NCCL"), forecast_.outsideAllocator}};
     for (const auto& [name, bytes] : cudaParts) {
         if (bytes > 0) {
             auto* set = new QBarSet(name);
-            *set << static_cast<double>(bytes) / kBytesPerMiB;
+            *set << toMiB(static_cast<double>(bytes)) << toMiB(static_cast<double>(bytes));
             series->append(set);
         }
     }
+    series->setBarWidth(0.6);
     chart->addSeries(series);
     auto* axis = new QValueAxis();
-    axis->setTitleText(tr("MiB (%1: %2)").arg(budgetName, mib(budget)));
-    // Round ticks (0, 500, 1000 MiB), never 689.9.
-    setNiceRange(
-        axis, 0.0,
-        std::max(static_cast<double>(budget), static_cast<double>(forecast_.processTotal())) /
-            kBytesPerMiB,
-        5, false);
+    axis->setTitleText(tr("MiB"));
+    // Round ticks (0, 500, 1000 MiB), never 689.9; few of them, so that they are read whole.
+    const double peakMiB =
+        toMiB(static_cast<double>(std::max(trainingPeak, evaluationPeak_) +
+                                  forecast_.allocatorOverhead + forecast_.outsideAllocator));
+    setNiceRange(axis, 0.0, std::max(toMiB(static_cast<double>(budget)), peakMiB) * 1.02,
+                 kForecastTicks, false);
     chart->addAxis(axis, Qt::AlignBottom);
     series->attachAxis(axis);
     auto* category = new QBarCategoryAxis();
-    category->append(tr("peak"));
+    category->append({tr("evaluation"), tr("training step")});
     chart->addAxis(category, Qt::AlignLeft);
     series->attachAxis(category);
+    // The budget, marked across both bars: a line on a hidden axis spanning the categories.
+    auto* span = new QValueAxis();
+    span->setRange(-0.5, 1.5);
+    span->setVisible(false);
+    chart->addAxis(span, Qt::AlignRight);
+    auto* capLine = new QLineSeries();
+    capLine->setName(tr("%1 %2").arg(budgetName, mib(budget)));
+    capLine->setPen(QPen(kCapColour, 2.0, Qt::DashLine));
+    capLine->append(toMiB(static_cast<double>(budget)), -0.5);
+    capLine->append(toMiB(static_cast<double>(budget)), 1.5);
+    chart->addSeries(capLine);
+    capLine->attachAxis(axis);
+    capLine->attachAxis(span);
 
     // Like with like (issue 24): on CUDA a cap limits what the caching allocator reserves, and
-    // the device must hold all the process takes; on the CPU both are the tensors' peak.
+    // the device must hold all the process takes; on the CPU both are the tensors' peak. An
+    // evaluation's tensors carry the same terms beyond the tensors as a step's.
     const std::int64_t budgeted = budgetedBytes(forecast_, c);
-    fits_ = budgeted <= budget;
-    const std::int64_t peakGradients =
-        forecast_.total() - forecast_.weights - forecast_.optimizerState - forecast_.activations;
+    const std::int64_t beyondTensors = budgeted - trainingPeak;
+    fits_ = budgeted <= budget && evaluationPeak_ + beyondTensors <= budget;
     forecastLabel_->setText(
         tr("Forecast peak %1 of %2 %3 (%4%): weights %5, gradients %6 (%7 of them alive at the "
            "peak), optimizer state %8, activations %9 for %10 examples of up to %11 tokens.")
-            .arg(mib(forecast_.total()), mib(budget), budgetName)
-            .arg(100.0 * static_cast<double>(forecast_.total()) / static_cast<double>(budget), 0,
-                 'f', 0)
+            .arg(mib(trainingPeak), mib(budget), budgetName)
+            .arg(100.0 * static_cast<double>(trainingPeak) / static_cast<double>(budget), 0, 'f', 0)
             .arg(mib(forecast_.weights), mib(forecast_.gradients), mib(peakGradients),
                  mib(forecast_.optimizerState), mib(forecast_.activations))
             .arg(c.batchSize)
             .arg(std::min(longest, c.maxLength)) +
+        QLatin1Char(' ') +
+        tr("Evaluation, in batches of %1 without gradients: peak %2 (%3%).")
+            .arg(c.evalBatchSize)
+            .arg(mib(evaluationPeak_))
+            .arg(100.0 * static_cast<double>(evaluationPeak_) / static_cast<double>(budget), 0, 'f',
+                 0) +
         (forecast_.allocatorOverhead > 0 || forecast_.outsideAllocator > 0
              ? QStringLiteral(" ") +
                    tr("That is the peak of allocated tensors, what a trial step measures. On "
@@ -381,15 +453,23 @@ void TechniquesPage::updateForecast() {
              : QString()));
     if (!fits_) {
         const auto advice = suggestFit(*modelConfig_, c, lengths, budget, deviceTraits(c.device));
+        const QString what =
+            budgeted > budget ? tr("This will not fit.") : tr("Evaluation will not fit.");
         if (advice.fits) {
             advice_ = advice.config;
-            warningLabel_->setText(tr("This will not fit. To fit: %1.")
-                                       .arg(QString::fromStdString(advice.description)));
+            adviceDescription_ = describeAdvice(advice);
+            warningLabel_->setText(tr("%1 To fit: %2.").arg(what, adviceDescription_));
             applyAdvice_->show();
         } else {
             warningLabel_->setText(tr("This will not fit, even with every memory technique on."));
         }
     }
+    // An applied suggestion can be undone until something else changes.
+    if (applied_ && c.toJson() != applied_->toJson()) {
+        applied_.reset();
+        beforeAdvice_.reset();
+    }
+    undoAdvice_->setVisible(canUndoAdvice());
 }
 
 void TechniquesPage::setLargestBatchSearching(bool searching) {
@@ -401,8 +481,27 @@ void TechniquesPage::setLargestBatchSearching(bool searching) {
 void TechniquesPage::applyAdvice() {
     if (advice_) {
         const auto config = *advice_;
+        const auto description = adviceDescription_;
+        beforeAdvice_ = this->config();
+        applied_ = config;
         setConfig(config);
+        Q_EMIT adviceApplied(description);
     }
+}
+
+bool TechniquesPage::canUndoAdvice() const {
+    return beforeAdvice_.has_value() && applied_.has_value();
+}
+
+void TechniquesPage::undoAdvice() {
+    if (!canUndoAdvice()) {
+        return;
+    }
+    const auto previous = *beforeAdvice_;
+    beforeAdvice_.reset();
+    applied_.reset();
+    setConfig(previous);
+    Q_EMIT adviceApplied(QString());
 }
 
 }  // namespace bert::ui

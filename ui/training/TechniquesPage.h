@@ -35,8 +35,9 @@ class OptionForm;
 /// Hugging Face cache by ModelPicker, any transformers folder, or a from-scratch preset) with
 /// its family and size, every training option as a form row built from the option table
 /// (OptionForm) with a tooltip of what it saves and costs, and a stacked bar of the memory
-/// forecast against the device or the cap, updated as options change. When the forecast does
-/// not fit, a warning names the change that would make it fit and offers to apply it.
+/// forecast against the device or the cap (the cap drawn as a line), for a training step and
+/// for an evaluation, updated as options change. When either does not fit, a warning names the
+/// change that would make it fit and offers to apply it; an applied change can be undone.
 /// configChanged() fires once per change, setConfig() included. GUI thread only.
 class TechniquesPage : public QWidget {
     Q_OBJECT
@@ -55,9 +56,14 @@ public:
     /// The dataset's example lengths in tokens, for the forecast (empty: none open; the
     /// forecast then assumes examples of max length).
     void setExampleLengths(const std::vector<std::size_t>& tokens);
-    /// The forecast shown now.
+    /// The forecast of a training step shown now.
     MemoryBreakdown forecast() const { return forecast_; }
+    /// The forecast peak of an evaluation (forecastEvaluationPeak) shown beside it.
+    std::int64_t evaluationForecast() const { return evaluationPeak_; }
+    /// Whether both the training step and the evaluation fit the device or the cap.
     bool fits() const { return fits_; }
+    /// The forecast chart (a bar for the training step, one for evaluation, the cap marked).
+    QChartView* forecastChart() const { return forecastChart_; }
     QString modelError() const;
     /// The labels of the chosen model folder's head (config.json); empty for a from-scratch
     /// preset or when the folder cannot be read.
@@ -66,8 +72,11 @@ public:
     void setModelFolder(const QString& folder);
     /// Fine-tune folder (preset empty) or train a preset from scratch over its tokenizer.
     void setModel(const QString& folder, const QString& preset);
-    /// Applies the change the warning suggests (the "Apply the suggested change" button).
+    /// Applies the change the warning suggests (the "Apply the suggested change" button); the
+    /// "Undo the change" button then restores the settings before it, until another change.
     void applyAdvice();
+    void undoAdvice();
+    bool canUndoAdvice() const;
     /// While the studio searches (largestBatchRequested), the button says so and is disabled.
     void setLargestBatchSearching(bool searching);
     /// The learning-rate preview's points: (percent of the run, rate).
@@ -81,8 +90,11 @@ Q_SIGNALS:
     void modelChanged();
     /// "Largest batch that fits" was pressed: the main window runs the search on the worker.
     void largestBatchRequested();
+    /// The suggested change was applied (description: what it changed) or undone (empty).
+    void adviceApplied(const QString& description);
 
 private:
+    static QString describeAdvice(const FitAdvice& advice);
     void loadModel();
     void updateForecast();
     void updateLearningRatePreview();
@@ -93,6 +105,10 @@ private:
     MemoryBreakdown forecast_;
     bool fits_ = true;
     std::optional<TrainingConfig> advice_;
+    QString adviceDescription_;
+    std::int64_t evaluationPeak_ = 0;
+    std::optional<TrainingConfig> beforeAdvice_;  ///< what "Undo the change" restores
+    std::optional<TrainingConfig> applied_;       ///< the advice applied; undo lasts while shown
     bool constructed_ = false;  ///< widgets fire signals while the constructor builds them
 
     QRadioButton* fineTune_;
@@ -112,6 +128,7 @@ private:
     QLabel* forecastLabel_;
     QLabel* warningLabel_;
     QPushButton* applyAdvice_;
+    QPushButton* undoAdvice_;
     QPushButton* largestBatch_;
     QChartView* lrPreview_;
     QLineSeries* lrSeries_;

@@ -2,29 +2,43 @@
 
 #include <algorithm>
 
+#include <ATen/Parallel.h>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QSettings>
 #include <QSplitter>
 #include <QTime>
 #include <QVBoxLayout>
 
+#include "common/EngineText.h"
 #include "common/Format.h"
 #include "common/MetricsCharts.h"
 #include "runs/RunStore.h"
 
 namespace bert::ui {
 
+namespace {
+const char* kSplitterKey = "training/splitter";
+// Below this share of the processor time the threads ask for, the run is starved (another
+// program computes too); the warning ends above the second, so it does not flicker.
+constexpr double kStarvedShare = 0.5;
+constexpr double kFedShare = 0.7;
+}  // namespace
+
 TrainingPage::TrainingPage(QWidget* parent) : QWidget(parent) {
     startButton_ = new QPushButton(tr("&Start training"), this);
+    startButton_->setObjectName(QStringLiteral("startTraining"));
     startButton_->setToolTip(
         tr("Train with the dataset, model and techniques chosen (Ctrl+Return)"));
     cancelButton_ = new QPushButton(tr("&Cancel"), this);
+    cancelButton_->setObjectName(QStringLiteral("cancelTraining"));
     cancelButton_->setToolTip(
         tr("Stop after the current micro-batch; a checkpoint is saved so the run can resume"));
     resumeButton_ = new QPushButton(tr("&Resume"), this);
+    resumeButton_->setObjectName(QStringLiteral("resumeTraining"));
     resumeButton_->setToolTip(
         tr("Continue the last cancelled or interrupted run from its checkpoint"));
     connect(startButton_, &QPushButton::clicked, this, &TrainingPage::startRequested);
@@ -37,6 +51,11 @@ TrainingPage::TrainingPage(QWidget* parent) : QWidget(parent) {
     progress_->setFormat(tr("idle"));
     statusLabel_ = new QLabel(this);
     statusLabel_->setWordWrap(true);
+    cpuLabel_ = new QLabel(this);
+    cpuLabel_->setWordWrap(true);
+    cpuLabel_->setObjectName(QStringLiteral("cpuShare"));
+    cpuLabel_->setStyleSheet(QStringLiteral("color: #c0392b; font-weight: bold"));
+    cpuLabel_->hide();
     planLabel_ = new QLabel(tr("Open a dataset to see what a run will train on."), this);
     planLabel_->setWordWrap(true);
     planWarnings_ = new QLabel(this);
@@ -62,17 +81,24 @@ TrainingPage::TrainingPage(QWidget* parent) : QWidget(parent) {
     buttons->addWidget(resumeButton_);
     buttons->addWidget(progress_, 1);
     buttons->addWidget(enlargeLog_);
-    auto* splitter = new QSplitter(Qt::Vertical, this);
-    splitter->addWidget(charts_);
-    splitter->addWidget(log_);
-    splitter->setStretchFactor(0, 4);
-    splitter->setStretchFactor(1, 1);
+    splitter_ = new QSplitter(Qt::Vertical, this);
+    splitter_->setObjectName(QStringLiteral("chartsAndLog"));
+    splitter_->addWidget(charts_);
+    splitter_->addWidget(log_);
+    splitter_->setStretchFactor(0, 4);
+    splitter_->setStretchFactor(1, 1);
+    // Where the user put the bar between charts and log is kept for the next start.
+    splitter_->restoreState(QSettings().value(QString::fromLatin1(kSplitterKey)).toByteArray());
+    connect(splitter_, &QSplitter::splitterMoved, this, [this] {
+        QSettings().setValue(QString::fromLatin1(kSplitterKey), splitter_->saveState());
+    });
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(planLabel_);
     layout->addWidget(planWarnings_);
     layout->addLayout(buttons);
     layout->addWidget(statusLabel_);
-    layout->addWidget(splitter, 1);
+    layout->addWidget(cpuLabel_);
+    layout->addWidget(splitter_, 1);
     setRunning(false);
     setResumable(0);
 }
@@ -81,11 +107,17 @@ void TrainingPage::setRunning(bool running) {
     startButton_->setEnabled(!running);
     cancelButton_->setEnabled(running);
     resumeButton_->setEnabled(!running && resumable_ > 0);
+    Q_EMIT resumableChanged(resumeButton_->isEnabled() ? resumable_ : 0);
 }
 
-void TrainingPage::prepareRun(qint64 resumedRun) {
+void TrainingPage::prepareRun(qint64 resumedRun, std::optional<TrainingConfig> config) {
     cancelling_ = false;
     resumingRun_ = resumedRun;
+    config_ = std::move(config);
+    evaluating_ = false;
+    cpuWindow_.reset();
+    threads_ = 0;
+    clearCpuWarning();
     if (resumedRun == 0) {
         charts_->clear();
         statusLabel_->clear();
@@ -132,6 +164,15 @@ QString TrainingPage::progressText() const {
 void TrainingPage::setResumable(qint64 runId) {
     resumable_ = runId;
     resumeButton_->setEnabled(runId > 0 && startButton_->isEnabled());
+    Q_EMIT resumableChanged(resumeButton_->isEnabled() ? runId : 0);
+}
+
+QString TrainingPage::cpuText() const {
+    return cpuLabel_->text();
+}
+
+double TrainingPage::now() const {
+    return static_cast<double>(clock_.elapsed()) / 1000.0;
 }
 
 QStringList TrainingPage::log() const {
@@ -179,13 +220,31 @@ void TrainingPage::onStarted(const RunStart& start) {
     charts_->setMemoryCap(start.memoryCapBytes);
     totalSteps_ = start.totalSteps;
     firstStep_ = start.resumedFromStep;
+    step_ = firstStep_;
     clock_.start();
+    runClock_.start(config_.value_or(TrainingConfig()), start.trainExamples,
+                    start.validationExamples, firstStep_, totalSteps_, now());
     progress_->setRange(0, static_cast<int>(totalSteps_));
     progress_->setValue(static_cast<int>(firstStep_));
     progress_->setFormat(tr("%p% — starting"));
+    // The threads it computes with; a data-parallel run's processes each use the configured
+    // count.
+    const int processes = config_ ? std::max(1, config_->processes) : 1;
+    QString threads;
+    if (processes > 1) {
+        threads = config_->threads > 0
+                      ? tr("%1 processes × %2 threads").arg(processes).arg(config_->threads)
+                      : tr("%1 processes").arg(processes);
+    } else {
+        // The configured count, else LibTorch's default (read here: OpenMP keeps the count the
+        // trainer sets per thread, so another thread's reading would not see it).
+        threads_ = config_ && config_->threads > 0 ? config_->threads : at::get_num_threads();
+        threads = threads_ == 1 ? tr("1 thread") : tr("%1 threads").arg(threads_);
+    }
     statusLabel_->setText(
-        tr("Training on %1: %2 examples, %3 for validation, %4 steps. Forecast peak %5%6.")
-            .arg(QString::fromStdString(start.device))
+        tr("Training on %1 with %2: %3 examples, %4 for validation, %5 steps. Forecast peak "
+           "%6%7.")
+            .arg(QString::fromStdString(start.device), threads)
             .arg(start.trainExamples)
             .arg(start.validationExamples)
             .arg(start.totalSteps)
@@ -197,19 +256,88 @@ void TrainingPage::onStarted(const RunStart& start) {
 
 void TrainingPage::onStep(const StepMetrics& m) {
     charts_->addStep(m);
-    const double elapsed = static_cast<double>(clock_.elapsed()) / 1000.0;
-    const double done = static_cast<double>(m.step - firstStep_);
-    const double eta = done > 0 ? elapsed / done * static_cast<double>(totalSteps_ - m.step) : 0.0;
+    step_ = m.step;
+    lastLoss_ = m.loss;
+    runClock_.stepDone(m.step, now());
     progress_->setValue(static_cast<int>(m.step));
-    progress_->setFormat(tr("%p% — step %1/%2 — loss %3 — ETA %4")
-                             .arg(m.step)
+    showProgress();
+    checkCpuShare();
+}
+
+void TrainingPage::onEvaluationProgress(int done, int batches) {
+    evaluating_ = true;
+    evaluationDone_ = done;
+    evaluationBatches_ = batches;
+    runClock_.evaluationProgress(static_cast<std::size_t>(std::max(0, done)),
+                                 static_cast<std::size_t>(std::max(0, batches)), now());
+    showProgress();
+}
+
+void TrainingPage::showProgress() {
+    const double left = runClock_.remaining(now());
+    const QString eta = left < 0.0 ? tr("ETA —") : tr("ETA %1").arg(duration(left));
+    if (evaluating_) {
+        progress_->setFormat(tr("%p% — step %1/%2 — evaluating: batch %3 of %4 — %5")
+                                 .arg(step_)
+                                 .arg(totalSteps_)
+                                 .arg(evaluationDone_)
+                                 .arg(evaluationBatches_)
+                                 .arg(eta));
+        return;
+    }
+    progress_->setFormat(tr("%p% — step %1/%2 — loss %3 — %4")
+                             .arg(step_)
                              .arg(totalSteps_)
-                             .arg(m.loss, 0, 'f', 4)
-                             .arg(duration(eta)));
+                             .arg(lastLoss_, 0, 'f', 4)
+                             .arg(eta));
+}
+
+void TrainingPage::checkCpuShare() {
+    if (threads_ <= 0 || !cpuClock_) {
+        return;  // another process's threads (data parallel) are not measured here
+    }
+    const CpuTimes times = cpuClock_();
+    if (!cpuWindow_) {
+        cpuWindow_ = times;
+        return;
+    }
+    const double wall = times.wall - cpuWindow_->wall;
+    if (wall < kCpuWindowSeconds) {
+        return;
+    }
+    const double cores = (times.cpu - cpuWindow_->cpu) / wall;
+    const double share = cores / static_cast<double>(threads_);
+    cpuWindow_ = times;
+    if (share < kStarvedShare || (cpuStarved_ && share < kFedShare)) {
+        cpuStarved_ = true;
+        cpuLabel_->setText(
+            tr("The run gets %1 of the %2 cores it asked for: other programs are using the "
+               "processor, so it runs slower. Close them, or lower Threads.")
+                .arg(cores, 0, 'f', 1)
+                .arg(threads_));
+        cpuLabel_->show();
+        Q_EMIT cpuContention(cpuLabel_->text());
+    } else {
+        clearCpuWarning();
+    }
+}
+
+void TrainingPage::clearCpuWarning() {
+    if (cpuStarved_) {
+        cpuStarved_ = false;
+        cpuLabel_->hide();
+        cpuLabel_->clear();
+        Q_EMIT cpuContention(QString());
+    }
 }
 
 void TrainingPage::onEvaluation(const EvalMetrics& m) {
     charts_->addEvaluation(m);
+    if (evaluating_) {
+        runClock_.evaluationDone(now());
+        evaluating_ = false;
+        showProgress();
+    }
     appendLog(tr("evaluation at step %1: loss %2, accuracy %3, macro-F1 %4")
                   .arg(m.step)
                   .arg(m.loss, 0, 'f', 4)
@@ -221,11 +349,14 @@ void TrainingPage::onEvent(const TrainerEvent& event) {
     const bool important = event.kind == EventKind::OomRecovered ||
                            event.kind == EventKind::EvalOomRecovered ||
                            event.kind == EventKind::StepSkipped || event.kind == EventKind::Error;
-    appendLog(QString::fromStdString(event.message), important);
+    appendLog(EngineText::translate(event.message), important);
 }
 
 void TrainingPage::onFinished(qint64 runId, const RunResult& result) {
     setRunning(false);
+    evaluating_ = false;
+    threads_ = 0;
+    clearCpuWarning();
     QString text;
     switch (result.status) {
         case RunStatus::Completed:
@@ -242,7 +373,7 @@ void TrainingPage::onFinished(qint64 runId, const RunResult& result) {
             setResumable(runId);
             break;
         default:
-            text = tr("Run %1 failed: %2").arg(runId).arg(QString::fromStdString(result.error));
+            text = tr("Run %1 failed: %2").arg(runId).arg(EngineText::translate(result.error));
             setResumable(0);
             break;
     }
@@ -257,6 +388,9 @@ void TrainingPage::onFinished(qint64 runId, const RunResult& result) {
 
 void TrainingPage::onFailed(const QString& message) {
     setRunning(false);
+    evaluating_ = false;
+    threads_ = 0;
+    clearCpuWarning();
     progress_->setRange(0, 1);
     if (cancelling_) {
         progress_->setFormat(tr("cancelled"));

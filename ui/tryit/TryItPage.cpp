@@ -9,6 +9,7 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QShortcut>
 #include <QVBoxLayout>
 
 #include "common/AsyncTask.h"
@@ -17,12 +18,24 @@
 #include "model/Inference.h"
 #include "runs/RunExport.h"
 #include "runs/RunStore.h"
+#include "train/Metrics.h"
 
 namespace bert::ui {
 
 namespace {
-constexpr std::size_t kTryItMaxLength = 512;  // tokens; longer texts are truncated
+constexpr std::size_t kTryItMaxLength = 512;      // tokens: a model folder's texts are cut here
+constexpr int kMaxLengthRole = Qt::UserRole + 1;  // a run's model reads what the run read
+
+/// The max length a stored run trained at, or kTryItMaxLength when it does not say.
+std::size_t maxLengthOfRun(const RunRecord& run) {
+    const auto* training = trainingSettingsOfRunConfig(run.config);
+    if (training != nullptr && training->contains("max_length") &&
+        (*training)["max_length"].is_number_unsigned()) {
+        return (*training)["max_length"].get<std::size_t>();
+    }
+    return kTryItMaxLength;
 }
+}  // namespace
 
 TryItPage::TryItPage(std::filesystem::path database, QWidget* parent)
     : QWidget(parent), database_(std::move(database)) {
@@ -39,8 +52,15 @@ TryItPage::TryItPage(std::filesystem::path database, QWidget* parent)
     text_ = new QPlainTextEdit(this);
     text_->setPlaceholderText(tr("Type or paste a text to classify…"));
     classify_ = new QPushButton(tr("C&lassify"), this);
-    classify_->setToolTip(tr("Label probabilities of the text (Ctrl+Return in the text box)"));
+    classify_->setToolTip(tr("Label probabilities of the text (Ctrl+Return on this tab)"));
     connect(classify_, &QPushButton::clicked, this, [this] { classify(text_->toPlainText()); });
+    // Ctrl+Return classifies here; the main window's Start is not bound to it on this tab.
+    for (const auto& keys :
+         {QKeySequence(Qt::CTRL | Qt::Key_Return), QKeySequence(Qt::CTRL | Qt::Key_Enter)}) {
+        auto* shortcut = new QShortcut(keys, this);
+        shortcut->setContext(Qt::WidgetWithChildrenShortcut);
+        connect(shortcut, &QShortcut::activated, classify_, &QPushButton::click);
+    }
     error_ = new QLabel(this);
     error_->setStyleSheet(QStringLiteral("color: #c0392b; font-weight: bold"));
     error_->setWordWrap(true);
@@ -50,13 +70,13 @@ TryItPage::TryItPage(std::filesystem::path database, QWidget* parent)
     top->addWidget(modelLabel);
     top->addWidget(source_, 1);
     top->addWidget(folder);
-    results_ = new QVBoxLayout();
+    resultsArea_ = new QVBoxLayout();
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(top);
     layout->addWidget(text_, 1);
     layout->addWidget(classify_);
     layout->addWidget(error_);
-    layout->addLayout(results_);
+    layout->addLayout(resultsArea_);
     layout->addStretch();
     refreshRuns();
 }
@@ -78,6 +98,8 @@ void TryItPage::refreshRuns() {
                                      .arg(QString::fromStdString(it->name))
                                      .arg(it->bestAccuracy, 0, 'f', 3),
                                  QString::fromStdString(checkpoint.string()));
+                source_->setItemData(source_->count() - 1,
+                                     static_cast<qulonglong>(maxLengthOfRun(*it)), kMaxLengthRole);
             }
         }
     } catch (...) {
@@ -120,6 +142,9 @@ void TryItPage::classify(const QString& text) {
         return;
     }
     const std::filesystem::path folder = source_->currentData().toString().toStdString();
+    const auto maxLength = source_->currentData(kMaxLengthRole).isValid()
+                               ? source_->currentData(kMaxLengthRole).toULongLong()
+                               : kTryItMaxLength;
     // The task gets the loaded model when it is the chosen one, and loads it otherwise.
     auto model = folder == loadedFolder_ ? model_ : nullptr;
     struct Outcome {
@@ -129,13 +154,12 @@ void TryItPage::classify(const QString& text) {
     setBusy(true);
     runAsync<Outcome>(
         this,
-        [model, folder, input = text.toStdString()]() mutable {
+        [model, folder, maxLength, input = text.toStdString()]() mutable {
             if (!model) {
                 model = std::make_shared<ModelBundle>(loadModelFolder(folder));
             }
-            const auto probabilities =
-                predictProbabilities(*model->model, *model->tokenizer, {input}, kTryItMaxLength, 1,
-                                     c10::Device(c10::kCPU));
+            const auto probabilities = predictProbabilities(
+                *model->model, *model->tokenizer, {input}, maxLength, 1, c10::Device(c10::kCPU));
             Outcome outcome{model, {}};
             for (std::size_t i = 0; i < model->config.labels.size(); ++i) {
                 outcome.probabilities.append({QString::fromStdString(model->config.labels[i]),
@@ -162,23 +186,32 @@ void TryItPage::classify(const QString& text) {
 
 void TryItPage::showResult(const Probabilities& result) {
     lastResult_ = result;
-    while (auto* item = results_->takeAt(0)) {
-        delete item->widget();
-        delete item->layout();
-        delete item;
-    }
+    // One widget holds a result's rows: the next result replaces it whole. (Taking the layout's
+    // items one by one deleted a row's layout twice, and its labels and bars never: the second
+    // Classify crashed the studio.)
+    delete results_;
+    results_ = new QWidget(this);
+    results_->setObjectName(QStringLiteral("tryItResults"));
+    auto* rows = new QVBoxLayout(results_);
+    rows->setContentsMargins(0, 0, 0, 0);
     for (const auto& [label, probability] : result) {
         auto* row = new QHBoxLayout();
-        auto* name = new QLabel(label, this);
+        auto* name = new QLabel(label, results_);
         name->setMinimumWidth(120);
-        auto* bar = new QProgressBar(this);
+        auto* bar = new QProgressBar(results_);
         bar->setRange(0, 1000);
         bar->setValue(static_cast<int>(probability * 1000.0));
         bar->setFormat(QString::number(probability * 100.0, 'f', 1) + QLatin1Char('%'));
         row->addWidget(name);
         row->addWidget(bar, 1);
-        results_->addLayout(row);
+        rows->addLayout(row);
     }
+    resultsArea_->addWidget(results_);
+}
+
+int TryItPage::resultRows() const {
+    return results_ == nullptr ? 0
+                               : static_cast<int>(results_->findChildren<QProgressBar*>().size());
 }
 
 }  // namespace bert::ui

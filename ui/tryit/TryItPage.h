@@ -22,7 +22,8 @@ struct ModelBundle;
 namespace bert::ui {
 
 /// "Try it" tab: type or paste a text and see the label probabilities from a run's model (or
-/// any model folder).
+/// any model folder). Classify, or Ctrl+Return anywhere on the tab. A run's model reads the
+/// text as the run did: cut at the run's max length (a model folder's at 512 tokens).
 ///
 /// Loading the model and classifying run off the GUI thread (runAsync): the tensors they make
 /// are not counted against a running trainer's memory cap, and the window never waits on
@@ -44,6 +45,8 @@ public:
     bool busy() const { return busy_; }
     /// The last result shown.
     Probabilities lastResult() const { return lastResult_; }
+    /// The rows (label and bar) shown now.
+    int resultRows() const;
     void chooseRun(qint64 runId);
     /// The model chosen now, as the list shows it.
     QString currentModelText() const;
@@ -66,7 +69,8 @@ private:
     QComboBox* source_;
     QPlainTextEdit* text_;
     QPushButton* classify_;
-    QVBoxLayout* results_;
+    QVBoxLayout* resultsArea_;
+    QWidget* results_ = nullptr;  ///< the rows of the result shown; replaced by the next
     QLabel* error_;
 };
 

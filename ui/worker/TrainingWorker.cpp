@@ -58,6 +58,9 @@ public:
     void onStarted(const RunStart& s) override { Q_EMIT worker_.started(s); }
     void onStep(const StepMetrics& m) override { Q_EMIT worker_.stepDone(m); }
     void onEvaluation(const EvalMetrics& m) override { Q_EMIT worker_.evaluated(m); }
+    void onEvaluationProgress(std::size_t done, std::size_t batches) override {
+        Q_EMIT worker_.evaluationProgress(static_cast<int>(done), static_cast<int>(batches));
+    }
     void onEpochEnd(const EpochSummary& s) override { Q_EMIT worker_.epochDone(s); }
     void onEvent(const TrainerEvent& e) override { Q_EMIT worker_.event(e); }
 

@@ -58,6 +58,8 @@ Q_SIGNALS:
     void started(const bert::RunStart& start);
     void stepDone(const bert::StepMetrics& metrics);
     void evaluated(const bert::EvalMetrics& metrics);
+    /// An evaluation's batches done and in all (0 of N as it begins).
+    void evaluationProgress(int done, int batches);
     void epochDone(const bert::EpochSummary& summary);
     void event(const bert::TrainerEvent& event);
     void finished(qint64 runId, const bert::RunResult& result);

@@ -94,15 +94,20 @@ ActivationShape bertLayerActivations(const EncoderConfig& m, const ActivationCon
     // The activation's input and output (2 x intermediate size).
     const std::int64_t perTokenIntermediate = 2 * e;
     ActivationShape shape;
-    shape.layerBytesPerToken = perTokenHidden * m.hiddenSize + perTokenIntermediate * m.intermediateSize;
+    shape.layerBytesPerToken =
+        perTokenHidden * m.hiddenSize + perTokenIntermediate * m.intermediateSize;
     // Embeddings: the LayerNorm input (fp32) and the dropout mask, only when they train.
     shape.embeddingBytesPerToken = (kFloatBytes + mask) * m.embeddingWidth();
-    shape.linearWeights = m.numHiddenLayers * (4 * m.hiddenSize * m.hiddenSize +
-                                               2 * m.hiddenSize * m.intermediateSize);
+    shape.linearWeights = m.numHiddenLayers *
+                          (4 * m.hiddenSize * m.hiddenSize + 2 * m.hiddenSize * m.intermediateSize);
     // CPU math path: the fp32 softmax output per head and query-key pair, and with attention
     // dropout its one-byte mask and the fp32 dropped weights.
-    shape.attentionMapBytes =
-        m.attentionProbsDropoutProb > 0.0 ? 2 * kFloatBytes + 1 : kFloatBytes;
+    shape.attentionMapBytes = m.attentionProbsDropoutProb > 0.0 ? 2 * kFloatBytes + 1 : kFloatBytes;
+    shape.evaluationFeedForwardBytesPerToken = perTokenIntermediate * m.intermediateSize;
+    // The residual (fp32), query, key and value, and the kernel's output and scaled inputs (CPU:
+    // two fp32 copies; CUDA: one in the autocast dtype).
+    shape.evaluationAttentionBytesPerToken =
+        (kFloatBytes + 3 * e + (context.cuda ? e : 2 * kFloatBytes)) * m.hiddenSize;
     return shape;
 }
 

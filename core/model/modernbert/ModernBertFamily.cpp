@@ -102,8 +102,7 @@ void finishModernBert(EncoderConfig& config, const nlohmann::json& json,
             }
         }
     } else {
-        const auto every =
-            jsonField<std::int64_t>(json, "global_attn_every_n_layers", 3, source);
+        const auto every = jsonField<std::int64_t>(json, "global_attn_every_n_layers", 3, source);
         if (every <= 0) {
             throw InputError(source, "field \"global_attn_every_n_layers\" must be positive");
         }
@@ -145,15 +144,15 @@ ParameterCounts modernBertCounts(const EncoderConfig& m) {
     // tok_embeddings and norm; layer 0 has no attention norm (the embeddings' norm precedes
     // it): its absence is counted against the embeddings, so that every layer counts the same.
     counts.embeddings = m.vocabSize * h;
-    counts.perLayer = norm(m)                          // attn_norm
-                      + h * 3 * h + attentionBias * 3 * h  // Wqkv
-                      + h * h + attentionBias * h          // attn.Wo
-                      + norm(m)                            // mlp_norm
-                      + h * 2 * i + mlpBias * 2 * i        // Wi
-                      + i * h + mlpBias * h;               // mlp.Wo
-    counts.head = norm(m)                                       // final_norm
+    counts.perLayer = norm(m)                                     // attn_norm
+                      + h * 3 * h + attentionBias * 3 * h         // Wqkv
+                      + h * h + attentionBias * h                 // attn.Wo
+                      + norm(m)                                   // mlp_norm
+                      + h * 2 * i + mlpBias * 2 * i               // Wi
+                      + i * h + mlpBias * h;                      // mlp.Wo
+    counts.head = norm(m)                                         // final_norm
                   + h * h + (m.classifierBias ? h : 0) + norm(m)  // head.dense, head.norm
-                  + h * m.numLabels() + m.numLabels();           // classifier
+                  + h * m.numLabels() + m.numLabels();            // classifier
     return counts;
 }
 
@@ -177,12 +176,19 @@ ActivationShape modernBertActivations(const EncoderConfig& m, const ActivationCo
     // the gated product feeding mlp.Wo (its dropout mask when mlp_dropout is on).
     const std::int64_t attentionInputs = context.cuda ? 4 * e * h : 3 * kFloatBytes * h;
     shape.layerBytesPerToken = 2 * kFloatBytes * h + 2 * e * h + 4 * kFloatBytes * m.headDim() +
-                               attentionInputs + e * h + attentionMask * h +
-                               2 * e * i + e * i + e * i + mlpMask * i;
+                               attentionInputs + e * h + attentionMask * h + 2 * e * i + e * i +
+                               e * i + mlpMask * i;
     // The embeddings' norm input (fp32) and dropout mask.
     shape.embeddingBytesPerToken = (kFloatBytes + (m.hiddenDropoutProb > 0.0 ? 1 : 0)) * h;
     shape.linearWeights = m.numHiddenLayers * (4 * h * h + 3 * h * i) + h * h;
     shape.attentionMapBytes = attentionMask ? 2 * kFloatBytes + 1 : kFloatBytes;
+    // Wi's output (input and gate, 2 x intermediate), the activation's output and the gated
+    // product, alive together while the product is formed.
+    shape.evaluationFeedForwardBytesPerToken = 4 * e * i;
+    // The residual and the norm's output (fp32), Wqkv's output, the rotated query and key (fp32),
+    // the kernel's output, and on the CPU its two fp32 scaled copies.
+    shape.evaluationAttentionBytesPerToken =
+        (2 * kFloatBytes + 3 * e + 2 * kFloatBytes + e + (context.cuda ? 0 : 2 * kFloatBytes)) * h;
     return shape;
 }
 

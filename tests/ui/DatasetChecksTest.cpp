@@ -1,0 +1,145 @@
+// Issue 27, points 3 and 10: the dataset tab says when the model cannot read the text (its
+// vocabulary turns most tokens into [UNK]) and what to do; a file without a label column asks
+// for one instead of using the text column; a binary file is called what it is.
+#include <fstream>
+
+#include <QComboBox>
+#include <QLabel>
+#include <QTest>
+
+#include "../core/TinyModel.h"
+#include "StudioFixture.h"
+#include "dataset/DatasetPage.h"
+#include "main/MainWindow.h"
+#include "tokenizer/WordPieceTokenizer.h"
+#include "training/TrainingPage.h"
+
+namespace bert::test {
+namespace {
+
+class DatasetChecks : public StudioFixture {
+protected:
+    QString unknownLabel() const {
+        auto* label = window_->datasetPage()->findChild<QLabel*>(QStringLiteral("unknownTokens"));
+        return label != nullptr && label->isVisibleTo(window_->datasetPage()) ? label->text()
+                                                                              : QString();
+    }
+    QComboBox* labelColumn() const {
+        for (auto* combo : window_->datasetPage()->findChildren<QComboBox*>()) {
+            if (combo->toolTip().contains(QStringLiteral("class of each row"))) {
+                return combo;
+            }
+        }
+        return nullptr;
+    }
+};
+
+const char* const kChineseReviews[] = {"这部电影非常好看，我很喜欢", "剧情无聊，演员很差",
+                                       "值得一看的好电影", "浪费时间，太难看了"};
+
+void writeChineseReviews(const std::filesystem::path& file) {
+    std::ofstream csv(file);
+    csv << "review,sentiment\n";
+    for (int i = 0; i < 40; ++i) {
+        csv << kChineseReviews[i % 4] << "," << (i % 2 == 0 ? "pos" : "neg") << "\n";
+    }
+}
+
+// Point 3: with the default English model, 70% of the tokens of Chinese reviews were [UNK], the
+// run stayed at chance, and nothing said so.
+TEST_F(DatasetChecks, UnknownTokensAreShownAndWarnedOfWithWhatToDo) {
+    chooseTinyModel();
+    openReviewsThroughTheDialog();
+    EXPECT_TRUE(unknownLabel().contains(QStringLiteral("Unknown tokens: 0.0%")))
+        << unknownLabel().toStdString();
+    EXPECT_TRUE(
+        window_->trainingPage()->planText().contains(QStringLiteral("Unknown tokens: 0.0%")))
+        << window_->trainingPage()->planText().toStdString();
+    EXPECT_TRUE(window_->trainingPage()->planWarnings().isEmpty());
+
+    writeChineseReviews(dir_ / "chinese.csv");
+    openDatasetThroughTheDialog(dir_ / "chinese.csv");
+    ASSERT_TRUE(window_->datasetPage()->hasData())
+        << window_->datasetPage()->errorText().toStdString();
+    EXPECT_GT(window_->datasetPage()->unknownTokens().share(), 0.9);
+    const auto warning = unknownLabel();
+    EXPECT_TRUE(warning.contains(QStringLiteral("unknown to the model's vocabulary")))
+        << warning.toStdString();
+    EXPECT_TRUE(warning.contains(QStringLiteral("Choose a model for this language")));
+    EXPECT_TRUE(warning.contains(QStringLiteral("huggingface")));
+    EXPECT_TRUE(window_->trainingPage()->planWarnings().contains(
+        QStringLiteral("unknown to the model's vocabulary")))
+        << window_->trainingPage()->planWarnings().toStdString();
+
+    // A model whose vocabulary has these characters reads them: the warning goes.
+    auto vocabulary = tinyVocabulary();
+    for (const char* review : kChineseReviews) {
+        const QString text = QString::fromUtf8(review);
+        for (const auto character : text) {
+            const auto token = QString(character).toStdString();
+            if (std::find(vocabulary.begin(), vocabulary.end(), token) == vocabulary.end()) {
+                vocabulary.push_back(token);
+            }
+        }
+    }
+    auto bundle = makeModel(2, 32, 4, 0.1, 3, {"neg", "pos"}, 200);
+    exportModelFolder(dir_ / "chinese-model", *bundle.model, WordPieceTokenizer(vocabulary, {}));
+    typeInto(findLineEdit(window_.get(), QStringLiteral("modelFolder")),
+             QString::fromStdString((dir_ / "chinese-model").string()));
+    EXPECT_LT(window_->datasetPage()->unknownTokens().share(), 0.01);
+    EXPECT_FALSE(unknownLabel().contains(QStringLiteral("unknown to the model's vocabulary")))
+        << unknownLabel().toStdString();
+    EXPECT_TRUE(window_->trainingPage()->planWarnings().isEmpty())
+        << window_->trainingPage()->planWarnings().toStdString();
+}
+
+// Point 10: a CSV without a label column was read with the text column as its label, and Start
+// then refused for another reason; a binary file renamed .csv got "line 5 has 2 fields".
+TEST_F(DatasetChecks, ANoLabelFileAsksForOneAndABinaryFileIsCalledSo) {
+    chooseTinyModel();
+    {
+        std::ofstream csv(dir_ / "texts.csv");
+        csv << "text,note\n";
+        for (int i = 0; i < 30; ++i) {
+            csv << "\"a film number " << i << "\",note " << i << "\n";
+        }
+    }
+    openDatasetThroughTheDialog(dir_ / "texts.csv");
+    auto* dataset = window_->datasetPage();
+    EXPECT_FALSE(dataset->hasData());
+    EXPECT_TRUE(dataset->errorText().contains(QStringLiteral("texts.csv: no label column; choose")))
+        << dataset->errorText().toStdString();
+    ASSERT_NE(labelColumn(), nullptr);
+    EXPECT_EQ(labelColumn()->currentIndex(), 0) << "a column was taken as the label";
+    // Start says the same, not something else.
+    clickButton(window_.get(), QStringLiteral("Start training"));
+    EXPECT_FALSE(window_->isTraining());
+    EXPECT_TRUE(visibleMessages(window_.get()).contains(QStringLiteral("no label column")))
+        << visibleMessages(window_.get()).toStdString();
+    // Choosing the column reads the file.
+    bringToFront(labelColumn());
+    labelColumn()->setFocus();
+    QTest::keyClick(labelColumn(), Qt::Key_Down);
+    QTest::keyClick(labelColumn(), Qt::Key_Down);
+    EXPECT_EQ(labelColumn()->currentText(), QStringLiteral("note"));
+    EXPECT_TRUE(dataset->hasData()) << dataset->errorText().toStdString();
+    EXPECT_TRUE(dataset->errorText().isEmpty());
+
+    // A PNG renamed .csv: not a text file, at the byte where the binary content starts.
+    {
+        std::ofstream png(dir_ / "picture.csv", std::ios::binary);
+        const char header[] = "\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x10";
+        png.write(header, sizeof header - 1);
+        for (int i = 0; i < 200; ++i) {
+            png.put(static_cast<char>(i));
+        }
+    }
+    openDatasetThroughTheDialog(dir_ / "picture.csv");
+    EXPECT_TRUE(dataset->errorText().contains(
+        QStringLiteral("picture.csv: is not a text file (binary content at byte 9)")))
+        << dataset->errorText().toStdString();
+    EXPECT_FALSE(dataset->errorText().contains(QStringLiteral("fields")));
+}
+
+}  // namespace
+}  // namespace bert::test

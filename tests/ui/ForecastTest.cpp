@@ -1,0 +1,163 @@
+// Issue 27, points 4, 5 and 13 (undo): the memory forecast chart can be read at 1280 x 800 and
+// maximised, with the cap drawn on it; "fits" counts evaluation, the advice lowers the
+// evaluation batch when evaluation alone does not fit, and an applied change can be undone.
+#include <fstream>
+
+#include <QAbstractButton>
+#include <QChart>
+#include <QChartView>
+#include <QGraphicsScene>
+#include <QGraphicsSimpleTextItem>
+#include <QGraphicsTextItem>
+#include <QLineSeries>
+#include <QSignalSpy>
+#include <QTest>
+
+#include "StudioFixture.h"
+#include "main/MainWindow.h"
+#include "training/TechniquesPage.h"
+#include "training/TrainingPage.h"
+
+namespace bert::test {
+namespace {
+
+class Forecast : public StudioFixture {
+protected:
+    /// Every text the chart draws, and those drawn cut short ("…").
+    std::pair<QStringList, QStringList> chartTexts() const {
+        auto* view = window_->techniquesPage()->forecastChart();
+        QStringList all;
+        QStringList cut;
+        for (auto* item : view->scene()->items()) {
+            if (!item->isVisible()) {
+                continue;
+            }
+            QString text;
+            if (auto* rich = dynamic_cast<QGraphicsTextItem*>(item)) {
+                text = rich->toPlainText();
+            } else if (auto* simple = dynamic_cast<QGraphicsSimpleTextItem*>(item)) {
+                text = simple->text();
+            } else {
+                continue;
+            }
+            if (text.isEmpty()) {
+                continue;
+            }
+            all << text;
+            if (text.contains(QChar(0x2026)) || text.contains(QStringLiteral("..."))) {
+                cut << text;
+            }
+        }
+        return {all, cut};
+    }
+    QLineSeries* capLine() const {
+        for (auto* series : window_->techniquesPage()->forecastChart()->chart()->series()) {
+            if (auto* line = qobject_cast<QLineSeries*>(series)) {
+                return line;
+            }
+        }
+        return nullptr;
+    }
+};
+
+// Point 4: tick labels and the axis title were drawn as "…", and the cap was not marked.
+TEST_F(Forecast, TheChartIsReadableAt1280x800AndMaximisedWithTheCapDrawn) {
+    chooseTinyModel();
+    openReviewsThroughTheDialog();
+    auto config = quickConfig(1);
+    for (const auto cap :
+         {std::optional<std::int64_t>{}, std::optional<std::int64_t>{300LL << 20}}) {
+        config.memoryCapBytes = cap;
+        setConfig(config);
+        for (const auto size : {QSize(1280, 800), QSize(1920, 1080)}) {
+            window_->resize(size);
+            bringToFront(window_->techniquesPage()->forecastChart());
+            QCoreApplication::processEvents();
+            const auto [texts, cut] = chartTexts();
+            EXPECT_TRUE(cut.isEmpty()) << size.width() << "x" << size.height() << ": "
+                                       << cut.join(QStringLiteral(" | ")).toStdString();
+            EXPECT_TRUE(texts.contains(QStringLiteral("MiB")))
+                << texts.join(QStringLiteral(" | ")).toStdString();
+            EXPECT_TRUE(texts.contains(QStringLiteral("0")));
+            EXPECT_TRUE(texts.contains(QStringLiteral("evaluation")));
+        }
+        auto* line = capLine();
+        ASSERT_NE(line, nullptr) << "the budget is not drawn";
+        ASSERT_EQ(line->count(), 2);
+        if (cap) {
+            EXPECT_TRUE(line->name().startsWith(QStringLiteral("memory cap")))
+                << line->name().toStdString();
+            EXPECT_DOUBLE_EQ(line->at(0).x(), 300.0);
+            EXPECT_DOUBLE_EQ(line->at(1).x(), 300.0);
+        } else {
+            EXPECT_TRUE(line->name().startsWith(QStringLiteral("device memory")));
+        }
+    }
+}
+
+// Point 5: under a cap, the forecast said the run fits, then every evaluation ran out of memory
+// at batch 64 and fell back to 32. Long reviews, a small training batch and evaluation in 64s:
+// evaluation decides. The change applied through its button fits, and undoes through its own.
+TEST_F(Forecast, FitsCountsEvaluationAndAnAppliedChangeCanBeUndone) {
+    {
+        std::ofstream csv(dir_ / "long.csv");
+        csv << "review,sentiment\n";
+        for (int i = 0; i < 80; ++i) {
+            std::string words;
+            for (int w = 0; w < 40 + i % 20; ++w) {
+                words += i % 2 == 0 ? "i loved it , a great film ! " : "the film was very bad . ";
+            }
+            csv << '"' << words << "\"," << (i % 2 == 0 ? "pos" : "neg") << "\n";
+        }
+    }
+    chooseTinyModel();
+    openDatasetThroughTheDialog(dir_ / "long.csv");
+    auto* techniques = window_->techniquesPage();
+    auto config = quickConfig(1);
+    config.maxLength = 256;
+    config.batchSize = 2;
+    config.evalBatchSize = 64;
+    setConfig(config);
+    const auto training = techniques->forecast().total();
+    const auto evaluation = techniques->evaluationForecast();
+    ASSERT_GT(evaluation, 2 * training) << "the case needs evaluation to weigh more";
+    // A third of the way from the training step's peak to evaluation's, in whole MiB as the
+    // form takes it.
+    config.memoryCapBytes = (training + (evaluation - training) / 3) >> 20 << 20;
+    setConfig(config);
+    ASSERT_EQ(techniques->config().toJson(), config.toJson());
+    EXPECT_FALSE(techniques->fits()) << "evaluation does not fit, so the run does not";
+    EXPECT_TRUE(techniques->adviceText().contains(QStringLiteral("Evaluation will not fit")))
+        << techniques->adviceText().toStdString();
+    EXPECT_TRUE(techniques->adviceText().contains(QStringLiteral("evaluate in batches of")))
+        << techniques->adviceText().toStdString();
+
+    clickButton(techniques, QStringLiteral("Apply the suggested change"));
+    EXPECT_TRUE(techniques->fits()) << techniques->adviceText().toStdString();
+    const auto applied = techniques->config();
+    EXPECT_LT(applied.evalBatchSize, 64U);
+    EXPECT_EQ(applied.batchSize, 2U) << "training did not need a change";
+    EXPECT_EQ(applied.memoryCapBytes, config.memoryCapBytes);
+
+    // Point 13: the change can be undone, and redone.
+    auto* undo = findButton(techniques, QStringLiteral("Undo the change"));
+    ASSERT_NE(undo, nullptr);
+    EXPECT_TRUE(undo->isVisible());
+    click(undo);
+    EXPECT_EQ(techniques->config().toJson(), config.toJson()) << "undo did not restore";
+    EXPECT_FALSE(undo->isVisible());
+    EXPECT_FALSE(techniques->fits());
+    clickButton(techniques, QStringLiteral("Apply the suggested change"));
+    EXPECT_EQ(techniques->config().toJson(), applied.toJson());
+
+    // The run under the cap: every evaluation within it.
+    const auto run = trainThroughTheStartButton();
+    ASSERT_GT(run, 0);
+    const auto log = window_->trainingPage()->log().join(QLatin1Char('\n'));
+    EXPECT_FALSE(log.contains(QStringLiteral("out of memory"))) << log.toStdString();
+    EXPECT_TRUE(window_->trainingPage()->status().contains(QStringLiteral("completed")))
+        << window_->trainingPage()->status().toStdString();
+}
+
+}  // namespace
+}  // namespace bert::test

@@ -1,0 +1,300 @@
+#include "common/EngineText.h"
+
+#include <vector>
+
+#include <QRegularExpression>
+#include <QStringList>
+
+namespace bert::ui {
+
+namespace {
+
+/// One engine text: its pattern (anchored; each capture fills %1, %2, ... of the template in
+/// order), the translatable template, and an example of the engine's text for the tests.
+struct Pattern {
+    const char* regex;
+    const char* text;
+    const char* example;
+};
+
+// The engine's texts, as core writes them (file: line). Keep the example beside the pattern the
+// same as the engine's text: the test translates every example.
+const Pattern kPatterns[] = {
+    // core/train/Trainer.cpp: out-of-memory recovery, skipped steps, cancel, early stopping.
+    {R"(out of memory at micro-batch (\d+); continuing with (\d+) x (\d+) accumulation )"
+     R"(\(effective batch (\d+) unchanged\))",
+     QT_TRANSLATE_NOOP("EngineText",
+                       "out of memory at micro-batch %1; continuing with %2 × %3 accumulation "
+                       "(effective batch %4 unchanged)"),
+     "out of memory at micro-batch 16; continuing with 8 x 4 accumulation (effective batch 32 "
+     "unchanged)"},
+    {R"(out of memory in evaluation at batch (\d+); evaluating in batches of (\d+) )"
+     R"(\(training is not affected\))",
+     QT_TRANSLATE_NOOP("EngineText",
+                       "out of memory in evaluation at batch %1; evaluating in batches of %2 "
+                       "(training is not affected)"),
+     "out of memory in evaluation at batch 64; evaluating in batches of 32 (training is not "
+     "affected)"},
+    {R"(non-finite gradients: optimizer step skipped, loss scale backed off)",
+     QT_TRANSLATE_NOOP("EngineText",
+                       "non-finite gradients: optimizer step skipped, loss scale backed off"),
+     "non-finite gradients: optimizer step skipped, loss scale backed off"},
+    {R"(non-finite gradients: optimizer step skipped)",
+     QT_TRANSLATE_NOOP("EngineText", "non-finite gradients: optimizer step skipped"),
+     "non-finite gradients: optimizer step skipped"},
+    {R"(stopped by the user at step (\d+))",
+     QT_TRANSLATE_NOOP("EngineText", "stopped by the user at step %1"),
+     "stopped by the user at step 12"},
+    {R"(stopped early at step (\d+): no better (\S+) for (\d+) evaluations \(best (\S+) at step )"
+     R"((\d+)\))",
+     QT_TRANSLATE_NOOP("EngineText",
+                       "stopped early at step %1: no better %2 for %3 evaluations (best %4 at "
+                       "step %5)"),
+     "stopped early at step 40: no better accuracy for 3 evaluations (best 0.910000 at step 25)"},
+    {R"(stopped early at step (\d+): no better (\S+) for (\d+) evaluations \(best (\S+)\))",
+     QT_TRANSLATE_NOOP("EngineText",
+                       "stopped early at step %1: no better %2 for %3 evaluations (best %4)"),
+     "stopped early at step 40: no better loss for 3 evaluations (best 0.310000)"},
+    {R"(forecast peak (\d+) MiB; trial step on the longest micro-batch \((\d+) examples\) )"
+     R"((\d+) MiB)",
+     QT_TRANSLATE_NOOP("EngineText",
+                       "forecast peak %1 MiB; trial step on the longest micro-batch (%2 "
+                       "examples) %3 MiB"),
+     "forecast peak 310 MiB; trial step on the longest micro-batch (16 examples) 298 MiB"},
+    {R"(the loss diverged at step (\d+): it was not finite for (\d+) steps in a row; lower the )"
+     R"(learning rate \(or use bf16 instead of fp16\) and train again)",
+     QT_TRANSLATE_NOOP("EngineText",
+                       "the loss diverged at step %1: it was not finite for %2 steps in a row; "
+                       "lower the learning rate (or use bf16 instead of fp16) and train again"),
+     "the loss diverged at step 7: it was not finite for 5 steps in a row; lower the learning "
+     "rate (or use bf16 instead of fp16) and train again"},
+    {R"(out of memory at micro-batch (\d+) \(cannot shrink further\): (.*)\. Try gradient )"
+     R"(checkpointing, bf16/fp16, a shorter max length, freezing layers, or a larger memory cap\.)",
+     QT_TRANSLATE_NOOP("EngineText",
+                       "out of memory at micro-batch %1 (cannot shrink further): %2. Try "
+                       "gradient checkpointing, bf16/fp16, a shorter max length, freezing "
+                       "layers, or a larger memory cap."),
+     "out of memory at micro-batch 1 (cannot shrink further): CPU memory cap of 40 MiB reached: "
+     "tried to allocate 12 MiB with 38 MiB in use. Try gradient checkpointing, bf16/fp16, a "
+     "shorter max length, freezing layers, or a larger memory cap."},
+    // core/train/MemoryForecast.cpp: the changes suggestFit proposes, each with its cost.
+    {R"(use unpadded batches \((.+)\))",
+     QT_TRANSLATE_NOOP("EngineText", "use unpadded batches (%1)"),
+     "use unpadded batches (about 1.3x faster)"},
+    {R"(turn on gradient checkpointing \((.+)\))",
+     QT_TRANSLATE_NOOP("EngineText", "turn on gradient checkpointing (%1)"),
+     "turn on gradient checkpointing (about 1.2x slower)"},
+    {R"(use (bf16|fp16) mixed precision \((.+)\))",
+     QT_TRANSLATE_NOOP("EngineText", "use %1 mixed precision (%2)"),
+     "use bf16 mixed precision (about 1.2x faster)"},
+    {R"(freeze the embeddings \((.+); may cost a little accuracy\))",
+     QT_TRANSLATE_NOOP("EngineText", "freeze the embeddings (%1; may cost a little accuracy)"),
+     "freeze the embeddings (about as fast; may cost a little accuracy)"},
+    {R"(shorten the max length to (\d+) \((.+); cuts the text of longer examples\))",
+     QT_TRANSLATE_NOOP("EngineText",
+                       "shorten the max length to %1 (%2; cuts the text of longer examples)"),
+     "shorten the max length to 64 (about 2.1x faster; cuts the text of longer examples)"},
+    {R"(shorten the max length to (\d+) \(([^;]+)\))",
+     QT_TRANSLATE_NOOP("EngineText", "shorten the max length to %1 (%2)"),
+     "shorten the max length to 64 (about as fast)"},
+    {R"(use micro-batch (\d+) x accumulation (\d+) \((.+); effective batch (\d+) kept\))",
+     QT_TRANSLATE_NOOP("EngineText",
+                       "use micro-batch %1 × accumulation %2 (%3; effective batch %4 kept)"),
+     "use micro-batch 8 x accumulation 4 (about 1.2x slower; effective batch 32 kept)"},
+    {R"(evaluate in batches of (\d+) \(evaluation a little slower; training unchanged\))",
+     QT_TRANSLATE_NOOP("EngineText",
+                       "evaluate in batches of %1 (evaluation a little slower; training "
+                       "unchanged)"),
+     "evaluate in batches of 16 (evaluation a little slower; training unchanged)"},
+    // core/train/TrainerCheckpoints.cpp
+    {R"(epoch checkpoint saved to (.+))",
+     QT_TRANSLATE_NOOP("EngineText", "epoch checkpoint saved to %1"),
+     "epoch checkpoint saved to /runs/3/checkpoint-20"},
+    {R"(best checkpoint saved to (.+))",
+     QT_TRANSLATE_NOOP("EngineText", "best checkpoint saved to %1"),
+     "best checkpoint saved to /runs/3/best"},
+    {R"(cancel checkpoint saved to (.+))",
+     QT_TRANSLATE_NOOP("EngineText", "checkpoint at the cancel saved to %1"),
+     "cancel checkpoint saved to /runs/3/checkpoint-12"},
+    {R"(final checkpoint saved to (.+))",
+     QT_TRANSLATE_NOOP("EngineText", "final checkpoint saved to %1"),
+     "final checkpoint saved to /runs/3/checkpoint-30"},
+    // core/train/TrainingJob.cpp
+    {R"(resumed from (.+))", QT_TRANSLATE_NOOP("EngineText", "resumed from %1"),
+     "resumed from /runs/3/checkpoint-12"},
+    {R"((\d+) rows without text or label skipped; (\d+) invalid UTF-8 sequences replaced)",
+     QT_TRANSLATE_NOOP("EngineText",
+                       "%1 rows without text or label skipped; %2 invalid UTF-8 sequences "
+                       "replaced"),
+     "3 rows without text or label skipped; 0 invalid UTF-8 sequences replaced"},
+    {R"(removed (\d+) MiB an interrupted checkpoint write left)",
+     QT_TRANSLATE_NOOP("EngineText", "removed %1 MiB an interrupted checkpoint write left"),
+     "removed 87 MiB an interrupted checkpoint write left"},
+    // core/runs/RunStore.cpp
+    {R"(the process ended during training; found at the next start)",
+     QT_TRANSLATE_NOOP("EngineText", "the process ended during training; found at the next start"),
+     "the process ended during training; found at the next start"},
+    {R"(the process ended during training \(killed or crashed\))",
+     QT_TRANSLATE_NOOP("EngineText", "the process ended during training (killed or crashed)"),
+     "the process ended during training (killed or crashed)"},
+    // core/memory/DeviceTraits.cpp
+    {R"(bf16 on this CPU is emulated \(it has neither AVX512-BF16 nor AMX-BF16\): several times )"
+     R"(slower a step than fp32)",
+     QT_TRANSLATE_NOOP("EngineText",
+                       "bf16 on this CPU is emulated (it has neither AVX512-BF16 nor AMX-BF16): "
+                       "several times slower a step than fp32"),
+     "bf16 on this CPU is emulated (it has neither AVX512-BF16 nor AMX-BF16): several times "
+     "slower a step than fp32"},
+    // core/data/TableReader.cpp, core/data/Dataset.cpp, core/io/InputFile.cpp: the problems of
+    // a file, after "file: ".
+    {R"(line (\d+) has (\d+) fields but the header has (\d+) \(an unquoted delimiter in the )"
+     R"(text\?\))",
+     QT_TRANSLATE_NOOP("EngineText",
+                       "line %1 has %2 fields but the header has %3 (an unquoted delimiter in the "
+                       "text?)"),
+     "line 5 has 3 fields but the header has 2 (an unquoted delimiter in the text?)"},
+    {R"(line (\d+): a quoted field starts here and is never closed)",
+     QT_TRANSLATE_NOOP("EngineText", "line %1: a quoted field starts here and is never closed"),
+     "line 2: a quoted field starts here and is never closed"},
+    {R"(is not a text file \(binary content at byte (\d+)\))",
+     QT_TRANSLATE_NOOP("EngineText", "is not a text file (binary content at byte %1)"),
+     "is not a text file (binary content at byte 9)"},
+    {R"(is UTF-16 text; save it as UTF-8)",
+     QT_TRANSLATE_NOOP("EngineText", "is UTF-16 text; save it as UTF-8"),
+     "is UTF-16 text; save it as UTF-8"},
+    {R"(is empty \(no header line\))", QT_TRANSLATE_NOOP("EngineText", "is empty (no header line)"),
+     "is empty (no header line)"},
+    {R"(is empty \(no JSON objects\))",
+     QT_TRANSLATE_NOOP("EngineText", "is empty (no JSON objects)"), "is empty (no JSON objects)"},
+    {R"(line (\d+) is not a JSON object \(JSON Lines needs one object per line\))",
+     QT_TRANSLATE_NOOP("EngineText",
+                       "line %1 is not a JSON object (JSON Lines needs one object per line)"),
+     "line 4 is not a JSON object (JSON Lines needs one object per line)"},
+    {R"(has an extension BERT Studio does not read \(use \.csv, \.tsv or \.jsonl\))",
+     QT_TRANSLATE_NOOP("EngineText",
+                       "has an extension BERT Studio does not read (use .csv, .tsv or .jsonl)"),
+     "has an extension BERT Studio does not read (use .csv, .tsv or .jsonl)"},
+    {R"(has no rows with both a text and a label)",
+     QT_TRANSLATE_NOOP("EngineText", "has no rows with both a text and a label"),
+     "has no rows with both a text and a label"},
+    {R"(has a single class \((.*)\); a classifier needs at least two labels)",
+     QT_TRANSLATE_NOOP("EngineText",
+                       "has a single class (%1); a classifier needs at least two labels"),
+     "has a single class (\"pos\"); a classifier needs at least two labels"},
+    {R"(has no (text|label|second text) column (".*"); the columns found are (.*))",
+     QT_TRANSLATE_NOOP("EngineText", "has no %1 column %2; the columns found are %3"),
+     "has no label column \"sentiment\"; the columns found are \"review\""},
+    {R"(does not exist)", QT_TRANSLATE_NOOP("EngineText", "does not exist"), "does not exist"},
+    {R"(could not be read)", QT_TRANSLATE_NOOP("EngineText", "could not be read"),
+     "could not be read"},
+    {R"(cannot be opened for reading: (.*))",
+     QT_TRANSLATE_NOOP("EngineText", "cannot be opened for reading: %1"),
+     "cannot be opened for reading: Permission denied"},
+};
+
+/// Words the engine puts into its texts (the best metric's name), translated where they appear
+/// alone as a value.
+const char* const kWords[] = {
+    QT_TRANSLATE_NOOP("EngineText", "accuracy"),
+    QT_TRANSLATE_NOOP("EngineText", "macro-f1"),
+    QT_TRANSLATE_NOOP("EngineText", "loss"),
+    QT_TRANSLATE_NOOP("EngineText", "about as fast"),
+    QT_TRANSLATE_NOOP("EngineText", "text"),
+    QT_TRANSLATE_NOOP("EngineText", "label"),
+    QT_TRANSLATE_NOOP("EngineText", "second text"),
+};
+
+/// A value inside a text: a known word, or a change's cost ("about 1.3x slower").
+QString word(const QString& value) {
+    for (const char* known : kWords) {
+        if (value == QLatin1String(known)) {
+            return QCoreApplication::translate("EngineText", known);
+        }
+    }
+    static const QRegularExpression slower(QStringLiteral("^about (\\S+)x slower$"));
+    static const QRegularExpression faster(QStringLiteral("^about (\\S+)x faster$"));
+    // core/memory/MemoryMonitor.cpp: why an allocation was refused under the cap.
+    static const QRegularExpression cap(
+        QStringLiteral("^CPU memory cap of (\\S+ \\S+) reached: tried to allocate (\\S+ \\S+) with "
+                       "(\\S+ \\S+) in use$"));
+    if (const auto match = cap.match(value); match.hasMatch()) {
+        return QCoreApplication::translate("EngineText",
+                                           "CPU memory cap of %1 reached: tried to allocate %2 "
+                                           "with %3 in use")
+            .arg(match.captured(1), match.captured(2), match.captured(3));
+    }
+    if (const auto match = slower.match(value); match.hasMatch()) {
+        return QCoreApplication::translate("EngineText", "about %1x slower").arg(match.captured(1));
+    }
+    if (const auto match = faster.match(value); match.hasMatch()) {
+        return QCoreApplication::translate("EngineText", "about %1x faster").arg(match.captured(1));
+    }
+    return value;
+}
+
+// The costs word() translates, for lupdate.
+[[maybe_unused]] const char* const kCosts[] = {
+    QT_TRANSLATE_NOOP("EngineText", "about %1x slower"),
+    QT_TRANSLATE_NOOP("EngineText", "about %1x faster"),
+};
+
+/// The template with %1, %2, ... replaced in one pass (a path holding "%2" stays as it is).
+QString fill(const QString& text, const QStringList& values) {
+    QString out;
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        if (text[i] == QLatin1Char('%') && i + 1 < text.size() && text[i + 1].isDigit()) {
+            const int index = text[i + 1].digitValue() - 1;
+            if (index >= 0 && index < values.size()) {
+                out += values[index];
+                ++i;
+                continue;
+            }
+        }
+        out += text[i];
+    }
+    return out;
+}
+
+const std::vector<QRegularExpression>& compiledPatterns() {
+    static const std::vector<QRegularExpression> compiled = [] {
+        std::vector<QRegularExpression> list;
+        for (const auto& pattern : kPatterns) {
+            // "file: problem": the problem is translated, the file stays as it is.
+            list.emplace_back(QStringLiteral("^(?:(.+): )??") + QString::fromUtf8(pattern.regex) +
+                              QStringLiteral("$"));
+        }
+        return list;
+    }();
+    return compiled;
+}
+
+}  // namespace
+
+QString EngineText::translate(const QString& english) {
+    const auto& compiled = compiledPatterns();
+    for (std::size_t i = 0; i < compiled.size(); ++i) {
+        const auto match = compiled[i].match(english);
+        if (!match.hasMatch()) {
+            continue;
+        }
+        QStringList values;
+        for (int capture = 2; capture <= match.lastCapturedIndex(); ++capture) {
+            values << word(match.captured(capture));
+        }
+        const QString text =
+            fill(QCoreApplication::translate("EngineText", kPatterns[i].text), values);
+        const QString file = match.captured(1);
+        return file.isEmpty() ? text : file + QStringLiteral(": ") + text;
+    }
+    return english;
+}
+
+QStringList EngineText::examples() {
+    QStringList examples;
+    for (const auto& pattern : kPatterns) {
+        examples << QString::fromUtf8(pattern.example);
+    }
+    return examples;
+}
+
+}  // namespace bert::ui

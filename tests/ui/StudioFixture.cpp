@@ -24,7 +24,7 @@
 #include "main/MainWindow.h"
 #include "runs/RunStore.h"
 #include "runs/RunsPage.h"
-#include "train/TrainingJob.h"
+#include "runs/TrainingJob.h"
 #include "training/TechniquesPage.h"
 
 namespace bert::test {

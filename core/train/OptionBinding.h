@@ -10,6 +10,11 @@
 
 namespace bert {
 
+inline constexpr double kMiB = 1024.0 * 1024.0;
+// Whole-number options accept up to this: large enough for any run, small enough to be exact
+// in a double and in the form's spin boxes (int).
+inline constexpr double kLargeCount = 2147483647.0;
+
 /// The JSON value checked against the option's kind and range; throws InputError naming the
 /// option. Returns it in its canonical JSON type (unsigned for Count and Seed, bytes for a size).
 nlohmann::json checkedOptionValue(const OptionDescriptor& option, const nlohmann::json& value);

@@ -11,15 +11,6 @@
 
 namespace bert {
 
-namespace {
-
-constexpr double kMiB = 1024.0 * 1024.0;
-// Whole-number options accept up to this: large enough for any run, small enough to be exact
-// in a double and in the form's spin boxes (int).
-constexpr double kLargeCount = 2147483647.0;
-
-}  // namespace
-
 std::vector<OptionDescriptor> buildTrainingOptionTable() {
     using K = OptionKind;
     using G = OptionGroup;

@@ -15,8 +15,6 @@ namespace bert {
 
 namespace {
 
-constexpr double kMiB = 1024.0 * 1024.0;
-
 std::string numberText(double value) {
     char text[32];
     std::snprintf(text, sizeof text, "%g", value);

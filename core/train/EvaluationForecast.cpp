@@ -28,27 +28,10 @@ std::int64_t forecastEvaluationPeak(const EncoderConfig& model, const TrainingCo
     // The batch of the longest examples: evaluation sorts by length and pads each batch to its
     // own longest, whatever the training padding (unpadded stays unpadded).
     const bool cuda = training.device.rfind("cuda", 0) == 0;
-    const auto batch = lengths.longestBatch(training.evalBatchSize, training.maxLength);
-    std::int64_t tokens = 0;
-    std::int64_t attentionPairs = 0;
-    if (training.padding == PaddingMode::Unpadded) {
-        const auto grouping =
-            AttentionGrouping::forDevice(cuda ? c10::Device(c10::kCUDA) : c10::Device(c10::kCPU));
-        for (const auto& group : attentionGroups(batch, grouping)) {
-            const auto length = static_cast<std::int64_t>(group.front());
-            for (const auto member : group) {
-                tokens += static_cast<std::int64_t>(member);
-            }
-            attentionPairs += static_cast<std::int64_t>(group.size()) * length * length;
-        }
-    } else {
-        PaddingOptions padding;
-        padding.multipleOf = training.padToMultipleOf;
-        const auto length =
-            static_cast<std::int64_t>(paddedLength(batch.empty() ? 0 : batch.front(), padding));
-        tokens = static_cast<std::int64_t>(batch.size()) * length;
-        attentionPairs = static_cast<std::int64_t>(batch.size()) * length * length;
-    }
+    const auto longest =
+        longestBatchShape(lengths, training.evalBatchSize, training, /*fixedPadding=*/false);
+    const std::int64_t tokens = longest.tokens;
+    const std::int64_t attentionPairs = longest.attentionPairs;
     const std::int64_t h = model.hiddenSize;
     const bool autocast = training.precision != Precision::Fp32;
     const std::int64_t e = autocast ? 2 : kFloatBytes;
@@ -80,8 +63,8 @@ std::int64_t forecastRunPeak(const EncoderConfig& model, const TrainingConfig& t
     // a step's. On the CPU both are the tensors' peak.
     const auto step = forecastMemory(model, training, lengths, ranks);
     const auto budgeted = budgetedBytes(step, training);
-    return std::max(budgeted,
-                    forecastEvaluationPeak(model, training, lengths, ranks) + budgeted - step.total());
+    return std::max(budgeted, forecastEvaluationPeak(model, training, lengths, ranks) + budgeted -
+                                  step.total());
 }
 
 std::size_t fittingEvaluationBatch(const EncoderConfig& model, const TrainingConfig& training,

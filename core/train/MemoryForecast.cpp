@@ -42,6 +42,34 @@ ParameterCounts countParameters(const EncoderConfig& model) {
     return familyOf(model.modelType).countParameters(model);
 }
 
+LongestBatchShape longestBatchShape(const ExampleLengths& lengths, std::size_t batchSize,
+                                    const TrainingConfig& training, bool fixedPadding) {
+    const bool cuda = training.device.rfind("cuda", 0) == 0;
+    const auto batch = lengths.longestBatch(batchSize, training.maxLength);
+    LongestBatchShape shape;
+    if (training.padding == PaddingMode::Unpadded) {
+        const auto grouping =
+            AttentionGrouping::forDevice(cuda ? c10::Device(c10::kCUDA) : c10::Device(c10::kCPU));
+        for (const auto& group : attentionGroups(batch, grouping)) {
+            const auto length = static_cast<std::int64_t>(group.front());
+            for (const auto member : group) {
+                shape.tokens += static_cast<std::int64_t>(member);
+            }
+            shape.attentionPairs += static_cast<std::int64_t>(group.size()) * length * length;
+        }
+    } else {
+        PaddingOptions padding;
+        padding.fixedLength = fixedPadding ? training.maxLength : 0;
+        padding.multipleOf = training.padToMultipleOf;
+        const auto examples = static_cast<std::int64_t>(batch.size());
+        const auto length =
+            static_cast<std::int64_t>(paddedLength(batch.empty() ? 0 : batch.front(), padding));
+        shape.tokens = examples * length;
+        shape.attentionPairs = examples * length * length;
+    }
+    return shape;
+}
+
 MemoryBreakdown forecastMemory(const EncoderConfig& model, const TrainingConfig& training,
                                const ExampleLengths& lengths, std::size_t ranks) {
     constexpr std::int64_t kFloatBytes = 4;   // fp32 weights, gradients, moments, LayerNorm inputs
@@ -70,29 +98,10 @@ MemoryBreakdown forecastMemory(const EncoderConfig& model, const TrainingConfig&
     // The longest micro-batch decides the peak: its tokens (every row the linears compute) and
     // its attention map elements per head (query-key pairs).
     const bool cuda = training.device.rfind("cuda", 0) == 0;
-    const auto longestBatch = lengths.longestBatch(training.batchSize, training.maxLength);
-    const auto batch = static_cast<std::int64_t>(longestBatch.size());
-    std::int64_t tokens = 0;
-    std::int64_t attentionPairs = 0;
-    if (training.padding == PaddingMode::Unpadded) {
-        const auto grouping =
-            AttentionGrouping::forDevice(cuda ? c10::Device(c10::kCUDA) : c10::Device(c10::kCPU));
-        for (const auto& group : attentionGroups(longestBatch, grouping)) {
-            const auto length = static_cast<std::int64_t>(group.front());
-            for (const auto member : group) {
-                tokens += static_cast<std::int64_t>(member);
-            }
-            attentionPairs += static_cast<std::int64_t>(group.size()) * length * length;
-        }
-    } else {
-        PaddingOptions padding;
-        padding.fixedLength = training.padding == PaddingMode::Fixed ? training.maxLength : 0;
-        padding.multipleOf = training.padToMultipleOf;
-        const auto length = static_cast<std::int64_t>(
-            paddedLength(longestBatch.empty() ? 0 : longestBatch.front(), padding));
-        tokens = batch * length;
-        attentionPairs = batch * length * length;
-    }
+    const auto longest = longestBatchShape(lengths, training.batchSize, training,
+                                           training.padding == PaddingMode::Fixed);
+    const std::int64_t tokens = longest.tokens;
+    const std::int64_t attentionPairs = longest.attentionPairs;
     const std::int64_t h = model.hiddenSize;
     const std::int64_t heads = model.numAttentionHeads;
     const bool autocast = training.precision != Precision::Fp32;

@@ -58,6 +58,16 @@ ParameterCounts countParameters(const EncoderConfig& model);
 /// Under data parallel the figures are per process (ranks of them, or training.processes when
 /// more, each with batchSize examples per micro-batch); with shardOptimizer each keeps 1/ranks
 /// of the optimizer state.
+/// The longest batch of batchSize examples as the trainer lays it out: its tokens (every row
+/// the linears compute) and attention query-key pairs per head. Unpadded batches attend in the
+/// device's groups; padded ones to their own longest, or to max length with fixedPadding.
+struct LongestBatchShape {
+    std::int64_t tokens = 0;
+    std::int64_t attentionPairs = 0;
+};
+LongestBatchShape longestBatchShape(const ExampleLengths& lengths, std::size_t batchSize,
+                                    const TrainingConfig& training, bool fixedPadding);
+
 MemoryBreakdown forecastMemory(const EncoderConfig& model, const TrainingConfig& training,
                                const ExampleLengths& lengths, std::size_t ranks = 1);
 

@@ -26,6 +26,7 @@
 
 #include "../core/TinyModel.h"
 #include "../core/TrainerProbes.h"
+#include "CudaSupport.h"
 #include "hf/ModelFolder.h"
 #include "memory/MemoryMonitor.h"
 #include "runs/RunStore.h"
@@ -216,14 +217,8 @@ TEST_F(CudaPaths, CheckpointingUnderACapRecoversFromAnOutOfMemoryWithTheEffectiv
     config.gradientCheckpointing = true;
     config.maxSteps = 3;
     auto peakAt = [&](std::size_t batch) {
-        Recorder recorder;
-        auto bundle = test::makeModel(4, 256, 4, 0.1, 72);
-        auto c = config;
-        c.batchSize = batch;
-        Trainer trainer(bundle, data, c, recorder);
-        const auto peak = trainer.trialStepPeak();
-        MemoryMonitor(kGpu).releaseCache();
-        return peak;
+        return test::cudaTrialPeak(data, config, batch,
+                                   [] { return test::makeModel(4, 256, 4, 0.1, 72); });
     };
     const auto peak32 = peakAt(32);
     const auto peak8 = peakAt(8);

@@ -15,6 +15,7 @@
 
 #include "../core/TinyModel.h"
 #include "../core/TrainerProbes.h"
+#include "CudaSupport.h"
 #include "hf/ModelFolder.h"
 #include "hf/SafeTensors.h"
 #include "memory/MemoryMonitor.h"
@@ -120,14 +121,8 @@ TEST_F(Cuda, OutOfMemoryUnderACapKeepsTheEffectiveBatch) {
     config.padding = PaddingMode::Fixed;
     config.maxSteps = 3;
     auto peakAt = [&](std::size_t batch) {
-        Recorder recorder;
-        auto bundle = test::makeModel(4, 256, 4, 0.0, 41);
-        auto c = config;
-        c.batchSize = batch;
-        Trainer trainer(bundle, data, c, recorder);
-        const auto peak = trainer.trialStepPeak();
-        MemoryMonitor(kGpu).releaseCache();
-        return peak;
+        return test::cudaTrialPeak(data, config, batch,
+                                   [] { return test::makeModel(4, 256, 4, 0.0, 41); });
     };
     const auto peak32 = peakAt(32);
     const auto peak8 = peakAt(8);
@@ -243,14 +238,14 @@ TEST_F(Cuda, LogitsEqualTheCpuAndTransformersOnCuda) {
     auto bundle = loadModelFolder(dir / "model");
     const auto expected = readSafeTensors(dir / "model" / "expected.safetensors");
     const PaddedInputs inputs{expected.find("input_ids"), expected.find("token_type_ids"),
-                            expected.find("attention_mask")};
+                              expected.find("attention_mask")};
     auto& model = *bundle.model;
     model.eval();
     const torch::NoGradGuard noGrad;
     const auto cpu = model.forward(inputs).to(at::kFloat);
     model.to(kGpu);
     const PaddedInputs onGpu{inputs.inputIds.to(kGpu), inputs.tokenTypeIds.to(kGpu),
-                           inputs.attentionMask.to(kGpu)};
+                             inputs.attentionMask.to(kGpu)};
     const auto cuda = model.forward(onGpu).to(at::kCPU, at::kFloat);
     const auto oursCpuVsCuda = (cuda - cpu).abs().max().item<float>();
     const auto oursVsTheirsCuda = (cuda - expected.find("logits_cuda")).abs().max().item<float>();

@@ -5,7 +5,7 @@
 # Usage: check_layers.sh <source root>; prints each upward include and fails when there is one.
 set -euo pipefail
 root=${1:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
-LAYERS=(text io tokenizer data memory model hf export distributed train runs)
+LAYERS=(text io tokenizer data task memory model hf export distributed train runs)
 declare -A rank
 for i in "${!LAYERS[@]}"; do rank[${LAYERS[$i]}]=$i; done
 status=0

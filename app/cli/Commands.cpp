@@ -30,6 +30,7 @@
 #include "model/FamilyTraits.h"
 #include "model/Inference.h"
 #include "runs/OutputPaths.h"
+#include "task/TaskGuess.h"
 #include "text/Format.h"
 #include "train/EventStream.h"
 #include "train/Metrics.h"
@@ -285,6 +286,7 @@ void loadConfigFile(const std::filesystem::path& file, TrainArguments& args) {
         if (json.contains("data")) {
             const auto model = args.job.modelFolder;
             args.job = TrainingJob::fromJson(json);
+            args.taskFromConfig = json["data"].is_object() && json["data"].contains("task");
             if (args.job.modelFolder.empty()) {
                 args.job.modelFolder = model;
             }
@@ -314,12 +316,22 @@ ProtectedPaths readByTraining(const TrainArguments& args, const TrainingJob& job
 
 }  // namespace
 
-TrainingJob TrainArguments::resolve() const {
+TrainingJob TrainArguments::resolve(std::string* note) const {
     TrainingJob resolved = job;
     resolved.training.validate();
     if (resolved.data.trainFile.empty()) {
         throw InputError(
             "no training data: give --train FILE (or a --config with data.train_file)");
+    }
+    if (!task.empty()) {
+        resolved.data.task.kind = taskKindFromString(task).value_or(TaskKind::SingleLabel);
+    } else if (!taskFromConfig) {
+        const auto guess = guessTask(resolved.data);
+        resolved.data.task.kind = guess.kind;
+        if (note != nullptr) {
+            *note = "task: " + toString(guess.kind) + " (" + guess.reason +
+                    "; --task chooses another)";
+        }
     }
     return resolved;
 }
@@ -364,7 +376,11 @@ struct Rank0Observers {
 int train(const TrainArguments& args, const std::filesystem::path& database,
           const std::atomic<bool>& cancel, std::ostream& out, std::ostream& err) {
     RunReport report;  // first: its clock starts with the command
-    const auto job = args.resolve();
+    std::string taskNote;
+    const auto job = args.resolve(&taskNote);
+    if (!taskNote.empty()) {
+        err << taskNote << "\n";
+    }
     Rank0Observers observers(err, args.eventsFd);
     // The report reads /proc every step and resets the process's peak resident size: only when
     // asked for.

@@ -43,8 +43,12 @@ struct TrainArguments {
     std::string configFile;
     std::string reportFile;  ///< train --report: per-step timings and memory as JSON
     int eventsFd = -1;       ///< train --events-fd: JSON lines of the run's events (-1: none)
-    /// The job, checked as a whole; throws InputError for an impossible combination.
-    TrainingJob resolve() const;
+    /// --task as given; empty: the job's (a --config file's), else guessed from the data.
+    std::string task;
+    bool taskFromConfig = false;  ///< the --config file's job named its task
+    /// The job, checked as a whole, its task chosen; throws InputError for an impossible
+    /// combination. note, when given, receives what was guessed ("" when nothing was).
+    TrainingJob resolve(std::string* note = nullptr) const;
 };
 
 /// Loads --config FILE (a whole job, or just its "training" settings) into args before flags

@@ -105,6 +105,21 @@ void addTrainingFlags(CLI::App& command, bert::cli::TrainArguments& args) {
                        "Column holding a second text (pairs)");
     command.add_option("--label-column", args.job.data.columns.label, "Column holding the label")
         ->capture_default_str();
+    command
+        .add_option("--task", args.task,
+                    "What to learn: single-label, multi-label, regression or token-classification "
+                    "(default: guessed from the data, and said before training)")
+        ->check(CLI::IsMember({"single-label", "multi-label", "regression",
+                               "token-classification"}));
+    command.add_option("--label-separator", args.job.data.task.labelSeparator,
+                       "Multi-label: what separates the labels in the label column (default: "
+                       "guessed, ; or |)");
+    command
+        .add_option("--label-columns", args.job.data.task.labelColumns,
+                    "Multi-label: one 0/1 column per label instead of a label column")
+        ->delimiter(',');
+    command.add_flag("--standardize-targets", args.job.data.task.standardizeTargets,
+                     "Regression: train on standardised targets (undone at prediction)");
     command.add_option("--name", args.job.name, "Run name");
     const bert::TrainingConfig defaults;
     for (const auto& option : bert::trainingOptions()) {

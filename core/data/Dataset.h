@@ -63,10 +63,21 @@ Split stratifiedSplit(const ExampleSet& all, double validationFraction, std::uin
 /// and never all (none of a class of one).
 std::size_t stratifiedValidationCount(std::size_t classSize, double validationFraction);
 
-/// Examples tokenized once (truncated to maxLength), with label ids and token counts kept.
+/// The token label of tokens no loss or metric reads: special tokens, a word's sub-words after
+/// its first, padding (transformers' -100, cross-entropy's ignore_index).
+constexpr std::int64_t kIgnoredTokenLabel = -100;
+
+/// Examples tokenized once (truncated to maxLength), with their targets and token counts kept.
+/// Which target vector is filled follows the run's task (task/TaskKind.h); the others are empty.
 struct TokenizedSet {
     std::vector<Encoding> encodings;
+    /// Single-label: each example's class id.
     std::vector<std::int64_t> labels;
+    /// Multi-label: each example's 0/1 row over the labels; regression: its one target
+    /// (standardised when the run standardises).
+    std::vector<std::vector<float>> targets;
+    /// Token classification: each token's tag id, kIgnoredTokenLabel where none is learnt.
+    std::vector<std::vector<std::int64_t>> tokenLabels;
     std::vector<std::size_t> lengths;
 
     std::size_t size() const { return encodings.size(); }

@@ -396,7 +396,8 @@ std::vector<EvalMetrics> RunStore::evaluations(std::int64_t runId) {
         std::vector<EvalMetrics> result;
         SQLite::Statement query(
             *db_,
-            "SELECT step, epoch, loss, accuracy, macro_f1, confusion_json FROM evaluations "
+            "SELECT step, epoch, loss, accuracy, macro_f1, confusion_json, task_json "
+            "FROM evaluations "
             "WHERE run_id = ? ORDER BY step, rowid");
         query.bind(1, runId);
         while (query.executeStep()) {
@@ -408,6 +409,9 @@ std::vector<EvalMetrics> RunStore::evaluations(std::int64_t runId) {
             m.macroF1 = query.getColumn(4).getDouble();
             m.confusion = confusionFromJson(
                 storedJson(query.getColumn(5).getString(), nlohmann::json::array()));
+            if (!query.getColumn(6).isNull()) {
+                m.task = storedJson(query.getColumn(6).getString(), nlohmann::json());
+            }
             result.push_back(m);
         }
         return result;

@@ -16,12 +16,16 @@ namespace {
 constexpr const char* kResultBeside = "result.json";
 
 nlohmann::json evalToJson(const EvalMetrics& m) {
-    return {{"step", m.step},
-            {"epoch", m.epoch},
-            {"loss", std::isfinite(m.loss) ? nlohmann::json(m.loss) : nullptr},
-            {"accuracy", m.accuracy},
-            {"macro_f1", m.macroF1},
-            {"confusion", confusionToJson(m.confusion)}};
+    nlohmann::json json = {{"step", m.step},
+                           {"epoch", m.epoch},
+                           {"loss", std::isfinite(m.loss) ? nlohmann::json(m.loss) : nullptr},
+                           {"accuracy", m.accuracy},
+                           {"macro_f1", m.macroF1},
+                           {"confusion", confusionToJson(m.confusion)}};
+    if (!m.task.is_null()) {
+        json["task"] = m.task;
+    }
+    return json;
 }
 
 EvalMetrics evalFromJson(const nlohmann::json& json) {
@@ -33,6 +37,7 @@ EvalMetrics evalFromJson(const nlohmann::json& json) {
     m.accuracy = jsonField(json, "accuracy", 0.0, {});
     m.macroF1 = jsonField(json, "macro_f1", 0.0, {});
     m.confusion = confusionFromJson(json.value("confusion", nlohmann::json::array()));
+    m.task = json.value("task", nlohmann::json());
     return m;
 }
 }  // namespace

@@ -183,13 +183,22 @@ const char* const kMigrations[] = {
     );
     ALTER TABLE runs ADD COLUMN inputs_json TEXT NOT NULL DEFAULT '{}';
     )SQL",
+    // 6 (issue 29): the report of a task other than single-label (its headline, figures and
+    // tables, task/TaskObjective.h); NULL for single-label, whose figures are the columns.
+    R"SQL(
+    ALTER TABLE evaluations ADD COLUMN task_json TEXT;
+    )SQL",
 };
 static_assert(std::size(kMigrations) == kSchemaVersion);
 
 nlohmann::json evalJson(const EvalMetrics& m) {
-    return {{"step", m.step},        {"epoch", m.epoch},
-            {"loss", m.loss},        {"accuracy", m.accuracy},
-            {"macro_f1", m.macroF1}, {"confusion", confusionToJson(m.confusion)}};
+    nlohmann::json json = {{"step", m.step},        {"epoch", m.epoch},
+                           {"loss", m.loss},        {"accuracy", m.accuracy},
+                           {"macro_f1", m.macroF1}, {"confusion", confusionToJson(m.confusion)}};
+    if (!m.task.is_null()) {
+        json["task"] = m.task;
+    }
+    return json;
 }
 
 // How long a statement waits for another process's lock before it fails with "database is

@@ -54,9 +54,13 @@ double numberOf(const Json& json, const char* key) {
 }
 
 Json evaluationJson(const EvalMetrics& metrics) {
-    return {{"step", metrics.step},        {"epoch", metrics.epoch},
-            {"loss", metrics.loss},        {"accuracy", metrics.accuracy},
-            {"macro_f1", metrics.macroF1}, {"confusion", confusionToJson(metrics.confusion)}};
+    Json json = {{"step", metrics.step},        {"epoch", metrics.epoch},
+                 {"loss", metrics.loss},        {"accuracy", metrics.accuracy},
+                 {"macro_f1", metrics.macroF1}, {"confusion", confusionToJson(metrics.confusion)}};
+    if (!metrics.task.is_null()) {
+        json["task"] = metrics.task;
+    }
+    return json;
 }
 
 EvalMetrics evaluationOf(const Json& json) {
@@ -67,6 +71,7 @@ EvalMetrics evaluationOf(const Json& json) {
     metrics.accuracy = json.value("accuracy", 0.0);
     metrics.macroF1 = json.value("macro_f1", 0.0);
     metrics.confusion = confusionFromJson(json.value("confusion", nlohmann::json::array()));
+    metrics.task = json.value("task", nlohmann::json());
     return metrics;
 }
 

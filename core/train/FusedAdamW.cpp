@@ -10,7 +10,7 @@
 #include <ATen/ops/zeros_like.h>
 #include <torch/csrc/autograd/grad_mode.h>
 
-#include "train/HostReads.h"
+#include "data/HostReads.h"
 
 namespace bert {
 namespace {

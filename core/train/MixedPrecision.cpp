@@ -6,7 +6,7 @@
 #include <ATen/Context.h>
 #include <ATen/autocast_mode.h>
 
-#include "train/HostReads.h"
+#include "data/HostReads.h"
 
 namespace bert {
 

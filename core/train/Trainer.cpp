@@ -16,7 +16,7 @@
 #include "memory/DeviceTraits.h"
 #include "train/MemoryForecast.h"
 #include "train/FusedAdamW.h"
-#include "train/HostReads.h"
+#include "data/HostReads.h"
 #include "train/Metrics.h"
 #include "train/PrefixCache.h"
 #include "train/RandomState.h"
@@ -123,23 +123,9 @@ Trainer::Trainer(ModelBundle& model, const TrainingData& data, TrainingConfig co
     if (config_.precision == Precision::Fp16) {
         scaler_ = std::make_unique<DynamicLossScaler>(device_);
     }
-    if (config_.classWeighting == ClassWeighting::Balanced) {
-        // scikit-learn's "balanced": N / (classes x n_c). A class absent from the training set
-        // gets weight 0 (it has no examples to weigh).
-        const auto classes = data_.labels.size();
-        std::vector<double> counts(classes, 0.0);
-        for (const auto label : data_.train.labels) {
-            counts[static_cast<std::size_t>(label)] += 1.0;
-        }
-        std::vector<float> weights(classes, 0.0F);
-        for (std::size_t c = 0; c < classes; ++c) {
-            if (counts[c] > 0.0) {
-                weights[c] = static_cast<float>(static_cast<double>(data_.train.size()) /
-                                                (static_cast<double>(classes) * counts[c]));
-            }
-        }
-        classWeights_ = at::tensor(weights, at::kFloat).to(device_);
-    }
+    ObjectiveOptions objective;
+    objective.balanced = config_.classWeighting == ClassWeighting::Balanced;
+    objective_ = makeTaskObjective(data_, objective, device_);
 
     totalSteps_ = plannedSteps();
 }
@@ -203,11 +189,11 @@ TokenBatch Trainer::makeBatch(const std::vector<const Encoding*>& examples, bool
     return paddedTokenBatch(collate(examples, bundle_.tokenizer->padId(), padding, device_));
 }
 
-at::Tensor Trainer::forwardBackward(const std::vector<std::size_t>& window, double stepExamples,
+at::Tensor Trainer::forwardBackward(const std::vector<std::size_t>& window, double stepUnits,
                                     double& realTokens, double& paddedTokens) {
-    // The exact loss of the step: the sum over all its examples divided by their number, so N
-    // micro-batches (on any number of ranks) equal one batch of N x b, not a mean of means.
-    const double examples = stepExamples;
+    // The exact loss of the step: the sum over all its examples (labelled tokens, for token
+    // classification) divided by their number, so N micro-batches (on any number of ranks)
+    // equal one batch of N x b, not a mean of means.
     // Summed on the device in double, as the host summed the micro-batches' .item<double>()
     // before: the same sums, bit for bit, and nothing read back per micro-batch.
     at::Tensor lossSum = at::zeros({}, at::TensorOptions().dtype(at::kDouble).device(device_));
@@ -215,28 +201,22 @@ at::Tensor Trainer::forwardBackward(const std::vector<std::size_t>& window, doub
         test_hooks::injectOutOfMemory(collective_ != nullptr ? collective_->rank() : 0,
                                       micro.size(), position_.step + 1);
         std::vector<const Encoding*> batch;
-        std::vector<std::int64_t> labels;
         for (const auto index : micro) {
             batch.push_back(&data_.train.encodings[index]);
-            labels.push_back(data_.train.labels[index]);
             realTokens += static_cast<double>(data_.train.lengths[index]);
         }
         const auto inputs = makeBatch(batch, /*training=*/true);
         // The rows the linears compute: every token of a padded batch, the real ones unpadded.
         paddedTokens += static_cast<double>(inputs.inputIds.numel());
-        const auto target = toDevice(at::tensor(labels, at::kLong), device_);  // pinned, async
+        const auto target = objective_->targets(data_.train, micro, inputs, device_);
         at::Tensor loss;
         {
             const AutocastGuard autocast(device_.type(), config_.precision != Precision::Fp32,
                                          autocastDtype(config_.precision));
             const auto logits = logitsOf(data_.train, trainPrefix_.get(), micro, inputs);
-            // Weighted, the sum is over w[label] x loss: divided by the step's example count
-            // (not the sum of weights) it stays exact under accumulation, and balanced weights
-            // average 1 over the training set.
-            loss = at::cross_entropy_loss(logits.to(at::kFloat), target, classWeights_,
-                                          at::Reduction::Sum);
+            loss = objective_->lossSum(logits.to(at::kFloat), target);
         }
-        const auto scaled = loss / examples;
+        const auto scaled = loss / stepUnits;
         (scaler_ ? scaler_->scale(scaled) : scaled).backward();
         lossSum.add_(loss.detach().to(at::kDouble));  // detached: the graph is not kept alive
     }
@@ -246,8 +226,8 @@ at::Tensor Trainer::forwardBackward(const std::vector<std::size_t>& window, doub
 double Trainer::computeGradients(const std::vector<std::size_t>& window) {
     double realTokens = 0.0;
     double paddedTokens = 0.0;
-    const auto examples = static_cast<double>(std::max<std::size_t>(1, window.size()));
-    return readValue(forwardBackward(window, examples, realTokens, paddedTokens)) / examples;
+    const auto units = std::max(1.0, objective_->units(data_.train, window));
+    return readValue(forwardBackward(window, units, realTokens, paddedTokens)) / units;
 }
 
 std::size_t Trainer::plannedSteps() const {
@@ -269,14 +249,14 @@ std::optional<StepMetrics> Trainer::runStep(const std::vector<std::size_t>& wind
     double realTokens = 0.0;
     double paddedTokens = 0.0;
     const auto share = shareOf(window);
-    const auto examples = static_cast<double>(window.size());
+    const auto units = std::max(1.0, objective_->units(data_.train, window));
     at::Tensor lossSum;
     for (;;) {
         realTokens = 0.0;
         paddedTokens = 0.0;
         std::string reason;
         try {
-            lossSum = forwardBackward(share, examples, realTokens, paddedTokens);
+            lossSum = forwardBackward(share, units, realTokens, paddedTokens);
         } catch (const c10::Error& error) {
             if (!isOutOfMemory(error)) {
                 throw;
@@ -339,6 +319,7 @@ std::optional<StepMetrics> Trainer::runStep(const std::vector<std::size_t>& wind
 
     pending_.steps += 1;
     pending_.examples += window.size();
+    pending_.lossUnits += units;
     pending_.realTokens += realTokens;
     pending_.paddedTokens += paddedTokens;
     pending_.seconds += secondsSince(start);
@@ -434,6 +415,7 @@ void Trainer::trainLoop(const std::atomic<bool>& cancel, RunResult& result, std:
         const double score = scoreOf(eval, config_.bestMetric);
         if (!bestScore_ || score > *bestScore_) {
             bestScore_ = score;
+            bestValue_ = metricOf(eval, config_.bestMetric);
             evaluationsWithoutImprovement_ = 0;
             result.bestEval = eval;
             saveCheckpoint(CheckpointKind::Best, metricOf(eval, config_.bestMetric));
@@ -450,8 +432,8 @@ void Trainer::trainLoop(const std::atomic<bool>& cancel, RunResult& result, std:
                  std::to_string(evaluationsWithoutImprovement_) + " evaluations (best " +
                  // The best score survives a resume; the best evaluation's step is known when
                  // it was reached in this process.
-                 std::to_string(config_.bestMetric == BestMetric::Loss ? -*bestScore_
-                                                                       : *bestScore_) +
+                 std::to_string(bestValue_.value_or(
+                     config_.bestMetric == BestMetric::Loss ? -*bestScore_ : *bestScore_)) +
                  (result.bestEval.step > 0 ? " at step " + std::to_string(result.bestEval.step)
                                            : "") +
                  ")",

@@ -6,9 +6,10 @@
 #include <memory>
 #include <optional>
 
-#include "data/TrainingData.h"
 #include "hf/ModelFolder.h"
 #include "memory/MemoryMonitor.h"
+#include "task/TaskObjective.h"
+#include "task/TrainingData.h"
 #include "train/FusedAdamW.h"
 #include "train/MixedPrecision.h"
 #include "train/TrainerEvents.h"
@@ -151,9 +152,10 @@ private:
     /// train() on the model, except a cached frozen prefix, which stays in eval(): its output
     /// must not depend on dropout.
     void enterTrainingMode();
-    /// Forward and backward over examples in micro-batches, each loss divided by stepExamples
-    /// (the whole step's count, all ranks); returns the sum of the examples' losses.
-    at::Tensor forwardBackward(const std::vector<std::size_t>& examples, double stepExamples,
+    /// Forward and backward over examples in micro-batches, each loss divided by stepUnits
+    /// (the whole step's examples or labelled tokens, all ranks: TaskObjective::units);
+    /// returns the sum of their losses.
+    at::Tensor forwardBackward(const std::vector<std::size_t>& examples, double stepUnits,
                                double& realTokens, double& paddedTokens);
     /// This rank's contiguous share of a window (all of it without data parallel).
     std::vector<std::size_t> shareOf(const std::vector<std::size_t>& window) const;
@@ -209,8 +211,9 @@ private:
     std::size_t evalBatch_;
     TrainingPosition position_;
     std::optional<double> bestScore_;  ///< best_metric so far, higher is better
+    std::optional<double> bestValue_;  ///< the same as the metric reads (a loss, an RMSE)
     std::size_t evaluationsWithoutImprovement_ = 0;
-    at::Tensor classWeights_;  ///< per-class loss weights on the device; undefined: unweighted
+    std::unique_ptr<TaskObjective> objective_;  ///< the task's targets, loss and evaluation
     std::filesystem::path lastCheckpoint_;
     std::filesystem::path bestCheckpoint_;
     std::unique_ptr<PrefixCache> trainPrefix_;       ///< frozen-prefix cache of the training set
@@ -235,6 +238,7 @@ private:
     struct PendingSteps {
         std::size_t steps = 0;
         std::size_t examples = 0;
+        double lossUnits = 0.0;  ///< what their loss sum is a mean over (task/TaskObjective.h)
         double realTokens = 0.0;
         double paddedTokens = 0.0;
         double seconds = 0.0;

@@ -30,6 +30,16 @@ void Trainer::joinDataParallel(Collective& collective) {
     for (const auto label : data_.train.labels) {
         lengths += std::to_string(label) + ";";
     }
+    for (const auto& row : data_.train.targets) {
+        for (const auto value : row) {
+            lengths += std::to_string(value) + ";";
+        }
+    }
+    for (const auto& row : data_.train.tokenLabels) {
+        for (const auto tag : row) {
+            lengths += std::to_string(tag) + ";";
+        }
+    }
     // The device and its memory cap may differ on purpose: on GPUs each rank has its own
     // (cuda:LOCAL_RANK), and ranks on smaller devices may rehearse or respect a smaller cap; the
     // micro-batch they can afford is agreed step by step (runStep), never the step's examples.

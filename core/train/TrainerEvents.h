@@ -42,6 +42,9 @@ struct EvalMetrics {
     double accuracy = 0.0;
     double macroF1 = 0.0;
     std::vector<std::vector<std::int64_t>> confusion;  ///< [true label][predicted label]
+    /// Tasks other than single-label: the task's report (task/TaskObjective.h, TaskScores):
+    /// its headline metric and every figure and table; null for single-label.
+    nlohmann::json task;
 };
 
 /// One finished epoch: how much of what was computed was padding.

@@ -4,8 +4,8 @@
 #include <torch/csrc/autograd/grad_mode.h>
 
 #include "data/Batch.h"
+#include "data/HostReads.h"
 #include "distributed/Collective.h"
-#include "train/HostReads.h"
 #include "train/MemoryForecast.h"
 #include "train/Metrics.h"
 #include "train/RandomState.h"
@@ -20,13 +20,6 @@ EvalMetrics Trainer::evaluate() {
     auto& net = *bundle_.model;
     net.eval();
     const torch::NoGradGuard noGrad;
-    const std::size_t labels = data_.labels.size();
-    std::vector<std::vector<std::int64_t>> confusion(labels, std::vector<std::int64_t>(labels, 0));
-    // The loss and the confusion counts add up on the device, read once at the end (not twice
-    // per batch): train/HostReads.h. The counts in double: exact below 2^53 examples.
-    const auto onDevice = at::TensorOptions().dtype(at::kDouble).device(device_);
-    auto lossOnDevice = at::zeros({1}, onDevice);
-    auto counts = at::zeros({static_cast<std::int64_t>(labels * labels)}, onDevice);
     // Sorted by length so each batch pads little; evaluation order does not change the metrics.
     std::vector<std::size_t> order(data_.validation.size());
     for (std::size_t i = 0; i < order.size(); ++i) {
@@ -35,7 +28,12 @@ EvalMetrics Trainer::evaluate() {
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
         return data_.validation.lengths[a] < data_.validation.lengths[b];
     });
-    // Under data parallel each rank evaluates its contiguous share; the counts are summed below.
+    // The loss and the task's figures add up on the device, read once at the end (not per
+    // batch): data/HostReads.h. Under data parallel each rank evaluates its contiguous share of
+    // the order; the figures are summed below.
+    const auto onDevice = at::TensorOptions().dtype(at::kDouble).device(device_);
+    auto lossOnDevice = at::zeros({1}, onDevice);
+    auto evaluation = objective_->startEvaluation(data_.validation, order, device_);
     std::size_t start = 0;
     std::size_t stop = order.size();
     if (collective_ != nullptr) {
@@ -57,10 +55,8 @@ EvalMetrics Trainer::evaluate() {
                 order.begin() + static_cast<std::ptrdiff_t>(start),
                 order.begin() + static_cast<std::ptrdiff_t>(end));
             std::vector<const Encoding*> batch;
-            std::vector<std::int64_t> targets;
             for (const auto example : examples) {
                 batch.push_back(&data_.validation.encodings[example]);
-                targets.push_back(data_.validation.labels[example]);
             }
             const auto inputs = makeBatch(batch, /*training=*/false);
             at::Tensor logits;
@@ -70,13 +66,10 @@ EvalMetrics Trainer::evaluate() {
                 logits = logitsOf(data_.validation, validationPrefix_.get(), examples, inputs)
                              .to(at::kFloat);
             }
-            const auto target = toDevice(at::tensor(targets, at::kLong), device_);
-            const auto loss = at::cross_entropy_loss(logits, target, {}, at::Reduction::Sum);
-            // cell [true label][predicted] of the confusion matrix, flattened
-            const auto cells = target * static_cast<std::int64_t>(labels) + logits.argmax(-1);
-            const auto ones = at::ones({cells.size(0)}, onDevice);
+            const auto target = objective_->targets(data_.validation, examples, inputs, device_);
+            const auto loss = objective_->lossSum(logits, target);
             lossOnDevice.add_(loss.to(at::kDouble));  // after every allocation of the batch
-            counts.index_add_(0, cells, ones);
+            evaluation->add(logits, target, start);
             start = end;
             ++batchesDone;
             reportProgress();
@@ -96,37 +89,24 @@ EvalMetrics Trainer::evaluate() {
         }
     }
     enterTrainingMode();
-    const auto read = readValues(at::cat({lossOnDevice, counts}));
-    double lossSum = read.front();
-    for (std::size_t t = 0; t < labels; ++t) {
-        for (std::size_t p = 0; p < labels; ++p) {
-            confusion[t][p] = static_cast<std::int64_t>(read[1 + t * labels + p]);
-        }
-    }
+    // One read: the loss, then the task's figures.
+    auto figures = readValues(at::cat({lossOnDevice, evaluation->figures()}));
     if (config_.cacheRelease == CacheRelease::AfterEval) {
         monitor_.releaseCache();
     }
     if (collective_ != nullptr) {
-        // The whole validation set's confusion matrix and loss, on every rank.
-        std::vector<double> figures = {lossSum};
-        for (const auto& row : confusion) {
-            figures.insert(figures.end(), row.begin(), row.end());
-        }
-        figures = collective_->sumNumbers(std::move(figures));
-        lossSum = figures.front();
-        std::size_t k = 1;
-        for (auto& row : confusion) {
-            for (auto& cell : row) {
-                cell = static_cast<std::int64_t>(figures[k++]);
-            }
-        }
+        figures = collective_->sumNumbers(std::move(figures));  // the whole validation set's
     }
+    const double lossSum = figures.front();
+    figures.erase(figures.begin());
+    auto scores = evaluation->finish(figures);
     EvalMetrics metrics;
     metrics.step = position_.step;
-    metrics.loss = lossSum / static_cast<double>(std::max<std::size_t>(1, order.size()));
-    metrics.accuracy = accuracyOf(confusion);
-    metrics.macroF1 = macroF1Of(confusion);
-    metrics.confusion = std::move(confusion);
+    metrics.loss = lossSum / std::max(1.0, objective_->units(data_.validation, order));
+    metrics.accuracy = scores.accuracy;
+    metrics.macroF1 = scores.macroF1;
+    metrics.confusion = std::move(scores.confusion);
+    metrics.task = std::move(scores.report);
     return metrics;
 }
 

@@ -6,7 +6,7 @@
 
 #include "data/Batch.h"
 #include "text/Format.h"
-#include "train/HostReads.h"
+#include "data/HostReads.h"
 #include "train/PrefixCache.h"
 #include "train/Trainer.h"
 

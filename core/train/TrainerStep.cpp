@@ -8,7 +8,7 @@
 
 #include "distributed/Collective.h"
 #include "train/FusedAdamW.h"
-#include "train/HostReads.h"
+#include "data/HostReads.h"
 #include "train/MixedPrecision.h"
 #include "train/Trainer.h"
 
@@ -111,7 +111,7 @@ StepMetrics Trainer::readLoggedSteps() {
             {{"loss_scale", scaler_ ? scaleUsed : 0.0}, {"skipped_steps", skippedSteps}});
     }
     StepMetrics metrics;
-    metrics.loss = intervalLoss / static_cast<double>(std::max<std::size_t>(1, pending_.examples));
+    metrics.loss = intervalLoss / std::max(1.0, pending_.lossUnits);
     metrics.gradNorm = gradNorm;
     metrics.lossScale = scaler_ ? values[6] : 0.0;
     metrics.skipped = pending_.steps == 1 ? lastSkipped : skippedSteps > 0;

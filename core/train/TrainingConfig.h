@@ -43,6 +43,9 @@ enum class BestMetric {
     Accuracy,
     MacroF1,
     Loss,  ///< lower is better
+    /// The task's headline (task/TaskObjective.h): accuracy (single-label), micro-F1
+    /// (multi-label), RMSE (regression, lower is better), entity F1 (token classification).
+    Task,
 };
 
 /// Every switch of a training run. Serialised to JSON and stored with the run; the command

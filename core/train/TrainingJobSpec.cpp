@@ -8,7 +8,17 @@ nlohmann::json TrainingJob::toJson() const {
     nlohmann::json dataJson = {{"train_file", data.trainFile.string()},
                                {"text_column", data.columns.text},
                                {"text_pair_column", data.columns.textPair},
-                               {"label_column", data.columns.label}};
+                               {"label_column", data.columns.label},
+                               {"task", toString(data.task.kind)}};
+    if (!data.task.labelSeparator.empty()) {
+        dataJson["label_separator"] = data.task.labelSeparator;
+    }
+    if (!data.task.labelColumns.empty()) {
+        dataJson["label_columns"] = data.task.labelColumns;
+    }
+    if (data.task.standardizeTargets) {
+        dataJson["standardize_targets"] = true;
+    }
     if (data.validationFile) {
         dataJson["validation_file"] = data.validationFile->string();
     }
@@ -36,6 +46,19 @@ TrainingJob TrainingJob::fromJson(const nlohmann::json& json) {
         job.data.columns.text = data.value("text_column", std::string("text"));
         job.data.columns.textPair = data.value("text_pair_column", std::string());
         job.data.columns.label = data.value("label_column", std::string("label"));
+        // Jobs stored before issue 29 have no task: they were single-label.
+        const auto task = data.value("task", std::string("single-label"));
+        const auto kind = taskKindFromString(task);
+        if (!kind) {
+            throw InputError("unknown task \"" + task +
+                             "\"; the tasks are single-label, multi-label, regression and "
+                             "token-classification");
+        }
+        job.data.task.kind = *kind;
+        job.data.task.labelSeparator = data.value("label_separator", std::string());
+        job.data.task.labelColumns =
+            data.value("label_columns", std::vector<std::string>{});
+        job.data.task.standardizeTargets = data.value("standardize_targets", false);
         if (data.contains("validation_file") && !data["validation_file"].is_null()) {
             job.data.validationFile = data["validation_file"].get<std::string>();
         }

@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "data/TrainingData.h"
+#include "task/TrainingData.h"
 #include "train/TrainingConfig.h"
 
 namespace bert {

@@ -523,7 +523,8 @@ std::vector<OptionDescriptor> buildTrainingOptionTable() {
                    .help = QT_TRANSLATE_NOOP(
                        "TrainingOptions",
                        "The validation metric that chooses the best checkpoint and drives early "
-                       "stopping; macro-F1 suits imbalanced labels."),
+                       "stopping; macro-F1 suits imbalanced labels; the task's metric is micro-F1, RMSE or "
+                       "entity F1 for the other tasks."),
                    .group = G::Optimisation,
                    .kind = K::Choice,
                    .choices = {{static_cast<int>(BestMetric::Accuracy), "accuracy",
@@ -531,7 +532,9 @@ std::vector<OptionDescriptor> buildTrainingOptionTable() {
                                {static_cast<int>(BestMetric::MacroF1), "macro-f1",
                                 QT_TRANSLATE_NOOP("TrainingOptions", "macro-F1")},
                                {static_cast<int>(BestMetric::Loss), "loss",
-                                QT_TRANSLATE_NOOP("TrainingOptions", "validation loss")}}},
+                                QT_TRANSLATE_NOOP("TrainingOptions", "validation loss")},
+                               {static_cast<int>(BestMetric::Task), "task-metric",
+                                QT_TRANSLATE_NOOP("TrainingOptions", "the task's metric")}}},
                   &TrainingConfig::bestMetric));
     add(bindField({.key = "early_stopping_patience",
                    .flag = "--early-stopping",

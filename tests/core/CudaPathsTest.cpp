@@ -22,7 +22,7 @@
 #include "distributed/Collective.h"
 #include "memory/MemoryMonitor.h"
 #include "train/FusedAdamW.h"
-#include "train/HostReads.h"
+#include "data/HostReads.h"
 #include "train/MixedPrecision.h"
 #include "train/RandomState.h"
 #include "train/Recompute.h"

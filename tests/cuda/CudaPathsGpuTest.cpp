@@ -31,7 +31,7 @@
 #include "memory/MemoryMonitor.h"
 #include "runs/RunStore.h"
 #include "support/TestSupport.h"
-#include "train/HostReads.h"
+#include "data/HostReads.h"
 #include "train/RandomState.h"
 #include "train/Recompute.h"
 #include "train/Trainer.h"

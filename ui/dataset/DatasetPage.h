@@ -10,7 +10,7 @@
 
 #include "data/Dataset.h"
 #include "data/DatasetProfile.h"
-#include "data/TrainingData.h"
+#include "task/TrainingData.h"
 #include "data/UnknownTokens.h"
 
 QT_BEGIN_NAMESPACE

@@ -1,26 +1,27 @@
-#include "data/TrainingData.h"
+#include "task/TaskKinds.h"
 
 namespace bert {
 
-TrainingData prepareTrainingData(const DataSpec& spec, const Tokenizer& tokenizer,
-                                 std::size_t maxLength, double validationFraction,
-                                 std::uint64_t seed) {
+TrainingData prepareSingleLabelData(const DataRequest& request) {
+    const auto& spec = request.spec;
     ExampleSet all = loadExamples(spec.trainFile, spec.columns);
     ExampleSet train;
     ExampleSet validation;
     if (spec.validationFile) {
         validation = loadExamples(*spec.validationFile, spec.columns);
     } else {
-        auto split = stratifiedSplit(all, validationFraction, seed);
+        auto split = stratifiedSplit(all, request.validationFraction, request.seed);
         train = std::move(split.train);
         validation = std::move(split.validation);
     }
     const ExampleSet& trainSet = spec.validationFile ? all : train;
     TrainingData data;
+    data.task = TaskKind::SingleLabel;
     data.labels = buildLabelMap(trainSet);
     checkValidationLabels(data.labels, validation);
-    data.train = tokenizeExamples(trainSet, tokenizer, data.labels, maxLength);
-    data.validation = tokenizeExamples(validation, tokenizer, data.labels, maxLength);
+    data.train = tokenizeExamples(trainSet, request.tokenizer, data.labels, request.maxLength);
+    data.validation =
+        tokenizeExamples(validation, request.tokenizer, data.labels, request.maxLength);
     data.fingerprint = all.fingerprint;
     data.skippedEmpty = all.skippedEmpty;
     data.invalidUtf8Replaced = all.invalidUtf8Replaced;

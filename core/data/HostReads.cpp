@@ -1,4 +1,4 @@
-#include "train/HostReads.h"
+#include "data/HostReads.h"
 
 #include <atomic>
 

@@ -1,0 +1,53 @@
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "data/Dataset.h"
+#include "task/TaskKind.h"
+
+namespace bert {
+
+/// Where a run's data comes from, and what it is to learn from it.
+struct DataSpec {
+    std::filesystem::path trainFile;
+    std::optional<std::filesystem::path> validationFile;  ///< else a stratified split
+    ColumnSpec columns;
+    TaskSpec task;
+};
+
+/// Regression's target standardisation, kept with the run: the model learns
+/// (target - mean) / scale, and a prediction is output x scale + mean. Identity when off.
+struct TargetScaling {
+    double mean = 0.0;
+    double scale = 1.0;
+    double undo(double output) const { return output * scale + mean; }
+    double apply(double target) const { return (target - mean) / scale; }
+};
+
+/// A run's data, loaded, split, labelled and tokenized once, for its task.
+struct TrainingData {
+    TaskKind task = TaskKind::SingleLabel;
+    /// The model's outputs by name: single-label classes, multi-label labels, token tags, or
+    /// regression's one target (its column's name).
+    LabelMap labels;
+    TokenizedSet train;
+    TokenizedSet validation;
+    TargetScaling scaling;  ///< regression only
+    std::string fingerprint;
+    std::size_t skippedEmpty = 0;
+    std::size_t invalidUtf8Replaced = 0;
+    std::size_t wordsCut = 0;  ///< token classification: words past max length, not learnt
+};
+
+/// Loads spec's files, splits off validationFraction of the training file (stratified, seeded)
+/// when there is no validation file, builds the label map from the training examples and
+/// tokenizes both sets to maxLength, as spec's task reads them. Throws InputError naming the
+/// file at fault.
+TrainingData prepareTrainingData(const DataSpec& spec, const Tokenizer& tokenizer,
+                                 std::size_t maxLength, double validationFraction,
+                                 std::uint64_t seed);
+
+}  // namespace bert

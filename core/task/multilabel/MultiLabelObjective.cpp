@@ -1,0 +1,160 @@
+// Multi-label classification: a sigmoid per label and binary cross-entropy with logits, as
+// transformers' problem_type "multi_label_classification" (BCEWithLogitsLoss, the mean over
+// examples x labels). The evaluation keeps every probability, so that the decision threshold
+// can be tuned on validation and its curve drawn.
+#include <ATen/ATen.h>
+
+#include "data/Batch.h"
+#include "task/TaskObjectiveKinds.h"
+#include "task/multilabel/MultiLabelMetrics.h"
+
+namespace bert {
+
+namespace {
+
+class MultiLabelEvaluation final : public TaskEvaluation {
+public:
+    MultiLabelEvaluation(const TokenizedSet& set, std::vector<std::size_t> order,
+                         std::vector<std::string> labels, double threshold, c10::Device device)
+        : set_(set),
+          order_(std::move(order)),
+          labels_(std::move(labels)),
+          threshold_(threshold),
+          probabilities_(at::zeros({static_cast<std::int64_t>(set.size()),
+                                    static_cast<std::int64_t>(labels_.size())},
+                                   at::TensorOptions().dtype(at::kDouble).device(device))) {}
+
+    void add(const at::Tensor& logits, const at::Tensor&, std::size_t first) override {
+        std::vector<std::int64_t> places;
+        for (std::int64_t b = 0; b < logits.size(0); ++b) {
+            places.push_back(static_cast<std::int64_t>(order_[first + static_cast<std::size_t>(b)]));
+        }
+        probabilities_.index_put_({toDevice(at::tensor(places, at::kLong), probabilities_.device())},
+                                  at::sigmoid(logits).to(at::kDouble));
+    }
+
+    at::Tensor figures() override { return probabilities_.reshape({-1}); }
+
+    TaskScores finish(const std::vector<double>& figures) const override {
+        const std::size_t width = labels_.size();
+        std::vector<std::vector<double>> probabilities(set_.size());
+        std::vector<std::vector<std::uint8_t>> truth(set_.size());
+        for (std::size_t i = 0; i < set_.size(); ++i) {
+            probabilities[i].assign(figures.begin() + static_cast<std::ptrdiff_t>(i * width),
+                                    figures.begin() + static_cast<std::ptrdiff_t>((i + 1) * width));
+            for (const auto value : set_.targets[i]) {
+                truth[i].push_back(value > 0.5F ? 1 : 0);
+            }
+        }
+        const auto tuned = tuneThreshold(probabilities, truth);
+        const auto report = multiLabelReport(probabilities, truth, threshold_);
+        TaskScores scores;
+        scores.accuracy = report.subsetAccuracy;
+        scores.macroF1 = report.macroF1;
+        auto perLabel = nlohmann::json::array();
+        for (std::size_t l = 0; l < width; ++l) {
+            const auto& row = report.perLabel[l];
+            perLabel.push_back({{"label", labels_[l]},
+                                {"precision", row.precision},
+                                {"recall", row.recall},
+                                {"f1", row.f1},
+                                {"support", row.support}});
+        }
+        auto curve = nlohmann::json::array();
+        for (const auto& point : thresholdCurve(probabilities, truth)) {
+            curve.push_back({{"threshold", point.threshold},
+                             {"micro_f1", point.microF1},
+                             {"precision", point.precision},
+                             {"recall", point.recall}});
+        }
+        scores.report = {{"task", "multi-label"},
+                         {"main", "micro_f1"},
+                         {"higher_is_better", true},
+                         {"figures",
+                          {{"micro_f1", report.microF1},
+                           {"macro_f1", report.macroF1},
+                           {"subset_accuracy", report.subsetAccuracy},
+                           {"hamming_loss", report.hammingLoss}}},
+                         {"threshold", threshold_},
+                         {"tuned_threshold", tuned},
+                         {"per_label", perLabel},
+                         {"threshold_curve", curve}};
+        return scores;
+    }
+
+private:
+    const TokenizedSet& set_;
+    std::vector<std::size_t> order_;
+    std::vector<std::string> labels_;
+    double threshold_;
+    at::Tensor probabilities_;
+};
+
+class MultiLabelObjective final : public TaskObjective {
+public:
+    MultiLabelObjective(const TrainingData& data, const ObjectiveOptions& options,
+                        c10::Device device)
+        : labels_(data.labels.names), threshold_(options.threshold) {
+        if (options.balanced) {
+            // BCE's pos_weight: each label's positives weighted negatives / positives over the
+            // training set (1 where a label has no positives or no negatives).
+            const std::size_t width = labels_.size();
+            std::vector<double> positives(width, 0.0);
+            for (const auto& row : data.train.targets) {
+                for (std::size_t l = 0; l < width; ++l) {
+                    positives[l] += row[l];
+                }
+            }
+            std::vector<float> weights(width, 1.0F);
+            const auto total = static_cast<double>(data.train.size());
+            for (std::size_t l = 0; l < width; ++l) {
+                if (positives[l] > 0.0 && positives[l] < total) {
+                    weights[l] = static_cast<float>((total - positives[l]) / positives[l]);
+                }
+            }
+            positiveWeights_ = at::tensor(weights, at::kFloat).to(device);
+        }
+    }
+
+    TaskKind kind() const override { return TaskKind::MultiLabel; }
+
+    at::Tensor targets(const TokenizedSet& set, const std::vector<std::size_t>& examples,
+                       const TokenBatch&, c10::Device device) const override {
+        const auto width = static_cast<std::int64_t>(labels_.size());
+        std::vector<float> rows;
+        rows.reserve(examples.size() * labels_.size());
+        for (const auto index : examples) {
+            rows.insert(rows.end(), set.targets[index].begin(), set.targets[index].end());
+        }
+        return toDevice(at::tensor(rows, at::kFloat).reshape({-1, width}), device);
+    }
+
+    at::Tensor lossSum(const at::Tensor& logits, const at::Tensor& targets) const override {
+        // The mean over labels of each example's BCE, summed over the examples: divided by the
+        // step's examples it is BCEWithLogitsLoss's mean over examples x labels.
+        return at::binary_cross_entropy_with_logits(logits, targets, {}, positiveWeights_,
+                                                    at::Reduction::Sum) /
+               static_cast<double>(labels_.size());
+    }
+
+    std::unique_ptr<TaskEvaluation> startEvaluation(const TokenizedSet& set,
+                                                    const std::vector<std::size_t>& order,
+                                                    c10::Device device) const override {
+        return std::make_unique<MultiLabelEvaluation>(set, order, labels_, threshold_, device);
+    }
+
+private:
+    std::vector<std::string> labels_;
+    double threshold_;
+    at::Tensor positiveWeights_;  ///< undefined: unweighted
+};
+
+}  // namespace
+
+std::unique_ptr<TaskObjective> makeMultiLabelObjective(const TrainingData& data,
+                                                       const ObjectiveOptions& options,
+                                                       c10::Device device) {
+    return std::make_unique<MultiLabelObjective>(data, options, device);
+}
+
+}  // namespace bert

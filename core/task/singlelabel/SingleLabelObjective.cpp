@@ -1,0 +1,113 @@
+// Single-label classification: softmax cross-entropy over the classes, optionally weighted, and
+// the confusion matrix counted on the device (read once per evaluation: train/HostReads.h).
+#include <ATen/ATen.h>
+
+#include "data/Batch.h"
+#include "task/TaskObjectiveKinds.h"
+#include "task/singlelabel/ConfusionMetrics.h"
+
+namespace bert {
+
+namespace {
+
+at::Tensor labelsOf(const TokenizedSet& set, const std::vector<std::size_t>& examples,
+                    c10::Device device) {
+    std::vector<std::int64_t> labels;
+    labels.reserve(examples.size());
+    for (const auto index : examples) {
+        labels.push_back(set.labels[index]);
+    }
+    return toDevice(at::tensor(labels, at::kLong), device);  // pinned, async
+}
+
+class SingleLabelEvaluation final : public TaskEvaluation {
+public:
+    SingleLabelEvaluation(std::size_t classes, c10::Device device)
+        : classes_(classes),
+          // In double: exact below 2^53 examples, and summed over ranks as it is.
+          counts_(at::zeros({static_cast<std::int64_t>(classes * classes)},
+                            at::TensorOptions().dtype(at::kDouble).device(device))) {}
+
+    void add(const at::Tensor& logits, const at::Tensor& targets, std::size_t) override {
+        // cell [true label][predicted] of the confusion matrix, flattened
+        const auto cells = targets * static_cast<std::int64_t>(classes_) + logits.argmax(-1);
+        counts_.index_add_(0, cells, at::ones({cells.size(0)}, counts_.options()));
+    }
+
+    at::Tensor figures() override { return counts_; }
+
+    TaskScores finish(const std::vector<double>& figures) const override {
+        TaskScores scores;
+        scores.confusion.assign(classes_, std::vector<std::int64_t>(classes_, 0));
+        for (std::size_t t = 0; t < classes_; ++t) {
+            for (std::size_t p = 0; p < classes_; ++p) {
+                scores.confusion[t][p] = static_cast<std::int64_t>(figures[t * classes_ + p]);
+            }
+        }
+        scores.accuracy = accuracyOf(scores.confusion);
+        scores.macroF1 = macroF1Of(scores.confusion);
+        return scores;
+    }
+
+private:
+    std::size_t classes_;
+    at::Tensor counts_;
+};
+
+class SingleLabelObjective final : public TaskObjective {
+public:
+    SingleLabelObjective(const TrainingData& data, const ObjectiveOptions& options,
+                         c10::Device device)
+        : classes_(data.labels.size()) {
+        if (options.balanced) {
+            // scikit-learn's "balanced": N / (classes x n_c). A class absent from the training
+            // set gets weight 0 (it has no examples to weigh).
+            std::vector<double> counts(classes_, 0.0);
+            for (const auto label : data.train.labels) {
+                counts[static_cast<std::size_t>(label)] += 1.0;
+            }
+            std::vector<float> weights(classes_, 0.0F);
+            for (std::size_t c = 0; c < classes_; ++c) {
+                if (counts[c] > 0.0) {
+                    weights[c] = static_cast<float>(static_cast<double>(data.train.size()) /
+                                                    (static_cast<double>(classes_) * counts[c]));
+                }
+            }
+            weights_ = at::tensor(weights, at::kFloat).to(device);
+        }
+    }
+
+    TaskKind kind() const override { return TaskKind::SingleLabel; }
+
+    at::Tensor targets(const TokenizedSet& set, const std::vector<std::size_t>& examples,
+                       const TokenBatch&, c10::Device device) const override {
+        return labelsOf(set, examples, device);
+    }
+
+    at::Tensor lossSum(const at::Tensor& logits, const at::Tensor& targets) const override {
+        // Weighted, the sum is over w[label] x loss: divided by the step's example count (not
+        // the sum of weights) it stays exact under accumulation, and balanced weights average
+        // 1 over the training set.
+        return at::cross_entropy_loss(logits, targets, weights_, at::Reduction::Sum);
+    }
+
+    std::unique_ptr<TaskEvaluation> startEvaluation(const TokenizedSet&,
+                                                    const std::vector<std::size_t>&,
+                                                    c10::Device device) const override {
+        return std::make_unique<SingleLabelEvaluation>(classes_, device);
+    }
+
+private:
+    std::size_t classes_;
+    at::Tensor weights_;  ///< undefined: unweighted
+};
+
+}  // namespace
+
+std::unique_ptr<TaskObjective> makeSingleLabelObjective(const TrainingData& data,
+                                                        const ObjectiveOptions& options,
+                                                        c10::Device device) {
+    return std::make_unique<SingleLabelObjective>(data, options, device);
+}
+
+}  // namespace bert

@@ -1,0 +1,178 @@
+// Token classification (NER): a softmax per token and cross-entropy over the tokens that carry
+// a tag (a word's first sub-word), as transformers' ...ForTokenClassification with labels
+// aligned the usual way (-100 elsewhere): the mean over those tokens. The evaluation keeps each
+// tagged token's prediction, from which entity-level figures are computed as seqeval does.
+#include <ATen/ATen.h>
+
+#include "data/Batch.h"
+#include "task/TaskObjectiveKinds.h"
+#include "task/token/EntityMetrics.h"
+
+namespace bert {
+
+namespace {
+
+/// Where each example's tagged tokens start in a flat list of a set's tagged tokens, in the
+/// set's order: a tagged token's slot in the evaluation's figures.
+std::vector<std::int64_t> taggedOffsets(const TokenizedSet& set) {
+    std::vector<std::int64_t> offsets(set.size() + 1, 0);
+    for (std::size_t i = 0; i < set.size(); ++i) {
+        std::int64_t tagged = 0;
+        for (const auto tag : set.tokenLabels[i]) {
+            tagged += tag != kIgnoredTokenLabel ? 1 : 0;
+        }
+        offsets[i + 1] = offsets[i] + tagged;
+    }
+    return offsets;
+}
+
+class TokenEvaluation final : public TaskEvaluation {
+public:
+    TokenEvaluation(const TokenizedSet& set, std::vector<std::string> tags, c10::Device device)
+        : set_(set),
+          tags_(std::move(tags)),
+          offsets_(taggedOffsets(set)),
+          predictions_(at::zeros({offsets_.back()},
+                                 at::TensorOptions().dtype(at::kDouble).device(device))) {}
+
+    void add(const at::Tensor& logits, const at::Tensor& targets, std::size_t) override {
+        // targets: [rows, 2], each row's tag and its slot (-1: not tagged); logits [rows, tags]
+        // in the same order, padded or packed alike.
+        const auto rows = targets.reshape({-1, 2});
+        const auto slots = rows.select(1, 1);
+        const auto tagged = slots >= 0;
+        const auto predicted = logits.reshape({rows.size(0), -1}).argmax(-1);
+        predictions_.index_put_({slots.masked_select(tagged)},
+                                predicted.masked_select(tagged).to(at::kDouble));
+    }
+
+    at::Tensor figures() override { return predictions_; }
+
+    TaskScores finish(const std::vector<double>& figures) const override {
+        std::vector<std::vector<std::string>> truth;
+        std::vector<std::vector<std::string>> predicted;
+        for (std::size_t i = 0; i < set_.size(); ++i) {
+            truth.emplace_back();
+            predicted.emplace_back();
+            auto slot = static_cast<std::size_t>(offsets_[i]);
+            for (const auto tag : set_.tokenLabels[i]) {
+                if (tag == kIgnoredTokenLabel) {
+                    continue;
+                }
+                truth.back().push_back(tags_[static_cast<std::size_t>(tag)]);
+                predicted.back().push_back(tags_[static_cast<std::size_t>(figures[slot++])]);
+            }
+        }
+        const auto report = entityReport(truth, predicted);
+        TaskScores scores;
+        scores.accuracy = report.tokenAccuracy;
+        scores.macroF1 = report.macroF1;
+        auto perType = nlohmann::json::array();
+        for (const auto& [type, row] : report.perType) {
+            perType.push_back({{"type", type},
+                               {"precision", row.precision},
+                               {"recall", row.recall},
+                               {"f1", row.f1},
+                               {"support", row.support},
+                               {"predicted", row.predicted}});
+        }
+        scores.report = {{"task", "token-classification"},
+                         {"main", "entity_f1"},
+                         {"higher_is_better", true},
+                         {"figures",
+                          {{"entity_f1", report.overall.f1},
+                           {"entity_precision", report.overall.precision},
+                           {"entity_recall", report.overall.recall},
+                           {"macro_f1", report.macroF1},
+                           {"token_accuracy", report.tokenAccuracy}}},
+                         {"per_type", perType},
+                         {"type_confusion", report.typeConfusion}};
+        return scores;
+    }
+
+private:
+    const TokenizedSet& set_;
+    std::vector<std::string> tags_;
+    std::vector<std::int64_t> offsets_;
+    at::Tensor predictions_;
+};
+
+class TokenObjective final : public TaskObjective {
+public:
+    explicit TokenObjective(const TrainingData& data)
+        : tags_(data.labels.names),
+          train_(&data.train),
+          trainOffsets_(taggedOffsets(data.train)),
+          validation_(&data.validation),
+          validationOffsets_(taggedOffsets(data.validation)) {}
+
+    TaskKind kind() const override { return TaskKind::TokenClassification; }
+
+    at::Tensor targets(const TokenizedSet& set, const std::vector<std::size_t>& examples,
+                       const TokenBatch& batch, c10::Device device) const override {
+        // [rows, 2]: each hidden row's tag and its slot among the set's tagged tokens, in the
+        // order of the logits' rows: padded b x S + s, packed from each sequence's first row.
+        const auto& offsets = &set == train_ ? trainOffsets_ : validationOffsets_;
+        const bool known = &set == train_ || &set == validation_;
+        const auto& layout = batch.layout;
+        const std::int64_t rows = batch.inputIds.numel();
+        const std::int64_t width = layout.packed ? 0 : batch.inputIds.size(1);
+        // Padding and untagged rows: no tag, no slot.
+        std::vector<std::int64_t> cells;
+        cells.reserve(static_cast<std::size_t>(rows * 2));
+        for (std::int64_t row = 0; row < rows; ++row) {
+            cells.push_back(kIgnoredTokenLabel);
+            cells.push_back(-1);
+        }
+        for (std::size_t b = 0; b < examples.size(); ++b) {
+            const auto& labels = set.tokenLabels[examples[b]];
+            const std::int64_t first =
+                layout.packed ? layout.firstTokenRows[b] : static_cast<std::int64_t>(b) * width;
+            std::int64_t slot = known ? offsets[examples[b]] : 0;
+            for (std::size_t s = 0; s < labels.size(); ++s) {
+                const auto row = static_cast<std::size_t>(first + static_cast<std::int64_t>(s));
+                cells[row * 2] = labels[s];
+                cells[row * 2 + 1] = labels[s] == kIgnoredTokenLabel || !known ? -1 : slot++;
+            }
+        }
+        return toDevice(at::tensor(cells, at::kLong).reshape({rows, 2}), device);
+    }
+
+    at::Tensor lossSum(const at::Tensor& logits, const at::Tensor& targets) const override {
+        const auto tags = static_cast<std::int64_t>(tags_.size());
+        return at::cross_entropy_loss(logits.reshape({-1, tags}), targets.select(1, 0), {},
+                                      at::Reduction::Sum, kIgnoredTokenLabel);
+    }
+
+    double units(const TokenizedSet& set, const std::vector<std::size_t>& examples) const override {
+        double tagged = 0.0;
+        for (const auto index : examples) {
+            for (const auto tag : set.tokenLabels[index]) {
+                tagged += tag != kIgnoredTokenLabel ? 1.0 : 0.0;
+            }
+        }
+        return tagged;
+    }
+
+    std::unique_ptr<TaskEvaluation> startEvaluation(const TokenizedSet& set,
+                                                    const std::vector<std::size_t>&,
+                                                    c10::Device device) const override {
+        return std::make_unique<TokenEvaluation>(set, tags_, device);
+    }
+
+private:
+    std::vector<std::string> tags_;
+    const TokenizedSet* train_;
+    std::vector<std::int64_t> trainOffsets_;
+    const TokenizedSet* validation_;
+    std::vector<std::int64_t> validationOffsets_;
+};
+
+}  // namespace
+
+std::unique_ptr<TaskObjective> makeTokenObjective(const TrainingData& data,
+                                                  const ObjectiveOptions&, c10::Device) {
+    return std::make_unique<TokenObjective>(data);
+}
+
+}  // namespace bert

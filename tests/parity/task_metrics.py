@@ -6,11 +6,11 @@ tests/core/TaskMetricsParityTest.cpp, from scikit-learn and scipy.
 
 IN holds the cases the C++ test drew: {"multi_label": [{"labels": L, "probabilities": [...],
 "truth": [...]}, ...], "regression": [{"predictions": [...], "truth": [...]}, ...],
-"scaler": [[targets...], ...]}, row-major; a section may be left out. OUT gets, per multi-label case, the figures at every
-candidate threshold (k / 20 for k = 1..19: the pooled ones at each, every figure at
-FULL_REPORT_AT) and the tuned threshold; per regression case RMSE,
-MAE, Pearson, Spearman and R2 (null where the reference gives NaN or refuses); per scaler case
-StandardScaler's mean_ and scale_. Exit code 77 when scikit-learn or scipy is missing.
+"scaler": [[targets...], ...]}, row-major; a section may be left out. OUT gets, per
+multi-label case, the figures at every candidate threshold (k / 20 for k = 1..19: the pooled
+ones at each, every figure at FULL_REPORT_AT) and the tuned threshold; per regression case
+RMSE, MAE, Pearson, Spearman and R2 (null where the reference gives NaN or refuses); per scaler
+case StandardScaler's mean_ and scale_. Exit code 77 when scikit-learn or scipy is missing.
 """
 import json
 import math

@@ -13,6 +13,10 @@ double ratio(double numerator, double denominator) {
     return denominator == 0.0 ? 0.0 : numerator / denominator;
 }
 
+bool isPredicted(double probability, double threshold) {
+    return probability >= threshold;
+}
+
 /// The counts of one threshold, per label and per example.
 struct Counts {
     std::vector<LabelScores> perLabel;
@@ -28,7 +32,7 @@ Counts countAt(const MultiLabelScores& scores, double threshold) {
         bool exact = true;
         for (std::size_t label = 0; label < scores.labels; ++label) {
             const auto at = example * scores.labels + label;
-            const bool predicted = scores.probabilities[at] >= threshold;
+            const bool predicted = isPredicted(scores.probabilities[at], threshold);
             const bool actual = scores.truth[at] != 0;
             auto& row = counts.perLabel[label];
             row.predicted += predicted ? 1 : 0;
@@ -81,6 +85,14 @@ void MultiLabelScores::check() const {
                                     " probabilities and " + std::to_string(truth.size()) +
                                     " truth values for " + std::to_string(labels) + " labels");
     }
+}
+
+std::vector<std::uint8_t> decideLabels(std::span<const double> probabilities, double threshold) {
+    std::vector<std::uint8_t> decided(probabilities.size());
+    for (std::size_t i = 0; i < probabilities.size(); ++i) {
+        decided[i] = isPredicted(probabilities[i], threshold) ? 1 : 0;
+    }
+    return decided;
 }
 
 MultiLabelReport multiLabelReportOf(const MultiLabelScores& scores, double threshold) {

@@ -56,6 +56,11 @@ struct MultiLabelReport {
     std::vector<LabelScores> perLabel;
 };
 
+/// The decision for one example: 1 where its probability is at least threshold. The one rule
+/// that evaluation, predict, export and Try it share, so a label shown in Try it is a label the
+/// metrics counted.
+std::vector<std::uint8_t> decideLabels(std::span<const double> probabilities, double threshold);
+
 /// Every metric at threshold. An empty evaluation gives examples 0 and zeros.
 MultiLabelReport multiLabelReportOf(const MultiLabelScores& scores,
                                     double threshold = kDefaultMultiLabelThreshold);

@@ -7,6 +7,7 @@
 
 #include "task/MultiLabelMetrics.h"
 #include "task/RegressionMetrics.h"
+#include "task/TaskMetricsJson.h"
 
 namespace bert {
 namespace {
@@ -43,6 +44,33 @@ TEST(MultiLabelMetrics, AProbabilityEqualToTheThresholdIsPredicted) {
     const std::vector<double> probabilities = {0.5};
     const std::vector<std::uint8_t> truth = {1};
     EXPECT_DOUBLE_EQ(multiLabelReportOf({1, probabilities, truth}).microF1, 1.0);
+}
+
+TEST(MultiLabelMetrics, TheDecisionIsTheOneTheMetricsCount) {
+    const std::vector<double> probabilities = {0.9, 0.5, 0.4999, 0.0};
+    EXPECT_EQ(decideLabels(probabilities, 0.5), (std::vector<std::uint8_t>{1, 1, 0, 0}));
+    EXPECT_EQ(decideLabels(probabilities, 0.95), (std::vector<std::uint8_t>{0, 0, 0, 0}));
+}
+
+TEST(MultiLabelMetrics, TheReportAndTheCurveAreStoredAndReadBack) {
+    const std::vector<double> probabilities = {0.9, 0.2, 0.6, 0.7, 0.1, 0.5};
+    const std::vector<std::uint8_t> truth = {1, 0, 0, 1, 0, 0};
+    const MultiLabelScores scores{2, probabilities, truth};
+    const auto report = multiLabelReportOf(scores, 0.35);
+    const auto back = multiLabelReportFromJson(nlohmann::json::parse(toJson(report).dump()));
+    EXPECT_EQ(toJson(back), toJson(report));
+    EXPECT_EQ(back.threshold, 0.35);
+    ASSERT_EQ(back.perLabel.size(), 2U);
+    EXPECT_EQ(back.perLabel[1].support, report.perLabel[1].support);
+    EXPECT_EQ(back.perLabel[0].f1, report.perLabel[0].f1);
+    const auto curve = thresholdCurve(scores);
+    const auto curveBack = thresholdCurveFromJson(nlohmann::json::parse(toJson(curve).dump()));
+    ASSERT_EQ(curveBack.size(), curve.size());
+    EXPECT_EQ(curveBack[12].microF1, curve[12].microF1);
+    EXPECT_EQ(curveBack[12].threshold, curve[12].threshold);
+    // Whatever is stored, reading never throws.
+    EXPECT_EQ(multiLabelReportFromJson(nlohmann::json::parse("[1, 2]")).examples, 0U);
+    EXPECT_TRUE(thresholdCurveFromJson(nlohmann::json::parse("{}")).empty());
 }
 
 TEST(MultiLabelMetrics, TheTunedThresholdMaximisesMicroF1) {
@@ -107,6 +135,21 @@ TEST(RegressionMetrics, EveryFigureOfASmallCase) {
     // scipy.stats.pearsonr([1, 2, 3, 4], [1, 2, 3, 5]).statistic
     ASSERT_TRUE(report.pearson.has_value());
     EXPECT_NEAR(*report.pearson, 0.9827076298239908, 1e-15);
+}
+
+TEST(RegressionMetrics, AnUndefinedFigureIsStoredAsNullAndReadBackUndefined) {
+    const std::vector<double> predictions = {2.0, 2.0, 2.0};
+    const std::vector<double> truth = {1.0, 2.0, 4.0};
+    const auto report = regressionReportOf(predictions, truth);
+    const auto json = toJson(report);
+    EXPECT_TRUE(json["pearson"].is_null());
+    EXPECT_TRUE(json["r2"].is_number());
+    const auto back = regressionReportFromJson(nlohmann::json::parse(json.dump()));
+    EXPECT_FALSE(back.pearson.has_value());
+    EXPECT_EQ(back.r2, report.r2);
+    EXPECT_EQ(back.rmse, report.rmse);
+    EXPECT_EQ(back.examples, 3U);
+    EXPECT_FALSE(regressionReportFromJson(nlohmann::json::parse("null")).r2.has_value());
 }
 
 TEST(RegressionMetrics, TiesShareTheirAverageRank) {

@@ -137,11 +137,9 @@ public:
         out_ << (terminal_ ? "\r" : "") << line << (terminal_ ? "" : "\n") << std::flush;
     }
     void onEvaluation(const EvalMetrics& m) override {
-        char line[160];
-        std::snprintf(line, sizeof line,
-                      "evaluation at step %zu: loss %.4f accuracy %.4f macro-F1 %.4f", m.step,
-                      m.loss, m.accuracy, m.macroF1);
-        out_ << (terminal_ ? "\n" : "") << line << "\n";
+        char line[64];
+        std::snprintf(line, sizeof line, "evaluation at step %zu: loss %.4f, ", m.step, m.loss);
+        out_ << (terminal_ ? "\n" : "") << line << evaluationSummary(m) << "\n";
     }
     void onEvent(const TrainerEvent& event) override {
         if (event.data.is_object() && event.data.value("warning", false)) {
@@ -198,10 +196,14 @@ public:
         peakReserved_ = std::max(peakReserved_, m.memory.reserved);
     }
     void onEvaluation(const EvalMetrics& m) override {
-        evaluations_.push_back({{"step", m.step},
-                                {"loss", m.loss},
-                                {"accuracy", m.accuracy},
-                                {"macro_f1", m.macroF1}});
+        nlohmann::json evaluation = {{"step", m.step},
+                                     {"loss", m.loss},
+                                     {"accuracy", m.accuracy},
+                                     {"macro_f1", m.macroF1}};
+        if (m.task.is_object()) {
+            evaluation["task"] = m.task.value("figures", nlohmann::json::object());
+        }
+        evaluations_.push_back(std::move(evaluation));
     }
 
     nlohmann::json toJson(const SessionResult& session) const {
@@ -252,11 +254,8 @@ int reportResult(const SessionResult& session, std::ostream& out, std::ostream& 
     out << "run " << session.runId << " " << toString(result.status) << " after " << result.steps
         << " steps in " << formatDuration(result.seconds) << "; peak memory "
         << formatBytes(static_cast<double>(result.peakMemoryBytes));
-    if (!result.finalEval.confusion.empty()) {
-        char metrics[96];
-        std::snprintf(metrics, sizeof metrics, "; validation accuracy %.4f, macro-F1 %.4f",
-                      result.finalEval.accuracy, result.finalEval.macroF1);
-        out << metrics;
+    if (!result.finalEval.confusion.empty() || result.finalEval.task.is_object()) {
+        out << "; validation " << evaluationSummary(result.finalEval);
     }
     out << "\n";
     switch (result.status) {

@@ -42,20 +42,68 @@ bool isBlank(const std::string& text) {
 
 }  // namespace
 
+std::size_t requireColumn(const Table& table, const std::string& name, const std::string& role,
+                          const std::filesystem::path& file) {
+    const auto index = table.columnIndex(name);
+    if (!index) {
+        std::string found;
+        for (const auto& column : table.columns) {
+            found += (found.empty() ? "" : ", ") + ("\"" + column + "\"");
+        }
+        throw InputError(file, "has no " + role + " column \"" + name +
+                                   "\"; the columns found are " + found);
+    }
+    return *index;
+}
+
+TextRows loadTextRows(const std::filesystem::path& file, const ColumnSpec& columns) {
+    TextRows out;
+    out.table = readTable(file);
+    const std::size_t textIndex = requireColumn(out.table, columns.text, "text", file);
+    std::optional<std::size_t> pairIndex;
+    if (!columns.textPair.empty()) {
+        pairIndex = requireColumn(out.table, columns.textPair, "second text", file);
+    }
+    out.set.file = file;
+    out.set.invalidUtf8Replaced = out.table.invalidUtf8Replaced;
+    out.set.fingerprint = fileFingerprint(file, columns);
+    for (std::size_t r = 0; r < out.table.rows.size(); ++r) {
+        const auto& row = out.table.rows[r];
+        if (isBlank(row[textIndex])) {
+            ++out.set.skippedEmpty;
+            continue;
+        }
+        out.set.examples.push_back(
+            {row[textIndex], pairIndex ? row[*pairIndex] : std::string(), {}, out.table.lines[r]});
+        out.rows.push_back(r);
+    }
+    if (out.set.examples.empty()) {
+        throw InputError(file, "has no rows with a text");
+    }
+    return out;
+}
+
+std::vector<std::size_t> randomValidationRows(std::size_t count, double validationFraction,
+                                              std::uint64_t seed) {
+    if (!(validationFraction > 0.0 && validationFraction < 1.0)) {
+        throw InputError("the validation fraction must lie between 0 and 1");
+    }
+    std::vector<std::size_t> rows(count);
+    for (std::size_t i = 0; i < count; ++i) {
+        rows[i] = i;
+    }
+    std::mt19937_64 random(seed);
+    std::shuffle(rows.begin(), rows.end(), random);
+    rows.resize(stratifiedValidationCount(count, validationFraction));
+    std::sort(rows.begin(), rows.end());
+    return rows;
+}
+
 ExampleSet loadExamples(const std::filesystem::path& file, const ColumnSpec& columns,
                         std::optional<TableFormat> format) {
     const Table table = readTable(file, format);
     auto require = [&](const std::string& name, const char* role) {
-        const auto index = table.columnIndex(name);
-        if (!index) {
-            std::string found;
-            for (const auto& column : table.columns) {
-                found += (found.empty() ? "" : ", ") + ("\"" + column + "\"");
-            }
-            throw InputError(file, std::string("has no ") + role + " column \"" + name +
-                                       "\"; the columns found are " + found);
-        }
-        return *index;
+        return requireColumn(table, name, role, file);
     };
     const std::size_t textIndex = require(columns.text, "text");
     const std::size_t labelIndex = require(columns.label, "label");
@@ -161,19 +209,27 @@ Split stratifiedSplit(const ExampleSet& all, double validationFraction, std::uin
 
 TokenizedSet tokenizeExamples(const ExampleSet& set, const Tokenizer& tokenizer,
                               const LabelMap& labels, std::size_t maxLength, std::size_t threads) {
-    // Below this many examples per thread, starting threads costs more than it saves.
-    constexpr std::size_t kExamplesPerThread = 2048;
-    const std::size_t count = set.examples.size();
-    TokenizedSet out;
-    out.labels.reserve(count);
+    std::vector<std::int64_t> ids;
+    ids.reserve(set.examples.size());
     for (const auto& example : set.examples) {
         const auto id = labels.id(example.label);
         if (!id) {
             throw InputError(set.file, "line " + std::to_string(example.line) + ": label \"" +
                                            example.label + "\" is not one of the run's labels");
         }
-        out.labels.push_back(*id);
+        ids.push_back(*id);
     }
+    auto out = tokenizeTexts(set, tokenizer, maxLength, threads);
+    out.labels = std::move(ids);
+    return out;
+}
+
+TokenizedSet tokenizeTexts(const ExampleSet& set, const Tokenizer& tokenizer,
+                           std::size_t maxLength, std::size_t threads) {
+    // Below this many examples per thread, starting threads costs more than it saves.
+    constexpr std::size_t kExamplesPerThread = 2048;
+    const std::size_t count = set.examples.size();
+    TokenizedSet out;
     out.encodings.resize(count);
     // Contiguous shares, one per thread: the tokenizer is safe for concurrent encoding, and the
     // encodings come out in the examples' order whatever the number of threads.

@@ -46,6 +46,27 @@ struct LabelMap {
     std::size_t size() const { return names.size(); }
 };
 
+/// The texts of a file whose targets are not one label per row (multi-label, regression): every
+/// row with a text, its label left empty, and the table (rows[i] is examples[i]'s row) from
+/// which the task reads its targets. Throws InputError naming the file for a text column
+/// missing, and whatever readTable rejects.
+struct TextRows {
+    ExampleSet set;
+    Table table;
+    std::vector<std::size_t> rows;
+};
+TextRows loadTextRows(const std::filesystem::path& file, const ColumnSpec& columns);
+
+/// The index of a column of table, or InputError naming file, the role ("text", "label") and
+/// the columns found.
+std::size_t requireColumn(const Table& table, const std::string& name, const std::string& role,
+                          const std::filesystem::path& file);
+
+/// A seeded split of count rows that has no classes to stratify by: validationFraction of them
+/// (rounded, at least one, never all) held out. Returns the held-out row numbers, sorted.
+std::vector<std::size_t> randomValidationRows(std::size_t count, double validationFraction,
+                                              std::uint64_t seed);
+
 /// The label map of the training examples. Throws InputError when there is only one class.
 LabelMap buildLabelMap(const ExampleSet& train);
 
@@ -88,6 +109,10 @@ struct TokenizedSet {
 TokenizedSet tokenizeExamples(const ExampleSet& set, const Tokenizer& tokenizer,
                               const LabelMap& labels, std::size_t maxLength,
                               std::size_t threads = 0);
+
+/// The encodings and lengths of set's texts alone (tokenizeExamples without labels).
+TokenizedSet tokenizeTexts(const ExampleSet& set, const Tokenizer& tokenizer,
+                           std::size_t maxLength, std::size_t threads = 0);
 
 /// Per-label example counts, in label-map order.
 std::vector<std::size_t> labelCounts(const ExampleSet& set, const LabelMap& labels);

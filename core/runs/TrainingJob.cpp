@@ -64,16 +64,19 @@ PreparedJob prepareJob(const TrainingJob& job) {
 }
 
 std::vector<std::string> jobWarnings(const PreparedJob& prepared) {
+    // The class balance warnings read single-label classes (the other tasks leave labels empty).
     std::vector<std::pair<std::string, std::size_t>> classes;
-    for (const auto& name : prepared.data.labels.names) {
-        classes.emplace_back(name, 0);
-    }
-    for (const auto* set : {&prepared.data.train, &prepared.data.validation}) {
-        for (const auto label : set->labels) {
-            ++classes[static_cast<std::size_t>(label)].second;
+    if (prepared.data.task == TaskKind::SingleLabel) {
+        for (const auto& name : prepared.data.labels.names) {
+            classes.emplace_back(name, 0);
+        }
+        for (const auto* set : {&prepared.data.train, &prepared.data.validation}) {
+            for (const auto label : set->labels) {
+                ++classes[static_cast<std::size_t>(label)].second;
+            }
         }
     }
-    auto warnings = labelWarnings(classes);
+    auto warnings = classes.empty() ? std::vector<std::string>{} : labelWarnings(classes);
     // Weights the file did not have start from random values; transformers warns, listing
     // them (issue 26: we said nothing). A fresh classifier head is expected when fine-tuning.
     const auto& report = prepared.model.report;

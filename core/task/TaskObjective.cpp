@@ -15,6 +15,8 @@ struct ObjectiveMaker {
 // Each task's loss and evaluation: task/<kind>/<Kind>Objective.cpp.
 constexpr ObjectiveMaker kMakers[] = {
     {TaskKind::SingleLabel, makeSingleLabelObjective},
+    {TaskKind::MultiLabel, makeMultiLabelObjective},
+    {TaskKind::Regression, makeRegressionObjective},
 };
 
 }  // namespace

@@ -14,6 +14,8 @@ struct DataReader {
 // What each task's rows become: task/<kind>/<Kind>Data.cpp.
 constexpr DataReader kReaders[] = {
     {TaskKind::SingleLabel, prepareSingleLabelData},
+    {TaskKind::MultiLabel, prepareMultiLabelData},
+    {TaskKind::Regression, prepareRegressionData},
 };
 
 }  // namespace

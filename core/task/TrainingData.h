@@ -6,6 +6,7 @@
 #include <string>
 
 #include "data/Dataset.h"
+#include "task/RegressionTargets.h"
 #include "task/TaskKind.h"
 
 namespace bert {
@@ -18,15 +19,6 @@ struct DataSpec {
     TaskSpec task;
 };
 
-/// Regression's target standardisation, kept with the run: the model learns
-/// (target - mean) / scale, and a prediction is output x scale + mean. Identity when off.
-struct TargetScaling {
-    double mean = 0.0;
-    double scale = 1.0;
-    double undo(double output) const { return output * scale + mean; }
-    double apply(double target) const { return (target - mean) / scale; }
-};
-
 /// A run's data, loaded, split, labelled and tokenized once, for its task.
 struct TrainingData {
     TaskKind task = TaskKind::SingleLabel;
@@ -35,7 +27,8 @@ struct TrainingData {
     LabelMap labels;
     TokenizedSet train;
     TokenizedSet validation;
-    TargetScaling scaling;  ///< regression only
+    /// Regression: how the targets were standardised (the identity when not asked).
+    TargetScaler scaling;
     std::string fingerprint;
     std::size_t skippedEmpty = 0;
     std::size_t invalidUtf8Replaced = 0;

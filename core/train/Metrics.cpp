@@ -151,6 +151,53 @@ bool meansHeadline(const EvalMetrics& eval, BestMetric metric) {
 
 }  // namespace
 
+namespace {
+
+/// A figure's key as people write it: micro_f1 → micro-F1, rmse → RMSE, r2 → R².
+std::string figureName(const std::string& key) {
+    static const std::pair<const char*, const char*> kNames[] = {
+        {"rmse", "RMSE"}, {"mae", "MAE"}, {"r2", "R²"}, {"pearson", "Pearson"},
+        {"spearman", "Spearman"}};
+    for (const auto& [from, to] : kNames) {
+        if (key == from) {
+            return to;
+        }
+    }
+    std::string name = key;
+    if (const auto f1 = name.rfind("_f1"); f1 != std::string::npos && f1 + 3 == name.size()) {
+        name.replace(f1, 3, "-F1");
+    }
+    for (auto& c : name) {
+        c = c == '_' ? ' ' : c;
+    }
+    return name;
+}
+
+}  // namespace
+
+std::string evaluationSummary(const EvalMetrics& eval) {
+    char number[32];
+    auto figure = [&](const std::string& name, double value) {
+        std::snprintf(number, sizeof number, " %.4f", value);
+        return name + number;
+    };
+    const auto& task = eval.task;
+    if (!task.is_object() || !task.contains("figures") || !task["figures"].is_object()) {
+        return figure("accuracy", eval.accuracy) + ", " + figure("macro-F1", eval.macroF1);
+    }
+    const auto main = task.value("main", std::string());
+    std::string line;
+    if (const auto it = task["figures"].find(main); it != task["figures"].end() && it->is_number()) {
+        line = figure(figureName(main), it->get<double>());
+    }
+    for (const auto& [key, value] : task["figures"].items()) {
+        if (key != main && value.is_number_float()) {
+            line += (line.empty() ? "" : ", ") + figure(figureName(key), value.get<double>());
+        }
+    }
+    return line;
+}
+
 double metricOf(const EvalMetrics& eval, BestMetric metric) {
     if (meansHeadline(eval, metric)) {
         return headlineOf(eval).value_or(eval.accuracy);

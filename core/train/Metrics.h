@@ -33,6 +33,11 @@ struct ModelWarning {
 std::vector<ModelWarning> modelWarnings(const ConfusionMatrix& confusion,
                                         const std::vector<std::string>& labels);
 
+/// An evaluation's figures in one line for people: "accuracy 0.9123, macro-F1 0.8812" for
+/// single-label; the task's headline first, then its other figures, for the other tasks
+/// ("micro-F1 0.8101, macro-F1 ...", "RMSE 0.4210, MAE ...").
+std::string evaluationSummary(const EvalMetrics& eval);
+
 /// The training settings of a stored run's config ({"job": {"training": ...}}), or null.
 const nlohmann::json* trainingSettingsOfRunConfig(const nlohmann::json& runConfig);
 

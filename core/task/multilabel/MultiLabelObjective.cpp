@@ -6,7 +6,8 @@
 
 #include "data/Batch.h"
 #include "task/TaskObjectiveKinds.h"
-#include "task/multilabel/MultiLabelMetrics.h"
+#include "task/MultiLabelMetrics.h"
+#include "task/TaskMetricsJson.h"
 
 namespace bert {
 
@@ -36,49 +37,34 @@ public:
     at::Tensor figures() override { return probabilities_.reshape({-1}); }
 
     TaskScores finish(const std::vector<double>& figures) const override {
-        const std::size_t width = labels_.size();
-        std::vector<std::vector<double>> probabilities(set_.size());
-        std::vector<std::vector<std::uint8_t>> truth(set_.size());
+        std::vector<std::uint8_t> truth;
+        truth.reserve(set_.size() * labels_.size());
         for (std::size_t i = 0; i < set_.size(); ++i) {
-            probabilities[i].assign(figures.begin() + static_cast<std::ptrdiff_t>(i * width),
-                                    figures.begin() + static_cast<std::ptrdiff_t>((i + 1) * width));
             for (const auto value : set_.targets[i]) {
-                truth[i].push_back(value > 0.5F ? 1 : 0);
+                truth.push_back(value > 0.5F ? 1 : 0);
             }
         }
-        const auto tuned = tuneThreshold(probabilities, truth);
-        const auto report = multiLabelReport(probabilities, truth, threshold_);
+        const MultiLabelScores all{labels_.size(), figures, truth};
+        const auto tuned = tuneThreshold(all);
+        const auto report = multiLabelReportOf(all, threshold_);
         TaskScores scores;
         scores.accuracy = report.subsetAccuracy;
         scores.macroF1 = report.macroF1;
-        auto perLabel = nlohmann::json::array();
-        for (std::size_t l = 0; l < width; ++l) {
-            const auto& row = report.perLabel[l];
-            perLabel.push_back({{"label", labels_[l]},
-                                {"precision", row.precision},
-                                {"recall", row.recall},
-                                {"f1", row.f1},
-                                {"support", row.support}});
+        auto json = toJson(report);
+        auto perLabel = json.value("per_label", nlohmann::json::array());
+        json.erase("per_label");
+        for (std::size_t l = 0; l < perLabel.size() && l < labels_.size(); ++l) {
+            perLabel[l]["label"] = labels_[l];
         }
-        auto curve = nlohmann::json::array();
-        for (const auto& point : thresholdCurve(probabilities, truth)) {
-            curve.push_back({{"threshold", point.threshold},
-                             {"micro_f1", point.microF1},
-                             {"precision", point.precision},
-                             {"recall", point.recall}});
-        }
-        scores.report = {{"task", "multi-label"},
+        scores.report = {{"task", toString(TaskKind::MultiLabel)},
                          {"main", "micro_f1"},
                          {"higher_is_better", true},
-                         {"figures",
-                          {{"micro_f1", report.microF1},
-                           {"macro_f1", report.macroF1},
-                           {"subset_accuracy", report.subsetAccuracy},
-                           {"hamming_loss", report.hammingLoss}}},
+                         {"figures", json},
                          {"threshold", threshold_},
-                         {"tuned_threshold", tuned},
+                         {"tuned_threshold", tuned.threshold},
+                         {"tuned_micro_f1", tuned.microF1},
                          {"per_label", perLabel},
-                         {"threshold_curve", curve}};
+                         {"threshold_curve", toJson(tuned.curve)}};
         return scores;
     }
 

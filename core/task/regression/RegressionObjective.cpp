@@ -5,7 +5,8 @@
 
 #include "data/Batch.h"
 #include "task/TaskObjectiveKinds.h"
-#include "task/regression/RegressionMetrics.h"
+#include "task/RegressionMetrics.h"
+#include "task/TaskMetricsJson.h"
 
 namespace bert {
 
@@ -14,7 +15,7 @@ namespace {
 class RegressionEvaluation final : public TaskEvaluation {
 public:
     RegressionEvaluation(const TokenizedSet& set, std::vector<std::size_t> order,
-                         TargetScaling scaling, c10::Device device)
+                         TargetScaler scaling, c10::Device device)
         : set_(set),
           order_(std::move(order)),
           scaling_(scaling),
@@ -34,24 +35,20 @@ public:
     at::Tensor figures() override { return outputs_; }
 
     TaskScores finish(const std::vector<double>& figures) const override {
+        // In the target's own units: standardisation undone on both sides.
         std::vector<double> predicted;
         std::vector<double> truth;
         for (std::size_t i = 0; i < set_.size(); ++i) {
-            predicted.push_back(scaling_.undo(figures[i]));
-            truth.push_back(scaling_.undo(set_.targets[i].front()));
+            predicted.push_back(scaling_.inverse(figures[i]));
+            truth.push_back(scaling_.inverse(set_.targets[i].front()));
         }
-        const auto report = regressionReport(predicted, truth);
         TaskScores scores;
-        scores.report = {{"task", "regression"},
+        scores.report = {{"task", toString(TaskKind::Regression)},
                          {"main", "rmse"},
                          {"higher_is_better", false},
-                         {"figures",
-                          {{"rmse", report.rmse},
-                           {"mae", report.mae},
-                           {"pearson", report.pearson},
-                           {"spearman", report.spearman},
-                           {"r2", report.r2}}},
-                         {"scaling", {{"mean", scaling_.mean}, {"scale", scaling_.scale}}},
+                         {"figures", toJson(regressionReportOf(predicted, truth))},
+                         {"scaling", scaling_.toJson()},
+                         // The Model quality tab's scatter and residuals.
                          {"predicted", predicted},
                          {"truth", truth}};
         return scores;
@@ -60,7 +57,7 @@ public:
 private:
     const TokenizedSet& set_;
     std::vector<std::size_t> order_;
-    TargetScaling scaling_;
+    TargetScaler scaling_;
     at::Tensor outputs_;
 };
 
@@ -93,7 +90,7 @@ public:
     }
 
 private:
-    TargetScaling scaling_;
+    TargetScaler scaling_;
 };
 
 }  // namespace

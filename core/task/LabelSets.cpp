@@ -152,6 +152,8 @@ std::vector<LabelSet> labelSetsFromIndicatorColumns(const Table& table,
             const auto cell = cellOf(table, row, indices[i]);
             const auto value = indicatorValue(cell);
             if (!value) {
+                // readTable fills lines; a table built in code may not (then the header's line
+                // plus the row's position is the best guess).
                 const auto line = row < table.lines.size() ? table.lines[row] : row + 2;
                 throw InputError(
                     file,

@@ -58,7 +58,7 @@ struct MultiLabelReport {
 
 /// The decision for one example: 1 where its probability is at least threshold. The one rule
 /// that evaluation, predict, export and Try it share, so a label shown in Try it is a label the
-/// metrics counted.
+/// metrics counted. A NaN probability (a diverged model) is never a label.
 std::vector<std::uint8_t> decideLabels(std::span<const double> probabilities, double threshold);
 
 /// Every metric at threshold. An empty evaluation gives examples 0 and zeros.

@@ -53,6 +53,7 @@ public:
         auto json = toJson(report);
         auto perLabel = json.value("per_label", nlohmann::json::array());
         json.erase("per_label");
+        json.erase("threshold");  // the report says it once, beside the tuned one
         for (std::size_t l = 0; l < perLabel.size() && l < labels_.size(); ++l) {
             perLabel[l]["label"] = labels_[l];
         }

@@ -43,6 +43,9 @@ public:
     Encoding encodePair(std::string_view first, std::string_view second,
                         std::size_t maxLength = 0) const override;
 
+    WordEncoding encodeWords(const std::vector<std::string>& words,
+                             std::size_t maxLength = 0) const override;
+
     std::optional<std::int32_t> tokenId(std::string_view token) const override;
     std::string tokenString(std::int32_t id) const override;
     std::size_t vocabularySize() const override { return vocabularySize_; }

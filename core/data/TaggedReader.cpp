@@ -258,12 +258,11 @@ void parseSpanJson(std::string_view text, TaggedFile& out) {
                                                              pair.dump() + ", which reads " +
                                                              quoteText(at));
                         }
-                        const auto duplicate =
-                            std::find_if(entities.begin(), entities.end(), [&](const Entity& e) {
-                                return e.type == type && e.start == start && e.end == end;
-                            });
-                        if (duplicate != entities.end()) {
-                            continue;  // the same entity listed twice: one entity
+                        if (owner[start] >= 0) {
+                            const Entity& same = entities[static_cast<std::size_t>(owner[start])];
+                            if (same.type == type && same.start == start && same.end == end) {
+                                continue;  // the same entity listed twice: one entity
+                            }
                         }
                         for (std::size_t c = start; c <= end; ++c) {
                             if (owner[c] >= 0) {
@@ -324,8 +323,8 @@ std::string taggedFormatName(TaggedFormat format) {
 
 TaggedFormat taggedFormatOf(const std::filesystem::path& file, std::string_view content) {
     const std::string extension = lowerExtension(file);
-    if (extension == ".conll" || extension == ".conllu" || extension == ".bio" ||
-        extension == ".iob" || extension == ".txt" || extension == ".tsv") {
+    if (extension == ".conll" || extension == ".bio" || extension == ".iob" ||
+        extension == ".txt" || extension == ".tsv") {
         return TaggedFormat::Conll;
     }
     if (extension == ".json" || extension == ".jsonl" || extension == ".ndjson") {
@@ -375,25 +374,27 @@ TaggedFile parseTagged(std::string_view content, TaggedFormat format,
     return out;
 }
 
-TaggedFile readTaggedFile(const std::filesystem::path& file, TaggedFormat format) {
+namespace {
+
+TaggedFile readWhole(const std::filesystem::path& file, const TaggedFormat* format) {
     const std::string content = readInputFile(file, input_limits::kDataset);
-    auto tagged = parseTagged(content, format, file);
+    const TaggedFormat chosen = format != nullptr ? *format : taggedFormatOf(file, content);
+    auto tagged = parseTagged(content, chosen, file);
     if (tagged.sentences.empty()) {
         throw InputError(file,
-                         "holds no tagged sentence (read as " + taggedFormatName(format) + ")");
+                         "holds no tagged sentence (read as " + taggedFormatName(chosen) + ")");
     }
     return tagged;
 }
 
+}  // namespace
+
+TaggedFile readTaggedFile(const std::filesystem::path& file, TaggedFormat format) {
+    return readWhole(file, &format);
+}
+
 TaggedFile readTaggedFile(const std::filesystem::path& file) {
-    const std::string content = readInputFile(file, input_limits::kDataset);
-    const TaggedFormat format = taggedFormatOf(file, content);
-    auto tagged = parseTagged(content, format, file);
-    if (tagged.sentences.empty()) {
-        throw InputError(file,
-                         "holds no tagged sentence (read as " + taggedFormatName(format) + ")");
-    }
-    return tagged;
+    return readWhole(file, nullptr);
 }
 
 }  // namespace bert

@@ -10,7 +10,8 @@ namespace bert {
 
 /// The layouts token classification (NER) data comes in.
 enum class TaggedFormat {
-    /// CoNLL style (.conll, .bio, .iob, .txt): a word and its tag per line, whitespace-separated,
+    /// CoNLL style (.conll, .bio, .iob, .txt, .tsv): a word and its tag per line,
+    /// whitespace-separated,
     /// the word first and the tag last (CoNLL-2003's part-of-speech and chunk columns between
     /// them are ignored); a blank line between sentences; `-DOCSTART-` lines skipped.
     Conll,

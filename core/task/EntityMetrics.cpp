@@ -1,5 +1,5 @@
-// Entity-level scores as seqeval 1.2.2 computes them. Both readings of tags are transcribed from
-// seqeval's source, condition by condition, rather than re-derived from the schemes' rules:
+// Entity-level scores as seqeval 1.2.2 computes them. Both readings of tags are transcribed
+// from seqeval's source, condition by condition, rather than re-derived from the schemes' rules:
 // users compare our figures with the ones their Python scripts print, and the two readings
 // differ exactly on the ill-formed sequences an undertrained model predicts.
 #include "task/EntityMetrics.h"
@@ -67,7 +67,7 @@ bool startOfChunk(char32_t prevTag, char32_t tag, const std::string& prevType,
 class LenientChunker {
 public:
     // Feeds the tag at position `at`; a finished chunk goes to out as (type, first, last).
-    void push(const LenientTag& tag, std::size_t at, std::vector<Entity>& out) {
+    void push(const LenientTag& tag, std::size_t at, std::vector<EntitySpan>& out) {
         if (endOfChunk(prevTag_, tag.prefix, prevType_, tag.type)) {
             out.push_back({prevType_, begin_, at});  // at - 1 is the chunk's last position
         }
@@ -121,7 +121,7 @@ bool isInside(const StrictTag& previous, const StrictTag& current) {
 
 // Tokens.entities for one sentence, positions offset by `offset`.
 void strictEntities(const std::vector<StrictTag>& tags, std::size_t offset,
-                    std::vector<Entity>& out) {
+                    std::vector<EntitySpan>& out) {
     static const StrictTag outside;
     const std::size_t n = tags.size();
     auto at = [&](std::size_t i) -> const StrictTag& { return i < n ? tags[i] : outside; };
@@ -163,7 +163,7 @@ void finishScore(EntityScore& score) {
 
 using Key = std::tuple<std::string, std::size_t, std::size_t>;
 
-std::vector<Key> keysOf(const std::vector<Entity>& entities) {
+std::vector<Key> keysOf(const std::vector<EntitySpan>& entities) {
     std::vector<Key> keys;
     keys.reserve(entities.size());
     for (const auto& entity : entities) {
@@ -174,7 +174,8 @@ std::vector<Key> keysOf(const std::vector<Entity>& entities) {
     return keys;
 }
 
-EntityReport reportOf(const std::vector<Entity>& truth, const std::vector<Entity>& predicted) {
+EntityReport reportOf(const std::vector<EntitySpan>& truth,
+                      const std::vector<EntitySpan>& predicted) {
     EntityReport report;
     const auto trueKeys = keysOf(truth);
     const auto predictedKeys = keysOf(predicted);
@@ -224,9 +225,9 @@ EntityReport reportOf(const std::vector<Entity>& truth, const std::vector<Entity
 // sentences with an "O" after each (so a chunk never runs into the next sentence); the strict
 // mode reads each alone. `tagAt(s, i)` gives sentence s's tag i.
 template <typename TagAt>
-std::vector<Entity> allEntities(const std::vector<std::size_t>& lengths, EntityMode mode,
-                                TagAt&& tagAt) {
-    std::vector<Entity> entities;
+std::vector<EntitySpan> allEntities(const std::vector<std::size_t>& lengths, EntityMode mode,
+                                    TagAt&& tagAt) {
+    std::vector<EntitySpan> entities;
     std::size_t offset = 0;
     if (mode == EntityMode::Conlleval) {
         LenientChunker chunker;
@@ -259,7 +260,7 @@ EntityMode entityModeFor(TagScheme scheme) {
     return scheme == TagScheme::Iobes ? EntityMode::StrictIobes : EntityMode::Conlleval;
 }
 
-std::vector<Entity> entitiesOf(const std::vector<std::string>& tags, EntityMode mode) {
+std::vector<EntitySpan> entitiesOf(const std::vector<std::string>& tags, EntityMode mode) {
     auto entities =
         allEntities({tags.size()}, mode,
                     [&](std::size_t, std::size_t i) -> const std::string& { return tags[i]; });

@@ -24,17 +24,17 @@ enum class EntityMode {
 EntityMode entityModeFor(TagScheme scheme);
 
 /// One entity: a type over the words [begin, end) of a sentence.
-struct Entity {
+struct EntitySpan {
     std::string type;
     std::size_t begin = 0;
     std::size_t end = 0;
-    bool operator==(const Entity& other) const {
+    bool operator==(const EntitySpan& other) const {
         return begin == other.begin && end == other.end && type == other.type;
     }
 };
 
 /// The entities one sentence's tags hold, in the mode's reading.
-std::vector<Entity> entitiesOf(const std::vector<std::string>& tags, EntityMode mode);
+std::vector<EntitySpan> entitiesOf(const std::vector<std::string>& tags, EntityMode mode);
 
 /// Precision, recall and F1 of one entity type (or of all, micro-averaged).
 struct EntityScore {
@@ -69,8 +69,11 @@ struct EntityReport {
 EntityReport entityReport(const std::vector<std::vector<std::string>>& truth,
                           const std::vector<std::vector<std::string>>& predicted, EntityMode mode);
 
-/// The same over label ids (labels[id] is the tag); -100 and other ids outside labels are
-/// skipped (positions that carry no word's label), in truth and prediction alike.
+/// The same over per-token label ids (labels[id] is the tag), as evaluation has them after
+/// alignLabels: positions whose true id is outside labels (-100: a later sub-word or a special
+/// token) are dropped from truth and prediction alike, so each word counts once, as in
+/// transformers' run_ner.py. A predicted id outside labels at a kept position throws
+/// std::invalid_argument.
 EntityReport entityReport(const std::vector<std::vector<std::int64_t>>& truth,
                           const std::vector<std::vector<std::int64_t>>& predicted,
                           const std::vector<std::string>& labels, EntityMode mode);

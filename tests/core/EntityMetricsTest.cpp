@@ -46,11 +46,11 @@ TEST(EntityMetrics, AnIThatBeginsAnEntityCountsOnlyInTheLenientMode) {
 
 TEST(EntityMetrics, EntitiesOfASentenceInBothModes) {
     const std::vector<std::string> bio = {"B-PER", "I-PER", "I-LOC", "O", "I-ORG", "B-ORG"};
-    const std::vector<Entity> lenient = {
+    const std::vector<EntitySpan> lenient = {
         {"PER", 0, 2}, {"LOC", 2, 3}, {"ORG", 4, 5}, {"ORG", 5, 6}};
     EXPECT_EQ(entitiesOf(bio, EntityMode::Conlleval), lenient);
     const std::vector<std::string> iobes = {"S-PER", "B-LOC", "I-LOC", "E-LOC", "B-ORG", "O"};
-    const std::vector<Entity> strict = {{"PER", 0, 1}, {"LOC", 1, 4}};
+    const std::vector<EntitySpan> strict = {{"PER", 0, 1}, {"LOC", 1, 4}};
     EXPECT_EQ(entitiesOf(iobes, EntityMode::StrictIobes), strict);
     EXPECT_THROW(entitiesOf({"U-PER"}, EntityMode::StrictIobes), InputError);
 }

@@ -6,6 +6,8 @@
 #include "Error.h"
 #include "data/TaggedReader.h"
 #include "support/TestSupport.h"
+#include "task/EntityMetrics.h"
+#include "task/EntityText.h"
 #include "task/TagScheme.h"
 
 namespace bert {
@@ -111,6 +113,34 @@ TEST(TaggedReader, ClueNerSpansBecomeCharacterBioWithOffsetsIntoTheText) {
     EXPECT_EQ(taggedFormatOf("dev.json", line), TaggedFormat::SpanJson);
     EXPECT_EQ(taggedFormatOf("a.jsonl", R"({"tokens": ["a"], "tags": ["O"]})"),
               TaggedFormat::TokensJsonl);
+}
+
+TEST(TaggedReader, EntitiesGoBackToTheirSpansInTheOriginalText) {
+    // What predict writes: the tags read back as CLUENER's offsets into the same text.
+    const std::string line =
+        R"({"text": "我在 北京大学读书，住在上海。", "label": {"organization": {"北京大学": [[3, 6]]}, )"
+        R"("address": {"上海": [[12, 13]]}}})";
+    const auto file = parseTagged(line, TaggedFormat::SpanJson, "dev.json");
+    const auto& sentence = file.sentences.at(0);
+    const auto placed = entitiesInText(sentence, entitiesOf(sentence.tags, EntityMode::Conlleval));
+    ASSERT_EQ(placed.size(), 2U);
+    EXPECT_EQ(placed[0].type, "organization");
+    EXPECT_EQ(placed[0].text, "北京大学");
+    EXPECT_EQ(placed[0].charBegin, 3U);
+    EXPECT_EQ(placed[0].charEnd, 6U);
+    EXPECT_EQ(sentence.text.substr(placed[1].byteBegin, placed[1].byteEnd - placed[1].byteBegin),
+              "上海");
+    EXPECT_EQ(placed[1].charBegin, 12U);
+    EXPECT_EQ(placed[1].charEnd, 13U);
+    // CoNLL keeps no text: the words joined by spaces stand for it.
+    const auto conll =
+        parseTagged("New B-LOC\nYork I-LOC\nrocks O\n", TaggedFormat::Conll, "a.conll");
+    EXPECT_EQ(sentenceText(conll.sentences[0]), "New York rocks");
+    const auto york = entitiesInText(conll.sentences[0], {{"LOC", 0, 2}, {"X", 2, 9}});
+    ASSERT_EQ(york.size(), 2U);
+    EXPECT_EQ(york[0].text, "New York");
+    EXPECT_EQ(york[0].charEnd, 7U);
+    EXPECT_EQ(york[1].text, "rocks");  // clipped to the sentence's words
 }
 
 TEST(TaggedReader, BadSpansAreRefusedWithTheirLine) {

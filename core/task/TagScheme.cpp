@@ -45,6 +45,11 @@ std::optional<ParsedTag> parseTag(std::string_view tag) {
     if (prefix != 'B' && prefix != 'I' && prefix != 'E' && prefix != 'S') {
         return std::nullopt;
     }
+    // "B-PER " (a stray space in a JSON list) would be a type of its own, apart from "PER".
+    if (std::any_of(tag.begin(), tag.end(),
+                    [](char c) { return static_cast<unsigned char>(c) <= ' '; })) {
+        return std::nullopt;
+    }
     return ParsedTag{prefix, std::string(tag.substr(2))};
 }
 

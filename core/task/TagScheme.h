@@ -26,7 +26,8 @@ struct ParsedTag {
 };
 
 /// "O", or one of B/I/E/S, a '-' and a non-empty type ("B-PER", "I-ORG-LOC" is type
-/// "ORG-LOC"); nullopt for anything else ("B", "PER", "b-per", "U-PER", "I_PER").
+/// "ORG-LOC"); nullopt for anything else ("B", "PER", "b-per", "U-PER", "I_PER", a tag holding
+/// a space or a control character).
 std::optional<ParsedTag> parseTag(std::string_view tag);
 
 /// What a tagged data set holds, once its tags are checked.

@@ -222,7 +222,7 @@ TEST(TagScheme, AnIWithoutItsBNamesTheLine) {
 }
 
 TEST(TagScheme, UnknownTagsAreRefused) {
-    for (const std::string tag : {"PER", "B_PER", "b-per", "B-", "U-PER", ""}) {
+    for (const std::string tag : {"PER", "B_PER", "b-per", "B-", "U-PER", "", "B-PER ", "I-A\tB"}) {
         const auto message = inputErrorOf([&] {
             checkTags({conllSentence({"O", tag}, 4)}, "a.conll");
         });

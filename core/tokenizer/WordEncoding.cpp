@@ -2,6 +2,7 @@
 
 #include <limits>
 #include <stdexcept>
+#include <string>
 
 namespace bert {
 
@@ -50,6 +51,26 @@ std::vector<std::int64_t> alignLabels(const std::vector<std::int32_t>& wordIds,
         previous = word;
     }
     return labels;
+}
+
+std::vector<std::int64_t> wordPredictions(const std::vector<std::int32_t>& wordIds,
+                                          const std::vector<std::int64_t>& tokenPredictions,
+                                          std::size_t wordCount) {
+    if (tokenPredictions.size() != wordIds.size()) {
+        throw std::invalid_argument("wordPredictions: " + std::to_string(tokenPredictions.size()) +
+                                    " predictions for " + std::to_string(wordIds.size()) +
+                                    " tokens");
+    }
+    std::vector<std::int64_t> words(wordCount, kIgnoredLabel);
+    std::int32_t previous = -1;
+    for (std::size_t i = 0; i < wordIds.size(); ++i) {
+        const std::int32_t word = wordIds[i];
+        if (word >= 0 && word != previous && static_cast<std::size_t>(word) < wordCount) {
+            words[static_cast<std::size_t>(word)] = tokenPredictions[i];
+        }
+        previous = word;
+    }
+    return words;
 }
 
 }  // namespace bert

@@ -30,4 +30,12 @@ WordEncoding splitWordIds(
 std::vector<std::int64_t> alignLabels(const std::vector<std::int32_t>& wordIds,
                                       const std::vector<std::int64_t>& wordLabels);
 
+/// The reverse for prediction: each word's predicted label id is its first token's
+/// (tokenPredictions[i] for the token i where wordIds first names the word), kIgnoredLabel for
+/// a word with no token (cut by max length, or giving none). wordCount is the sentence's number
+/// of words; tokenPredictions has one id per token of the encoding.
+std::vector<std::int64_t> wordPredictions(const std::vector<std::int32_t>& wordIds,
+                                          const std::vector<std::int64_t>& tokenPredictions,
+                                          std::size_t wordCount);
+
 }  // namespace bert

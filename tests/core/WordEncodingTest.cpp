@@ -48,5 +48,13 @@ TEST(WordEncoding, OnlyTheFirstSubWordOfEachWordCarriesItsLabel) {
     EXPECT_THROW(alignLabels({-1, 5}, {0, 1}), std::out_of_range);
 }
 
+TEST(WordEncoding, EachWordIsPredictedByItsFirstSubWord) {
+    // Words 0..4; word 2 gave no token and word 4 was cut by max length.
+    const Ids wordIds = {-1, 0, 1, 1, 1, 3, 3, -1};
+    EXPECT_EQ(wordPredictions(wordIds, {9, 1, 2, 7, 7, 3, 8, 9}, 5),
+              (std::vector<std::int64_t>{1, 2, -100, 3, -100}));
+    EXPECT_THROW(wordPredictions(wordIds, {1, 2}, 5), std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace bert

@@ -236,6 +236,15 @@ void parseSpanJson(std::string_view text, TaggedFile& out) {
                                  atLine(number) + "\"label\" must map each type to its entities");
             }
             for (const auto& [type, mentions] : label->items()) {
+                // The type becomes part of the tags ("B-" + type), which hold no spaces.
+                if (type.empty() || std::any_of(type.begin(), type.end(), [](char c) {
+                        return static_cast<unsigned char>(c) <= ' ';
+                    })) {
+                    throw InputError(out.source, atLine(number) + "the entity type " +
+                                                     quoteText(type) +
+                                                     " is empty or holds a space or a control "
+                                                     "character");
+                }
                 if (!mentions.is_object()) {
                     throw InputError(out.source, atLine(number) + "type " + quoteText(type) +
                                                      " must map each entity text to its spans");

@@ -5,6 +5,7 @@
 #include "task/EntityMetrics.h"
 
 #include <algorithm>
+#include <iterator>
 #include <stdexcept>
 #include <tuple>
 

@@ -166,6 +166,13 @@ TEST(TaggedReader, BadSpansAreRefusedWithTheirLine) {
             "{\"cd\": [[2, 3]]}}}\n",
             TaggedFormat::SpanJson, "s.json");
     });
+    const auto type = inputErrorOf([] {
+        parseTagged("{\"text\": \"ab\", \"label\": {\"game name\": {\"a\": [[0, 0]]}}}\n",
+                    TaggedFormat::SpanJson, "s.json");
+    });
+    EXPECT_NE(type.find("line 1: the entity type \"game name\" is empty or holds a space"),
+              std::string::npos)
+        << type;
     EXPECT_NE(overlap.find("line 2: entity \"cd\" (y) at [2,3] overlaps the x entity at [0, 2]"),
               std::string::npos)
         << overlap;

@@ -161,14 +161,17 @@ TEST(EntityMetricsParity, EqualsSeqevalOnRandomAndIllFormedTags) {
     };
     std::vector<Case> cases;
     constexpr std::size_t kCasesPerMode = 1500;
+    constexpr std::size_t kLargeCases = 20;
     for (const EntityMode mode : {EntityMode::Conlleval, EntityMode::StrictIobes}) {
         const bool strict = mode == EntityMode::StrictIobes;
         for (std::size_t c = 0; c < kCasesPerMode; ++c) {
             Case item{mode, {}, {}};
-            const std::size_t sentences = 1 + generator.pick(6);
+            // The last cases are evaluation-sized: hundreds of sentences of up to 40 tags.
+            const bool large = c + kLargeCases >= kCasesPerMode;
+            const std::size_t sentences = large ? 100 + generator.pick(200) : 1 + generator.pick(6);
             const std::size_t style = c % 3;  // 0: perturbed truth, 1: random, 2: ill-formed truth
             for (std::size_t s = 0; s < sentences; ++s) {
-                const std::size_t length = generator.pick(13);  // empty sentences too
+                const std::size_t length = generator.pick(large ? 41 : 13);  // empty ones too
                 const bool iobes = strict || generator.pick(4) == 0;
                 auto truth = style == 2 ? generator.random(length, strict)
                                         : generator.wellFormed(length, iobes);
@@ -199,6 +202,7 @@ TEST(EntityMetricsParity, EqualsSeqevalOnRandomAndIllFormedTags) {
     ASSERT_EQ(results.size(), cases.size());
 
     std::size_t entities = 0;
+    std::size_t tags = 0;
     std::size_t differ = 0;
     for (std::size_t c = 0; c < cases.size(); ++c) {
         const auto ours = entityReport(cases[c].truth, cases[c].predicted, cases[c].mode);
@@ -222,6 +226,7 @@ TEST(EntityMetricsParity, EqualsSeqevalOnRandomAndIllFormedTags) {
             continue;
         }
         entities += ours.micro.support + ours.micro.predicted;
+        tags += ours.tokens;
         for (const auto& [type, score] : ours.perType) {
             const auto& row = report.at(type);
             expectNear(score.precision, row["precision"], what + " " + type + " precision");
@@ -246,8 +251,8 @@ TEST(EntityMetricsParity, EqualsSeqevalOnRandomAndIllFormedTags) {
         }
     }
     EXPECT_EQ(differ, 0U) << "cases whose entity counts differ from seqeval's";
-    std::cout << cases.size() << " cases (" << kCasesPerMode << " per mode), " << entities
-              << " true and predicted entities, compared with seqeval\n";
+    std::cout << cases.size() << " cases (" << kCasesPerMode << " per mode), " << tags << " tags, "
+              << entities << " true and predicted entities, compared with seqeval\n";
 }
 
 }  // namespace

@@ -105,4 +105,11 @@ public:
 /// tokenizer_config.json) otherwise. Throws InputError naming the file and the problem.
 std::shared_ptr<const Tokenizer> loadTokenizer(const std::filesystem::path& modelFolder);
 
+/// The tokenizer of a model folder as transformers' token-classification example (run_ner.py)
+/// loads it for pre-split words: as loadTokenizer, except that RoBERTa's byte-level BPE gets
+/// add_prefix_space=True, so that each word is tokenized as it reads inside a sentence (" Paris",
+/// not "Paris" at the start of a text). The setting is kept in the tokenizer_config.json that
+/// save() writes, so the exported folder gives transformers the same ids.
+std::shared_ptr<const Tokenizer> loadTokenizerForWords(const std::filesystem::path& modelFolder);
+
 }  // namespace bert

@@ -130,6 +130,34 @@ TEST_F(WordSplitParity, RobertaWithAPrefixSpaceGivesEachWordItsLeadingSpace) {
               loadTokenizer(root_ / "roberta")->encode(" John lives in Paris").inputIds);
 }
 
+TEST_F(WordSplitParity, RobertaLoadedForWordsIsRunNersTokenizerAndSavesSo) {
+    // loadTokenizerForWords on the plain RoBERTa folder gives what transformers gives with
+    // add_prefix_space=True (the roberta-prefix references), and the folder it saves keeps it.
+    const auto tok = loadTokenizerForWords(root_ / "roberta");
+    const auto lists = (*data_)["words"].get<std::vector<std::vector<std::string>>>();
+    const auto& rows = (*data_)["references"]["roberta-prefix"]["0"];
+    std::size_t differ = 0;
+    for (std::size_t i = 0; i < lists.size(); ++i) {
+        differ += tok->encodeWords(lists[i]).encoding.inputIds != rows[i][0].get<Ids>();
+    }
+    EXPECT_EQ(differ, 0U);
+    const auto saved = dir_->path() / "saved-roberta-words";
+    std::filesystem::create_directories(saved);
+    tok->save(saved, 512);
+    const auto config = nlohmann::json::parse(test::readFile(saved / "tokenizer_config.json"));
+    EXPECT_EQ(config.value("add_prefix_space", false), true);
+    const auto again = loadTokenizer(saved);
+    for (std::size_t i = 0; i < std::min<std::size_t>(lists.size(), 50); ++i) {
+        EXPECT_EQ(again->encodeWords(lists[i]).encoding.inputIds, rows[i][0].get<Ids>()) << i;
+    }
+    // Other families load as they are: BERT has no such setting, XLM-R prepends already.
+    for (const char* name : {"bert-cased", "xlmr", "modernbert"}) {
+        EXPECT_EQ(loadTokenizerForWords(root_ / name)->encodeWords(lists[0]).encoding.inputIds,
+                  loadTokenizer(root_ / name)->encodeWords(lists[0]).encoding.inputIds)
+            << name;
+    }
+}
+
 TEST_F(WordSplitParity, LabelsAlignToTheFirstSubWordOfEachWord) {
     // Chinese characters through XLM-R: "▁" may be a token of its own before a character.
     const auto tok = loadTokenizer(root_ / "xlmr");

@@ -57,6 +57,11 @@ public:
     std::filesystem::path source() const override { return source_; }
     void save(const std::filesystem::path& folder, std::size_t modelMaxLength) const override;
 
+    /// The transformers class whose settings were applied ("RobertaTokenizer", ...), or "".
+    const std::string& transformersClass() const { return tokenizerClass_; }
+    /// tokenizer_config.json's object as given (null when there was none).
+    const nlohmann::json& config() const { return config_; }
+
     /// The normalizer alone (the text unchanged where there is none), for tests.
     std::string normalize(std::string_view text) const;
     /// The pre-tokenizer's pieces of text (after the normalizer), for tests.

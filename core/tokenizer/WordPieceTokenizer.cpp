@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include <nlohmann/json.hpp>
+
 #include "Error.h"
 #include "io/AtomicFile.h"
 #include "io/InputFile.h"
@@ -391,10 +392,11 @@ WordEncoding WordPieceTokenizer::encodeWords(const std::vector<std::string>& wor
     if (maxLength > 0) {
         budget = maxLength > kSpecialTokens ? maxLength - kSpecialTokens : 0;
     }
-    auto out = splitWordIds(words, budget, [&](const std::string& word, std::vector<std::int32_t>& ids) {
-        const auto pieces = tokenizeToIds(word);
-        ids.insert(ids.end(), pieces.begin(), pieces.end());
-    });
+    auto out =
+        splitWordIds(words, budget, [&](const std::string& word, std::vector<std::int32_t>& ids) {
+            const auto pieces = tokenizeToIds(word);
+            ids.insert(ids.end(), pieces.begin(), pieces.end());
+        });
     auto& ids = out.encoding.inputIds;
     ids.insert(ids.begin(), clsId_);
     ids.push_back(sepId_);

@@ -341,9 +341,10 @@ WordEncoding JsonTokenizer::encodeWords(const std::vector<std::string>& words,
     // Each word is a text of its own: tokenizers' pre-tokenized input runs the added tokens,
     // the normalizer and the pre-tokenizer on each word (so Metaspace's "first" scheme and
     // ByteLevel's prefix space apply to every word).
-    auto out = splitWordIds(words, budget, [&](const std::string& word, std::vector<std::int32_t>& ids) {
-        appendIds(word, ids, std::numeric_limits<std::size_t>::max());
-    });
+    auto out =
+        splitWordIds(words, budget, [&](const std::string& word, std::vector<std::int32_t>& ids) {
+            appendIds(word, ids, std::numeric_limits<std::size_t>::max());
+        });
     // The post-processor copies a sequence's ids and inserts its own; handing it each token's
     // position as a negative id shows where each one lands (and which ids are its own).
     std::vector<std::int32_t> marks(out.encoding.inputIds.size());

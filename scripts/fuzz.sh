@@ -17,7 +17,7 @@ if [ "${1:-}" = --runs ]; then
 fi
 build="$root/build/fuzz"
 venv=${BERT_STUDIO_VENV:-$HOME/.local/share/bert-studio/venv}
-targets=(fuzz_table fuzz_config_json fuzz_vocab fuzz_tokenizer_json fuzz_job_file fuzz_safetensors
+targets=(fuzz_table fuzz_tagged fuzz_config_json fuzz_vocab fuzz_tokenizer_json fuzz_job_file fuzz_safetensors
          fuzz_training_state)
 if [ "${limit[0]#-runs}" != "${limit[0]}" ] && [ $# -gt 0 ]; then
   targets=("$@")

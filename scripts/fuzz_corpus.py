@@ -33,6 +33,18 @@ def main():
     write(table, "sample.jsonl", b"\x02" + "".join(json.dumps(r) + "\n" for r in rows).encode())
     write(table, "quoted.csv", b"\x00" + 'text,label\n"a, ""quoted"" one",pos\n"multi\nline",neg\n'.encode())
 
+    # Tagged data: CoNLL-2003 with its columns, JSONL tokens/tags (BIO and IOBES), CLUENER spans.
+    tagged = out / "fuzz_tagged"
+    write(tagged, "conll.conll", b"\x00" + "-DOCSTART- -X- -X- O\n\nEU NNP B-NP B-ORG\nrejects VBZ B-VP O\n"
+          "German JJ B-NP B-MISC\n\nPeter B-PER\nBlackburn I-PER\n".encode())
+    write(tagged, "tokens.jsonl", b"\x01" + (json.dumps({"tokens": ["John", "lives", "in", "New", "York"],
+                                                           "tags": ["S-PER", "O", "O", "B-LOC", "E-LOC"]})
+                                              + "\n").encode())
+    write(tagged, "spans.json", b"\x02" + (json.dumps({"text": "浙商银行企业信贷部 叶老桂博士",
+                                                         "label": {"name": {"叶老桂": [[10, 12]]},
+                                                                   "company": {"浙商银行": [[0, 3]]}}},
+                                                        ensure_ascii=False) + "\n").encode())
+
     small_config = {"model_type": "bert", "vocab_size": 64, "hidden_size": 32, "num_hidden_layers": 2,
                     "num_attention_heads": 4, "intermediate_size": 64, "hidden_act": "gelu",
                     "max_position_embeddings": 128, "id2label": {"0": "neg", "1": "pos"}}

@@ -59,4 +59,27 @@ std::shared_ptr<const Tokenizer> loadTokenizer(const std::filesystem::path& mode
                      "WordPiece vocabulary) is there");
 }
 
+std::shared_ptr<const Tokenizer> loadTokenizerForWords(const std::filesystem::path& modelFolder) {
+    auto tokenizer = loadTokenizer(modelFolder);
+    const auto* json = dynamic_cast<const JsonTokenizer*>(tokenizer.get());
+    // Only RobertaTokenizer builds its pre-tokenizer from add_prefix_space and leaves it off by
+    // default; XLM-R's Metaspace prepends to every word already, BERT's pipeline has no such
+    // setting.
+    if (json == nullptr || json->transformersClass() != "RobertaTokenizer") {
+        return tokenizer;
+    }
+    nlohmann::json config = json->config().is_object() ? json->config() : nlohmann::json::object();
+    if (config.value("add_prefix_space", false) == true) {
+        return tokenizer;
+    }
+    config["add_prefix_space"] = true;
+    const auto fastFile = modelFolder / "tokenizer.json";
+    if (!config.contains("tokenizer_class")) {
+        // The class came from config.json's model_type: keep naming it in the saved config.
+        config["tokenizer_class"] = json->transformersClass();
+    }
+    return std::make_shared<JsonTokenizer>(readInputFile(fastFile, input_limits::kTokenizer),
+                                           fastFile, std::move(config));
+}
+
 }  // namespace bert

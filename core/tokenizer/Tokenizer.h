@@ -21,6 +21,21 @@ struct Encoding {
     std::size_t size() const { return inputIds.size(); }
 };
 
+/// Pre-split words encoded for token classification: what transformers gives for
+/// `tokenizer(words, is_split_into_words=True, truncation=True, max_length=N)`.
+struct WordEncoding {
+    Encoding encoding;
+    /// The word each token comes from, -1 for the template's special tokens (transformers'
+    /// word_ids(), where they are None). A word may give several tokens, or none at all.
+    std::vector<std::int32_t> wordIds;
+    /// Words whose first token did not fit in max length (their tags are never trained on);
+    /// the studio reports them.
+    std::size_t wordsCut = 0;
+    /// Words that give no token at all (an empty word, or one the normalizer removes, such as
+    /// a lone control character): they carry no label either, truncated or not.
+    std::size_t wordsWithoutTokens = 0;
+};
+
 /// What the engine asks of a tokenizer, whatever its model (WordPiece, byte-level BPE, Unigram)
 /// and whichever file it came from (vocab.txt, tokenizer.json). Every implementation gives the
 /// ids of transformers' fast tokenizer for the same folder: its special-token template for
@@ -48,6 +63,16 @@ public:
     /// text is no pair at all, as in transformers.
     virtual Encoding encodePair(std::string_view first, std::string_view second,
                                 std::size_t maxLength = 0) const = 0;
+
+    /// Words already split (CoNLL tokens, CLUENER characters) under the single-text template,
+    /// truncated to maxLength tokens in all (0: no limit), with the word of each token. As in
+    /// the `tokenizers` library's pre-tokenized input, each word goes through the whole
+    /// pipeline on its own (special tokens written in it, normalizer, pre-tokenizer, model): a
+    /// word is never merged with its neighbour, and for byte-level BPE it gets no leading space
+    /// unless the tokenizer adds one (tokenizer_config.json's add_prefix_space, which
+    /// transformers' run_ner.py sets for RoBERTa); Metaspace (XLM-R) prepends its "▁" to each.
+    virtual WordEncoding encodeWords(const std::vector<std::string>& words,
+                                     std::size_t maxLength = 0) const = 0;
 
     /// Id of a token string, or nullopt.
     virtual std::optional<std::int32_t> tokenId(std::string_view token) const = 0;
@@ -79,5 +104,12 @@ public:
 /// The tokenizer of a transformers model folder: tokenizer.json when present, vocab.txt (with
 /// tokenizer_config.json) otherwise. Throws InputError naming the file and the problem.
 std::shared_ptr<const Tokenizer> loadTokenizer(const std::filesystem::path& modelFolder);
+
+/// The tokenizer of a model folder as transformers' token-classification example (run_ner.py)
+/// loads it for pre-split words: as loadTokenizer, except that RoBERTa's byte-level BPE gets
+/// add_prefix_space=True, so that each word is tokenized as it reads inside a sentence (" Paris",
+/// not "Paris" at the start of a text). The setting is kept in the tokenizer_config.json that
+/// save() writes, so the exported folder gives transformers the same ids.
+std::shared_ptr<const Tokenizer> loadTokenizerForWords(const std::filesystem::path& modelFolder);
 
 }  // namespace bert

@@ -6,12 +6,14 @@
 #include <sstream>
 
 #include <nlohmann/json.hpp>
+
 #include "Error.h"
 #include "io/AtomicFile.h"
 #include "io/InputFile.h"
 #include "io/Json.h"
 #include "text/Utf8.h"
 #include "tokenizer/BertNormalization.h"
+#include "tokenizer/WordEncoding.h"
 
 namespace bert {
 
@@ -381,6 +383,28 @@ Encoding WordPieceTokenizer::encode(std::string_view text, std::size_t maxLength
     encoding.tokenTypeIds.assign(encoding.inputIds.size(), 0);
     encoding.attentionMask.assign(encoding.inputIds.size(), 1);
     return encoding;
+}
+
+WordEncoding WordPieceTokenizer::encodeWords(const std::vector<std::string>& words,
+                                             std::size_t maxLength) const {
+    constexpr std::size_t kSpecialTokens = 2;  // [CLS] ... [SEP]
+    std::size_t budget = std::numeric_limits<std::size_t>::max();
+    if (maxLength > 0) {
+        budget = maxLength > kSpecialTokens ? maxLength - kSpecialTokens : 0;
+    }
+    auto out =
+        splitWordIds(words, budget, [&](const std::string& word, std::vector<std::int32_t>& ids) {
+            const auto pieces = tokenizeToIds(word);
+            ids.insert(ids.end(), pieces.begin(), pieces.end());
+        });
+    auto& ids = out.encoding.inputIds;
+    ids.insert(ids.begin(), clsId_);
+    ids.push_back(sepId_);
+    out.wordIds.insert(out.wordIds.begin(), -1);
+    out.wordIds.push_back(-1);
+    out.encoding.tokenTypeIds.assign(ids.size(), 0);
+    out.encoding.attentionMask.assign(ids.size(), 1);
+    return out;
 }
 
 Encoding WordPieceTokenizer::encodePair(std::string_view first, std::string_view second,

@@ -69,6 +69,10 @@ public:
     Encoding encodePair(std::string_view first, std::string_view second,
                         std::size_t maxLength = 0) const override;
 
+    /// [CLS] words [SEP], each word tokenized on its own (see Tokenizer::encodeWords).
+    WordEncoding encodeWords(const std::vector<std::string>& words,
+                             std::size_t maxLength = 0) const override;
+
     /// Id of a token string, or nullopt.
     std::optional<std::int32_t> tokenId(std::string_view token) const override;
     std::string tokenString(std::int32_t id) const override {

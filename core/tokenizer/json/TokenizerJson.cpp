@@ -7,6 +7,7 @@
 #include "io/AtomicFile.h"
 #include "io/Json.h"
 #include "text/Utf8.h"
+#include "tokenizer/WordEncoding.h"
 #include "tokenizer/json/AddedTokens.h"
 #include "tokenizer/json/Models.h"
 #include "tokenizer/json/Normalizers.h"
@@ -328,6 +329,40 @@ Encoding JsonTokenizer::encodePair(std::string_view first, std::string_view seco
         b.resize(std::min(b.size(), n2));
     }
     return finish(std::move(a), &b);
+}
+
+WordEncoding JsonTokenizer::encodeWords(const std::vector<std::string>& words,
+                                        std::size_t maxLength) const {
+    const std::size_t special = postProcessor_ ? postProcessor_->added(false) : 0;
+    std::size_t budget = std::numeric_limits<std::size_t>::max();
+    if (maxLength > 0) {
+        budget = maxLength > special ? maxLength - special : 0;
+    }
+    // Each word is a text of its own: tokenizers' pre-tokenized input runs the added tokens,
+    // the normalizer and the pre-tokenizer on each word (so Metaspace's "first" scheme and
+    // ByteLevel's prefix space apply to every word).
+    auto out =
+        splitWordIds(words, budget, [&](const std::string& word, std::vector<std::int32_t>& ids) {
+            appendIds(word, ids, std::numeric_limits<std::size_t>::max());
+        });
+    // The post-processor copies a sequence's ids and inserts its own; handing it each token's
+    // position as a negative id shows where each one lands (and which ids are its own).
+    std::vector<std::int32_t> marks(out.encoding.inputIds.size());
+    for (std::size_t i = 0; i < marks.size(); ++i) {
+        marks[i] = -static_cast<std::int32_t>(i) - 1;
+    }
+    Encoding processed = finish(std::move(marks), nullptr);
+    std::vector<std::int32_t> wordIds(processed.inputIds.size(), -1);
+    for (std::size_t i = 0; i < processed.inputIds.size(); ++i) {
+        if (const std::int32_t id = processed.inputIds[i]; id < 0) {
+            const auto position = static_cast<std::size_t>(-(id + 1));
+            processed.inputIds[i] = out.encoding.inputIds[position];
+            wordIds[i] = out.wordIds[position];
+        }
+    }
+    out.encoding = std::move(processed);
+    out.wordIds = std::move(wordIds);
+    return out;
 }
 
 std::optional<std::int32_t> JsonTokenizer::tokenId(std::string_view token) const {

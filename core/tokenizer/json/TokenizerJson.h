@@ -43,6 +43,9 @@ public:
     Encoding encodePair(std::string_view first, std::string_view second,
                         std::size_t maxLength = 0) const override;
 
+    WordEncoding encodeWords(const std::vector<std::string>& words,
+                             std::size_t maxLength = 0) const override;
+
     std::optional<std::int32_t> tokenId(std::string_view token) const override;
     std::string tokenString(std::int32_t id) const override;
     std::size_t vocabularySize() const override { return vocabularySize_; }
@@ -53,6 +56,11 @@ public:
     std::string kind() const override { return kind_; }
     std::filesystem::path source() const override { return source_; }
     void save(const std::filesystem::path& folder, std::size_t modelMaxLength) const override;
+
+    /// The transformers class whose settings were applied ("RobertaTokenizer", ...), or "".
+    const std::string& transformersClass() const { return tokenizerClass_; }
+    /// tokenizer_config.json's object as given (null when there was none).
+    const nlohmann::json& config() const { return config_; }
 
     /// The normalizer alone (the text unchanged where there is none), for tests.
     std::string normalize(std::string_view text) const;

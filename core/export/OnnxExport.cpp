@@ -71,7 +71,7 @@ OnnxModelSummary writeOnnxModel(const std::filesystem::path& file, const Sequenc
     opset->set_domain("");
     opset->set_version(kOnnxOpset);
     auto* graph = proto.mutable_graph();
-    graph->set_name(family.family().architecture(config.modelType));
+    graph->set_name(family.family().architecture(config.modelType, config.head));
 
     OnnxModelSummary summary;
     summary.inputNames = {"input_ids", "attention_mask"};
@@ -89,8 +89,14 @@ OnnxModelSummary writeOnnxModel(const std::filesystem::path& file, const Sequenc
                      .attentionMask = "attention_mask",
                      .tokenTypeIds = family.takesTokenTypes(config) ? "token_type_ids" : ""});
     encoder.builder().node("Identity", {logits}, {}, "logits");
+    // A token head's logits are per token, padding rows included (as transformers' are).
+    std::vector<std::variant<std::int64_t, std::string>> logitAxes = {std::string("batch")};
+    if (config.head == HeadKind::Token) {
+        logitAxes.emplace_back(std::string("sequence"));
+    }
+    logitAxes.emplace_back(config.numLabels());
     onnx_export::describeValue(*graph->add_output(), "logits", onnx::TensorProto_DataType_FLOAT,
-                  {std::string("batch"), config.numLabels()});
+                               logitAxes);
     for (std::size_t i = 0; i < config.labels.size(); ++i) {
         auto* entry = proto.add_metadata_props();
         entry->set_key("id2label." + std::to_string(i));

@@ -1,6 +1,7 @@
 #pragma once
 
-// ONNX export of a sequence classifier, built with the ONNX protobuf library (libonnx-dev) and
+// ONNX export of a classifier (sequence or token head), built with the ONNX protobuf library
+// (libonnx-dev) and
 // validated by its checker, so that ONNX Runtime and other ONNX consumers run what we trained.
 //
 // The graph (opset 17, fp32, inference: dropout is the identity) of every family
@@ -9,7 +10,9 @@
 //           token_type_ids              the same, only for families that read token types
 //                                       (BERT, ELECTRA); RoBERTa, XLM-R, CamemBERT, DistilBERT
 //                                       and ModernBERT take none, as their tokenizers give none
-//   output  logits                      float [batch, num_labels]
+//   output  logits                      float [batch, num_labels] (sequence head), or
+//                                       float [batch, sequence, num_labels] (token head:
+//                                       every position, padding included, as transformers')
 // Batch and sequence are dynamic axes; the labels are metadata (id2label.<i>).
 
 #include <cstdint>

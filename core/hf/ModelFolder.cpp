@@ -189,9 +189,16 @@ ModelBundle loadModelFolder(const std::filesystem::path& folder, const LoadOptio
                              std::to_string(config.vocabSize) +
                              "; they belong to different models");
     }
-    const bool relabel = options.labels && *options.labels != config.labels;
-    if (relabel) {
+    const bool relabel = (options.labels && *options.labels != config.labels) ||
+                         (options.head && *options.head != config.head);
+    if (options.labels) {
         config.labels = *options.labels;
+    }
+    if (options.head) {
+        config.head = *options.head;
+    }
+    if (options.problemType) {
+        config.problemType = *options.problemType;
     }
 
     std::vector<std::pair<std::string, at::Tensor>> tensors;
@@ -224,7 +231,7 @@ ModelBundle loadModelFolder(const std::filesystem::path& folder, const LoadOptio
         hasBasePrefix = hasBasePrefix || startsWith(name, prefix);
     }
     auto followsLabels = [&](const std::string& name) {
-        for (const auto& head : family.labelHead) {
+        for (const auto& head : family.labelHeadOf(config.head)) {
             if (startsWith(name, head)) {
                 return true;
             }
@@ -241,7 +248,7 @@ ModelBundle loadModelFolder(const std::filesystem::path& folder, const LoadOptio
                 name = prefix + name;
             }
             if (relabel && followsLabels(name)) {
-                continue;  // the old head classifies other labels
+                continue;  // the old head classifies other labels, or is another kind of head
             }
             const auto target = parameters.find(name);
             if (target == parameters.end()) {
@@ -282,10 +289,13 @@ ModelBundle loadModelFolder(const std::filesystem::path& folder, const LoadOptio
 }
 
 ModelBundle makePresetModel(const std::string& preset, std::shared_ptr<const Tokenizer> tokenizer,
-                            std::vector<std::string> labels, std::uint64_t seed) {
+                            std::vector<std::string> labels, std::uint64_t seed, HeadKind head,
+                            std::optional<ProblemType> problemType) {
     auto config =
         EncoderConfig::preset(preset, static_cast<std::int64_t>(tokenizer->vocabularySize()));
     config.labels = std::move(labels);
+    config.head = head;
+    config.problemType = problemType;
     config.padTokenId = tokenizer->padId();
     auto model = createClassifier(config);
     model->initializeWeights(seed);

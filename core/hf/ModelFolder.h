@@ -33,6 +33,13 @@ struct LoadOptions {
     /// Label names for a fine-tuning run; when they differ from config.json's, the folder's
     /// head (if any) is dropped and a fresh one is made for these labels.
     std::optional<std::vector<std::string>> labels;
+    /// The head a fine-tuning run needs (its task's); when it differs from the folder's (a
+    /// base model reads as a sequence head), the folder's head is dropped likewise and the
+    /// encoder alone is loaded: a sequence classifier's pooler is then an unused weight.
+    std::optional<HeadKind> head;
+    /// The run's problem_type (multi-label, regression), written to config.json on export;
+    /// the sequence head's modules do not depend on it.
+    std::optional<ProblemType> problemType;
     /// Seed of any freshly initialised weights.
     std::uint64_t seed = 42;
     /// The folder's tokenizer when the caller has loaded it already; null: loaded here.
@@ -57,11 +64,15 @@ struct ModelBundle {
 /// vocab_size.
 ModelBundle loadModelFolder(const std::filesystem::path& folder, const LoadOptions& options = {});
 
-/// A from-scratch BERT of a preset size over the given tokenizer, initialised with seed.
+/// A from-scratch BERT of a preset size over the given tokenizer, initialised with seed, with
+/// the given head and problem_type.
 ModelBundle makePresetModel(const std::string& preset, std::shared_ptr<const Tokenizer> tokenizer,
-                            std::vector<std::string> labels, std::uint64_t seed);
+                            std::vector<std::string> labels, std::uint64_t seed,
+                            HeadKind head = HeadKind::Sequence,
+                            std::optional<ProblemType> problemType = std::nullopt);
 
-/// Writes a folder that transformers' AutoModelForSequenceClassification and AutoTokenizer load:
+/// Writes a folder that transformers' AutoModelForSequenceClassification (or, for a token head,
+/// AutoModelForTokenClassification) and AutoTokenizer load:
 /// config.json (with id2label/label2id), model.safetensors, and the tokenizer's files (with
 /// model_max_length = maxLength, or the model's longest sequence when 0). Each file is replaced
 /// atomically.

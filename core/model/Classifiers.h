@@ -6,8 +6,9 @@
 
 namespace bert {
 
-/// A freshly constructed (not initialised) sequence classifier of config's family, on the CPU
-/// in fp32. Throws InputError for a model type no family implements.
+/// A freshly constructed (not initialised) classifier of config's family with config.head's
+/// head (<Family>ForSequenceClassification or <Family>ForTokenClassification), on the CPU in
+/// fp32. Throws InputError for a model type no family implements.
 std::shared_ptr<SequenceClassifier> createClassifier(const EncoderConfig& config);
 
 }  // namespace bert

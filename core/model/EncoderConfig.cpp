@@ -141,7 +141,86 @@ std::vector<std::string> readLabels(const nlohmann::json& json, const std::files
     return fallback;
 }
 
+constexpr const char* kTokenClassificationSuffix = "ForTokenClassification";
+
+HeadKind readHeadKind(const nlohmann::json& json, const std::filesystem::path& source) {
+    const auto architectures = json.find("architectures");
+    if (architectures == json.end() || architectures->is_null()) {
+        return HeadKind::Sequence;
+    }
+    if (!architectures->is_array()) {
+        throw InputError(source, "field \"architectures\" must be a list of class names");
+    }
+    auto head = HeadKind::Sequence;
+    for (const auto& name : *architectures) {
+        if (!name.is_string()) {
+            throw InputError(source, "field \"architectures\" holds " + name.dump() +
+                                         ", which is not a class name");
+        }
+        if (headKindOfArchitecture(name.get<std::string>()) == HeadKind::Token) {
+            head = HeadKind::Token;
+        }
+    }
+    return head;
+}
+
+std::optional<ProblemType> readProblemType(const nlohmann::json& json,
+                                           const std::filesystem::path& source) {
+    const auto field = json.find("problem_type");
+    if (field == json.end() || field->is_null()) {
+        return std::nullopt;
+    }
+    const auto name = jsonField<std::string>(json, "problem_type", "", source);
+    const auto type = parseProblemType(name);
+    if (!type) {
+        throw InputError(source, "problem_type \"" + name +
+                                     "\" is not one of transformers' (single_label_classification, "
+                                     "multi_label_classification, regression)");
+    }
+    return type;
+}
+
 }  // namespace
+
+ProblemType effectiveProblemType(const EncoderConfig& config) {
+    if (config.problemType) {
+        return *config.problemType;
+    }
+    // What transformers' sequence classifiers infer when problem_type is unset (from the
+    // labels' dtype at the loss; one output can only be a regression).
+    return config.numLabels() == 1 ? ProblemType::Regression : ProblemType::SingleLabel;
+}
+
+std::string problemTypeName(ProblemType type) {
+    switch (type) {
+        case ProblemType::SingleLabel:
+            return "single_label_classification";
+        case ProblemType::MultiLabel:
+            return "multi_label_classification";
+        case ProblemType::Regression:
+            return "regression";
+    }
+    return "single_label_classification";
+}
+
+std::optional<ProblemType> parseProblemType(const std::string& name) {
+    for (const auto type :
+         {ProblemType::SingleLabel, ProblemType::MultiLabel, ProblemType::Regression}) {
+        if (problemTypeName(type) == name) {
+            return type;
+        }
+    }
+    return std::nullopt;
+}
+
+HeadKind headKindOfArchitecture(const std::string& architecture) {
+    const std::string suffix = kTokenClassificationSuffix;
+    return architecture.size() > suffix.size() &&
+                   architecture.compare(architecture.size() - suffix.size(), suffix.size(),
+                                        suffix) == 0
+               ? HeadKind::Token
+               : HeadKind::Sequence;
+}
 
 std::optional<Activation> parseActivation(const std::string& name) {
     const auto it = activationNames().find(name);
@@ -232,6 +311,8 @@ EncoderConfig EncoderConfig::fromJson(const nlohmann::json& json,
         family.finishConfig(config, json, source);
     }
     config.labels = readLabels(json, source, config.labels);
+    config.head = readHeadKind(json, source);
+    config.problemType = readProblemType(json, source);
 
     // The weights alone must fit this machine's memory: they are made on the CPU first.
     const std::int64_t weightBytes = config.parameterCount() * 4;
@@ -291,12 +372,16 @@ nlohmann::json EncoderConfig::toJson() const {
                               "finetuning_task", "task_specific_params"}) {
         json.erase(stale);
     }
-    json["architectures"] = {family.architecture(modelType)};
+    json["architectures"] = {family.architecture(modelType, head)};
     json["model_type"] = modelType;
     for (const auto& key : family.keys) {
         writeKey(key, *this, json);
     }
-    json["problem_type"] = "single_label_classification";
+    if (head == HeadKind::Sequence) {
+        json["problem_type"] = problemTypeName(effectiveProblemType(*this));
+    } else {
+        json.erase("problem_type");
+    }
     nlohmann::json id2label = nlohmann::json::object();
     nlohmann::json label2id = nlohmann::json::object();
     for (std::size_t i = 0; i < labels.size(); ++i) {

@@ -26,6 +26,25 @@ enum class Pooling {
     Mean,   ///< the mean over the real tokens (ModernBERT's classifier_pooling "mean")
 };
 
+/// Which head sits on the encoder: what transformers' class (config.json "architectures") says.
+/// A base model's folder names no head (BertModel, BertForMaskedLM, ...): it reads as Sequence,
+/// and a run sets the head its task needs before the model is made.
+enum class HeadKind {
+    /// <Family>ForSequenceClassification: one row of logits per sequence, [B, labels]. Single-
+    /// label, multi-label and regression all use it; problem_type tells them apart.
+    Sequence,
+    /// <Family>ForTokenClassification: one row of logits per hidden row (every token), padded
+    /// [B, S, labels] or packed [T, labels] in the packed token order.
+    Token,
+};
+
+/// config.json "problem_type": which loss transformers applies to a sequence head's logits.
+enum class ProblemType {
+    SingleLabel,  ///< "single_label_classification": softmax cross-entropy
+    MultiLabel,   ///< "multi_label_classification": binary cross-entropy with logits per label
+    Regression,   ///< "regression": mean squared error (num_labels outputs, usually 1)
+};
+
 /// An encoder's configuration, whatever its family: the hyper-parameters every family has under
 /// one name (transformers' BERT names: each family maps its own config.json keys onto them, see
 /// model/FamilyTraits.h), the few that only some families have, and the label names of a
@@ -65,8 +84,16 @@ struct EncoderConfig {
     double localRopeTheta = 0.0;        ///< and of the local ones
     double initializerCutoffFactor = 2.0;
 
-    /// Label names in id order (id2label). Two generic labels when config.json has none.
+    /// Label names in id order (id2label). Two generic labels when config.json has none. For a
+    /// token head: the tags (B-PER, I-PER, O, ...); for regression: one name per output.
     std::vector<std::string> labels = {"LABEL_0", "LABEL_1"};
+    /// The head (read from "architectures"; written back as the family's class for it).
+    HeadKind head = HeadKind::Sequence;
+    /// config.json "problem_type"; nullopt when the file names none. A sequence head is written
+    /// with it, or with what transformers infers without it (1 label: regression, otherwise
+    /// single-label); a token head is written without (transformers' token classifiers always
+    /// use cross-entropy and ignore it).
+    std::optional<ProblemType> problemType;
     /// The config.json this came from, for the fields above that we do not model.
     nlohmann::json original = nlohmann::json::object();
 
@@ -80,12 +107,12 @@ struct EncoderConfig {
     static EncoderConfig preset(const std::string& name, std::int64_t vocabSize = 30522);
     static std::vector<std::string> presetNames();
 
-    /// config.json of the family's sequence classifier, loadable by transformers.
+    /// config.json of the family's classifier with this head, loadable by transformers.
     nlohmann::json toJson() const;
 
     Activation activation() const;
     std::int64_t numLabels() const { return static_cast<std::int64_t>(labels.size()); }
-    /// Parameters of the family's sequence classifier of this configuration.
+    /// Parameters of the family's classifier of this configuration (its head included).
     std::int64_t parameterCount() const;
     std::int64_t headDim() const { return hiddenSize / numAttentionHeads; }
     /// The longest sequence the position embeddings allow (RoBERTa's start after the padding id).
@@ -100,6 +127,16 @@ struct EncoderConfig {
                slidingLayers[static_cast<std::size_t>(layer)];
     }
 };
+
+/// The problem_type written for this configuration (see EncoderConfig::problemType).
+ProblemType effectiveProblemType(const EncoderConfig& config);
+/// "single_label_classification", "multi_label_classification", "regression".
+std::string problemTypeName(ProblemType type);
+/// Parses a problem_type; nullopt when it is none of transformers' three.
+std::optional<ProblemType> parseProblemType(const std::string& name);
+/// The head that transformers class names: ...ForTokenClassification is Token, any other
+/// (a sequence classifier, a base model, a masked-LM) Sequence.
+HeadKind headKindOfArchitecture(const std::string& architecture);
 
 /// Parses an activation name; nullopt when it is not one we implement.
 std::optional<Activation> parseActivation(const std::string& name);

@@ -6,18 +6,25 @@
 
 namespace bert {
 
-std::string FamilyTraits::architecture(const std::string& modelType) const {
-    static const std::map<std::string, std::string> classes = {
-        {"bert", "BertForSequenceClassification"},
-        {"roberta", "RobertaForSequenceClassification"},
-        {"xlm-roberta", "XLMRobertaForSequenceClassification"},
-        {"camembert", "CamembertForSequenceClassification"},
-        {"distilbert", "DistilBertForSequenceClassification"},
-        {"electra", "ElectraForSequenceClassification"},
-        {"modernbert", "ModernBertForSequenceClassification"},
+std::string FamilyTraits::architecture(const std::string& modelType, HeadKind head) const {
+    // transformers' class-name stem of each model type.
+    static const std::map<std::string, std::string> stems = {
+        {"bert", "Bert"},
+        {"roberta", "Roberta"},
+        {"xlm-roberta", "XLMRoberta"},
+        {"camembert", "Camembert"},
+        {"distilbert", "DistilBert"},
+        {"electra", "Electra"},
+        {"modernbert", "ModernBert"},
     };
-    const auto it = classes.find(modelType);
-    return it == classes.end() ? name + "ForSequenceClassification" : it->second;
+    const auto it = stems.find(modelType);
+    const auto stem = it == stems.end() ? name : it->second;
+    return stem +
+           (head == HeadKind::Token ? "ForTokenClassification" : "ForSequenceClassification");
+}
+
+const std::vector<std::string>& FamilyTraits::labelHeadOf(HeadKind head) const {
+    return head == HeadKind::Token ? tokenLabelHead : labelHead;
 }
 
 const std::vector<const FamilyTraits*>& modelFamilies() {

@@ -18,7 +18,7 @@
 
 namespace bert {
 
-/// Parameter counts of a sequence classifier, from its configuration alone.
+/// Parameter counts of a classifier (its head kind included), from its configuration alone.
 struct ParameterCounts {
     std::int64_t embeddings = 0;  ///< the embedding stage (what "freeze embeddings" freezes)
     std::int64_t perLayer = 0;    ///< one encoder layer
@@ -53,6 +53,11 @@ struct ActivationShape {
     /// The same for attention: its input, query, key, value and output; no score maps, which
     /// scaled_dot_product_attention's fused kernels never form without gradients and dropout.
     std::int64_t evaluationAttentionBytesPerToken = 0;
+    /// A token head (HeadKind::Token) over every row: the bytes it keeps for backward per token
+    /// of the micro-batch (dropout masks, the inputs its linear layers and norms save), the
+    /// logits and the loss's tensors not included. 0 for a sequence head, whose one row per
+    /// sequence is negligible beside the layers.
+    std::int64_t headBytesPerToken = 0;
 };
 
 /// A config.json key and the EncoderConfig field it fills (same meaning, the family's name).
@@ -81,11 +86,16 @@ struct FamilyTraits {
     /// transformers' base_model_prefix with its dot: "bert.", "roberta.", "model.".
     std::string basePrefix;
     /// Name prefixes of the parameters whose shape follows the labels (dropped when a folder
-    /// is loaded for other labels, as transformers' ignore_mismatched_sizes drops them).
+    /// is loaded for other labels, as transformers' ignore_mismatched_sizes drops them), for
+    /// the sequence head and for the token head.
     std::vector<std::string> labelHead;
+    std::vector<std::string> tokenLabelHead;
 
-    /// transformers' sequence-classification class for a model type of this family.
-    std::string architecture(const std::string& modelType) const;
+    /// transformers' class for a model type of this family with this head
+    /// ("XLMRobertaForTokenClassification").
+    std::string architecture(const std::string& modelType,
+                             HeadKind head = HeadKind::Sequence) const;
+    const std::vector<std::string>& labelHeadOf(HeadKind head) const;
 };
 
 /// Every family we implement, BERT first.
@@ -108,6 +118,10 @@ const FamilyTraits& modernBertFamily();
 std::vector<ConfigKey> bertConfigKeys();
 void checkAbsolutePositions(EncoderConfig& config, const nlohmann::json& json,
                             const std::filesystem::path& source);
+/// What transformers' usual token head (dropout, then the linear `classifier` on every row)
+/// keeps for backward per token: headBytesPerToken of BERT, RoBERTa, DistilBERT and ELECTRA.
+std::int64_t dropoutClassifierBytesPerToken(std::int64_t width, double dropout,
+                                            const ActivationContext& context);
 /// BERT's layer shapes, shared by the families whose layers are BERT's (RoBERTa, ELECTRA).
 ParameterCounts bertLayerCounts(const EncoderConfig& config);
 ActivationShape bertLayerActivations(const EncoderConfig& config, const ActivationContext& context);

@@ -8,6 +8,7 @@
 #include "Error.h"
 #include "data/Batch.h"
 #include "memory/MemoryMonitor.h"
+#include "model/FamilyTraits.h"
 
 namespace bert {
 
@@ -16,6 +17,13 @@ std::vector<std::vector<float>> predictProbabilities(SequenceClassifier& model,
                                                      const std::vector<std::string>& texts,
                                                      std::size_t maxLength, std::size_t batchSize,
                                                      c10::Device device) {
+    if (model.config().head == HeadKind::Token) {
+        // Its logits are per token: read as one row per text they would be nonsense.
+        throw InputError("this model tags tokens (" +
+                         familyOf(model.config().modelType)
+                             .architecture(model.config().modelType, HeadKind::Token) +
+                         "); it gives no label per text");
+    }
     const bool wasTraining = model.is_training();
     model.eval();
     const torch::NoGradGuard noGrad;

@@ -100,6 +100,20 @@ at::Tensor meanOfTokens(const at::Tensor& hidden, const TokenLayout& layout) {
     return sums / counts.unsqueeze(1);
 }
 
+at::Tensor packedRows(const at::Tensor& padded, const TokenLayout& layout) {
+    if (!layout.packed) {
+        return padded;
+    }
+    // Each packed row's key is b x kMaskPositionStride + s (data/TokenBatch.h): its row in the
+    // flattened [B x S] grid is b x S + s.
+    const auto length = padded.size(1);
+    const auto sequence = at::floor_divide(layout.maskRows, kMaskPositionStride);
+    const auto position = layout.maskRows - sequence * kMaskPositionStride;
+    const auto rows = (sequence * length + position).to(padded.device());
+    auto flat = padded.flatten(0, 1);
+    return flat.index_select(0, rows);
+}
+
 at::Tensor activate(const at::Tensor& input, Activation activation) {
     switch (activation) {
         case Activation::Gelu:

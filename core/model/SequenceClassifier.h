@@ -4,6 +4,11 @@
 // the frozen-prefix cache, inference, checkpoints and export see a SequenceClassifier and its
 // EncoderLayers, never a family: each family (model/<family>/) implements them with modules
 // named as transformers names them, so that a state dict moves between the two unchanged.
+//
+// The name is the first head's: a SequenceClassifier is an encoder with either head its
+// configuration names (EncoderConfig::head). A sequence head gives one row of logits per
+// sequence, a token head one per hidden row; the stages below are the same for both, so every
+// technique (checkpointing, the prefix cache, unpadded batches) works on either unchanged.
 
 #include <cstdint>
 #include <functional>
@@ -29,15 +34,21 @@ public:
 using LayerRunner =
     std::function<at::Tensor(EncoderLayer& layer, const at::Tensor& hidden, const TokenLayout& layout)>;
 
-/// A family's encoder with its sequence-classification head, cut in the three stages every
-/// technique needs: the embedding stage (frozen by "freeze embeddings"), the encoder layers
-/// (frozen from the bottom, checkpointed one by one, cached below the lowest trainable one),
-/// and the head (final norm, pooling, classifier).
+/// A family's encoder with its classification head (sequence or token: config().head), cut in
+/// the three stages every technique needs: the embedding stage (frozen by "freeze embeddings"),
+/// the encoder layers (frozen from the bottom, checkpointed one by one, cached below the lowest
+/// trainable one), and the head (final norm, pooling for a sequence head, classifier).
+///
+/// What forward and forwardFrom return, by head:
+///   Sequence  [B, labels]: one row per sequence, in micro-batch order, padded or packed.
+///   Token     padded [B, S, labels], padding rows included (their logits mean nothing);
+///             packed [T, labels], one row per real token in the packed order (packBatch:
+///             the layout's rows; packedRows() puts per-token targets in the same order).
 class SequenceClassifier : public torch::nn::Module {
 public:
     explicit SequenceClassifier(EncoderConfig config) : config_(std::move(config)) {}
 
-    /// Logits [B, labels] of a padded or packed micro-batch.
+    /// Logits of a padded or packed micro-batch (shapes above, by head).
     at::Tensor forward(const TokenBatch& batch);
     /// Logits of a padded batch.
     at::Tensor forward(const PaddedInputs& inputs);
@@ -45,7 +56,7 @@ public:
     /// frozen prefix computes (train/PrefixCache.h).
     at::Tensor prefix(const TokenBatch& batch, std::int64_t layers);
     /// Logits from the hidden states after the lowest `layers` layers (prefix's output, or the
-    /// cache's), in layout.
+    /// cache's), in layout. A token head reads every row: the cache must restore all of them.
     at::Tensor forwardFrom(const at::Tensor& hidden, const TokenLayout& layout,
                            std::int64_t layers);
 
@@ -71,7 +82,7 @@ public:
 protected:
     /// The embedding stage's output, in batch's layout.
     virtual at::Tensor embed(const TokenBatch& batch) = 0;
-    /// Logits from the top layer's output: final norm, pooling and the head.
+    /// Logits from the top layer's output: final norm, pooling (sequence head) and the head.
     virtual at::Tensor classify(const at::Tensor& top, const TokenLayout& layout) = 0;
     /// The modules whose parameters follow the labels.
     virtual std::vector<std::shared_ptr<torch::nn::Module>> labelHeadModules() = 0;
@@ -95,6 +106,11 @@ at::Tensor dropHidden(const at::Tensor& hidden, double p, bool training, const T
 at::Tensor firstTokenRows(const at::Tensor& hidden, const TokenLayout& layout);
 /// The mean of each sequence's real tokens: [B, H].
 at::Tensor meanOfTokens(const at::Tensor& hidden, const TokenLayout& layout);
+/// Rows of a per-token tensor in a layout's hidden-row order: padded [B, S, ...] (S at least
+/// each sequence's length; labels, or transformers' logits) as the layout's rows, [B, S, ...]
+/// itself for a padded layout and [T, ...] for a packed one (each real token's row, in
+/// packBatch's order). What a token head's packed logits line up with.
+at::Tensor packedRows(const at::Tensor& padded, const TokenLayout& layout);
 at::Tensor activate(const at::Tensor& input, Activation activation);
 torch::nn::LayerNorm makeLayerNorm(std::int64_t width, double eps);
 

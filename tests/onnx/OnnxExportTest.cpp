@@ -127,8 +127,9 @@ TEST_F(OnnxExport, RandomModelsOfEveryActivationRunInOnnxRuntimeWithOurLogits) {
 }
 
 TEST_F(OnnxExport, MiniLMClassifierRunsInOnnxRuntimeWithOurLogitsAndDynamicAxes) {
-    auto bundle =
-        loadModelFolder(defaultModelFolder(), LoadOptions{.labels = std::vector<std::string>{"ham", "spam"}, .seed = 42, .tokenizer = nullptr});
+    LoadOptions options;
+    options.labels = std::vector<std::string>{"ham", "spam"};
+    auto bundle = loadModelFolder(defaultModelFolder(), options);
     const auto texts = comparisonTexts();
     const auto inputs = encodeAll(*bundle.tokenizer, texts);
     const float difference = exportedDifference(*bundle.model, inputs);

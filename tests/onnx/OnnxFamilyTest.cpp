@@ -9,7 +9,9 @@
 //  - the graph takes token_type_ids only where the family reads them (BERT, ELECTRA), as the
 //    family's tokenizers and transformers' own ONNX exports do;
 //  - the ModernBERT inputs are long enough that the sliding window changes the logits by far
-//    more than the tolerance, so a graph without it could not pass.
+//    more than the tolerance, so a graph without it could not pass;
+//  - every family's token classifier gives logits [batch, sequence, tags], within the same
+//    tolerances.
 #include <algorithm>
 #include <iostream>
 
@@ -211,6 +213,57 @@ TEST_F(OnnxFamilies, EveryFamilyRunsInOnnxRuntimeWithOurLogits) {
         EXPECT_EQ(described["metadata"]["id2label.2"], "positive");
         EXPECT_EQ(described["graph"],
                   familyOf(model.config().modelType).architecture(model.config().modelType));
+    }
+}
+
+// Every family's token classifier (issue 29): logits [batch, sequence, tags] for every position
+// (padding included, as transformers' ONNX exports give them), ONNX Runtime against our padded
+// forward, on the same cases with a tag set and the token head.
+TEST_F(OnnxFamilies, EveryFamilysTokenClassifierGivesPerTokenLogitsInOnnxRuntime) {
+    const auto cases = familyCases();
+    const std::vector<std::string> tags = {"O", "B-PER", "I-PER", "B-LOC", "I-LOC"};
+    std::vector<std::shared_ptr<SequenceClassifier>> models;
+    std::vector<test::OnnxRuntimeJob> jobs;
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+        const auto& testCase = cases[i];
+        auto config = EncoderConfig::fromJson(testCase.config, testCase.name + ".json");
+        config.head = HeadKind::Token;
+        config.labels = tags;
+        models.push_back(randomModel(config, 300 + i));
+        const auto file = dir_ / (testCase.name + "-token.onnx");
+        EXPECT_EQ(writeOnnxModel(file, *models.back()).inputNames, testCase.inputs);
+        for (const auto* lengths : {&kLengths, &kShortLengths}) {
+            jobs.push_back({file, randomBatch(*lengths, config.padTokenId, testCase.pairs,
+                                              17 + i + lengths->size())});
+        }
+    }
+    const auto results = test::runOnnxRuntime(jobs, dir_.path());
+    ASSERT_EQ(results.size(), jobs.size());
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+        const auto& testCase = cases[i];
+        SCOPED_TRACE(testCase.name);
+        auto& model = *models[i];
+        for (std::size_t batch = 0; batch < 2; ++batch) {
+            const auto& job = jobs[2 * i + batch];
+            const auto& result = results[2 * i + batch];
+            const auto ours = engineLogits(model, job.inputs);
+            ASSERT_EQ(ours.dim(), 3);
+            ASSERT_EQ(result.logits.sizes(), ours.sizes());
+            const auto basic = maxDifference(result.logits, ours);
+            const auto fused = maxDifference(result.defaultLogits, ours);
+            std::cout << testCase.name << " token head [" << job.inputs.inputIds.size(0) << " x "
+                      << job.inputs.inputIds.size(1)
+                      << "]: ONNX Runtime max |logit difference| = " << basic
+                      << " (default session " << fused << ")\n";
+            EXPECT_LE(basic, kLogitTolerance);
+            EXPECT_LE(fused, kDefaultSessionTolerance);
+        }
+        const auto& described = results[2 * i].described;
+        EXPECT_EQ(described["outputs"][0]["shape"],
+                  nlohmann::json::parse(R"(["batch", "sequence", 5])"));
+        EXPECT_EQ(described["metadata"]["id2label.1"], "B-PER");
+        EXPECT_EQ(described["graph"], familyOf(model.config().modelType)
+                                          .architecture(model.config().modelType, HeadKind::Token));
     }
 }
 

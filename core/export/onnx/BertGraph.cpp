@@ -1,5 +1,6 @@
 // BertForSequenceClassification's graph (model/bert/BertModel.cpp): embeddings, post-LN layers,
-// pooler (dense + tanh on [CLS]), classifier.
+// pooler (dense + tanh on [CLS]), classifier; BertForTokenClassification's: the classifier on
+// every token, no pooler.
 
 #include "export/onnx/BertGraph.h"
 
@@ -48,6 +49,9 @@ std::string classifierGraph(EncoderGraph& graph, const GraphInputs& inputs) {
     auto hidden = bertEmbeddings(graph, inputs, "bert.embeddings.", GraphPositions::FromZero);
     const auto mask = graph.additiveMask(graph.paddingKeep(inputs.attentionMask));
     hidden = bertEncoder(graph, hidden, mask, "bert.encoder.layer.");
+    if (graph.config().head == HeadKind::Token) {
+        return graph.linear(hidden, "classifier");
+    }
     const auto pooled =
         graph.builder().node("Tanh", {graph.linear(graph.firstToken(hidden), "bert.pooler.dense")});
     return graph.linear(pooled, "classifier");

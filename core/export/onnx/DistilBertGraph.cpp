@@ -1,6 +1,7 @@
 // DistilBertForSequenceClassification's graph (model/distilbert/DistilBertModel.cpp): BERT's
 // embeddings without token types, layers of q/k/v_lin, out_lin, sa_layer_norm, ffn.lin1/lin2
-// and output_layer_norm, then pre_classifier + ReLU on [CLS] and the classifier.
+// and output_layer_norm, then pre_classifier + ReLU on [CLS] and the classifier (the token
+// classifier: the classifier alone, on every token).
 
 #include "export/onnx/BertGraph.h"
 #include "export/onnx/FamilyGraph.h"
@@ -35,6 +36,9 @@ std::string classifierGraph(EncoderGraph& graph, const GraphInputs& inputs) {
     for (std::int64_t i = 0; i < graph.config().numHiddenLayers; ++i) {
         hidden =
             layer(graph, hidden, mask, "distilbert.transformer.layer." + std::to_string(i) + ".");
+    }
+    if (graph.config().head == HeadKind::Token) {
+        return graph.linear(hidden, "classifier");
     }
     const auto pooled =
         graph.builder().node("Relu", {graph.linear(graph.firstToken(hidden), "pre_classifier")});

@@ -1,6 +1,6 @@
 // ElectraForSequenceClassification's graph (model/electra/ElectraModel.cpp): BERT's embeddings
 // of embedding_size, embeddings_project up to hidden_size when they differ, BERT's layers, and
-// RoBERTa's head with GELU.
+// RoBERTa's head with GELU, or the token classifier's linear classifier on every token.
 
 #include "export/onnx/BertGraph.h"
 #include "export/onnx/FamilyGraph.h"
@@ -21,6 +21,9 @@ std::string classifierGraph(EncoderGraph& graph, const GraphInputs& inputs) {
     }
     const auto mask = graph.additiveMask(graph.paddingKeep(inputs.attentionMask));
     hidden = bertEncoder(graph, hidden, mask, "electra.encoder.layer.");
+    if (graph.config().head == HeadKind::Token) {
+        return graph.linear(hidden, "classifier");
+    }
     return classificationHead(graph, hidden, "classifier", Activation::Gelu);
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 
-// One family's ONNX graph: which inputs it takes and how its sequence classifier computes
+// One family's ONNX graph: which inputs it takes and how its classifier (either head) computes
 // logits, in eval mode, over the model's own weights. Each family has a file
 // (export/onnx/<Family>Graph.cpp) that assembles EncoderGraph's pieces as its modules
 // (model/<family>/) compute; a new family adds its file and a line in FamilyGraph.cpp's table.
@@ -18,7 +18,8 @@ struct FamilyGraph {
     /// Whether the graph takes token_type_ids: only where the model reads them, so that a
     /// tokenizer that gives none (RoBERTa's, DistilBERT's, ModernBERT's) feeds the graph as is.
     bool (*takesTokenTypes)(const EncoderConfig& config);
-    /// Adds the nodes from the inputs to the logits [B, labels]; returns the logits' value.
+    /// Adds the nodes from the inputs to the logits, [B, labels] for a sequence head and
+    /// [B, S, labels] for a token head (config().head); returns the logits' value.
     std::string (*build)(EncoderGraph& graph, const GraphInputs& inputs);
 };
 

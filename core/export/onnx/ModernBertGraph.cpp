@@ -2,7 +2,8 @@
 // embeddings and their norm; pre-norm layers (layer 0's attention norm is the identity) with a
 // fused Wqkv, rotary embeddings on q and k at the layer's base, attention through the padding
 // mask, and on local layers through the sliding window too; a GeGLU feed-forward; the final
-// norm; [CLS] or masked-mean pooling; the head (dense, activation, norm) and the classifier.
+// norm; [CLS] or masked-mean pooling (none for the token classifier, whose head reads every
+// token); the head (dense, activation, norm) and the classifier.
 // Biases and norm biases are in the graph where the model has them (the config's *_bias).
 
 #include <map>
@@ -32,7 +33,8 @@ public:
             hidden = layer(hidden, i);
         }
         const auto pooled =
-            config.pooling == Pooling::Mean
+            config.head == HeadKind::Token ? graph_.layerNorm(hidden, "model.final_norm")
+            : config.pooling == Pooling::Mean
                 ? graph_.maskedMean(graph_.layerNorm(hidden, "model.final_norm"),
                                     inputs_.attentionMask)
                 // The final norm works row by row: with [CLS] pooling only that row needs it.

@@ -1,6 +1,7 @@
 // RobertaForSequenceClassification's graph, XLM-RoBERTa's and CamemBERT's too
 // (model/roberta/RobertaModel.cpp): BERT's embeddings with positions counted after the padding
-// id and every token of type 0, BERT's layers, the head (dense + tanh + out_proj on <s>). The
+// id and every token of type 0, BERT's layers, the head (dense + tanh + out_proj on <s>), or
+// the token classifier's linear classifier on every token. The
 // graph takes no token_type_ids, as transformers' ONNX exports of RoBERTa take none: its
 // tokenizers give none.
 
@@ -22,6 +23,9 @@ std::string classifierGraph(EncoderGraph& graph, const GraphInputs& inputs) {
         bertEmbeddings(graph, inputs, "roberta.embeddings.", GraphPositions::AfterPadding);
     const auto mask = graph.additiveMask(graph.paddingKeep(inputs.attentionMask));
     hidden = bertEncoder(graph, hidden, mask, "roberta.encoder.layer.");
+    if (graph.config().head == HeadKind::Token) {
+        return graph.linear(hidden, "classifier");
+    }
     return classificationHead(graph, hidden, "classifier", Activation::Tanh);
 }
 

@@ -17,14 +17,20 @@ ParameterCounts bertCounts(const EncoderConfig& m) {
     auto counts = bertLayerCounts(m);
     const std::int64_t h = m.hiddenSize;
     counts.embeddings = (m.vocabSize + m.maxPositionEmbeddings + m.typeVocabSize) * h + 2 * h;
-    counts.head = (h * h + h) + (h * m.numLabels() + m.numLabels());  // pooler + classifier
+    const std::int64_t classifier = h * m.numLabels() + m.numLabels();
+    // The token head has no pooler (transformers builds BertModel without one).
+    counts.head = m.head == HeadKind::Token ? classifier : (h * h + h) + classifier;
     return counts;
 }
 
 ActivationShape bertActivations(const EncoderConfig& m, const ActivationContext& context) {
     auto shape = bertLayerActivations(m, context);
-    const std::int64_t h = m.hiddenSize;
-    shape.linearWeights += h * h;  // the pooler
+    if (m.head == HeadKind::Token) {
+        shape.headBytesPerToken =
+            dropoutClassifierBytesPerToken(m.hiddenSize, m.effectiveClassifierDropout(), context);
+    } else {
+        shape.linearWeights += m.hiddenSize * m.hiddenSize;  // the pooler
+    }
     return shape;
 }
 
@@ -59,6 +65,13 @@ void checkAbsolutePositions(EncoderConfig&, const nlohmann::json& json,
         throw InputError(source, "position_embedding_type \"" + positions +
                                      "\" is not supported (only \"absolute\")");
     }
+}
+
+std::int64_t dropoutClassifierBytesPerToken(std::int64_t width, double dropout,
+                                            const ActivationContext& context) {
+    // The dropout's one-byte mask (ours on CPU, the fused kernel's on CUDA) and the classifier's
+    // input: the dropout's fp32 output, or the low-precision copy autocast makes of it.
+    return ((dropout > 0.0 ? 1 : 0) + (context.autocast ? 2 : 4)) * width;
 }
 
 ParameterCounts bertLayerCounts(const EncoderConfig& m) {
@@ -122,6 +135,7 @@ const FamilyTraits& bertFamily() {
         .activations = bertActivations,
         .basePrefix = "bert.",
         .labelHead = {"classifier."},
+        .tokenLabelHead = {"classifier."},
     };
     return traits;
 }

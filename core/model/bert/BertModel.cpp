@@ -140,10 +140,12 @@ at::Tensor BertPoolerImpl::forward(const at::Tensor& hidden, const TokenLayout& 
     return at::tanh(dense(firstTokenRows(hidden, layout)));
 }
 
-BertModelImpl::BertModelImpl(const EncoderConfig& config) {
+BertModelImpl::BertModelImpl(const EncoderConfig& config, bool withPooler) {
     embeddings = register_module("embeddings", BertEmbeddings(config, PositionIds::FromZero));
     encoder = register_module("encoder", BertEncoder(config));
-    pooler = register_module("pooler", BertPooler(config));
+    if (withPooler) {
+        pooler = register_module("pooler", BertPooler(config));
+    }
 }
 
 // ---- classifier ------------------------------------------------------------------------------
@@ -176,6 +178,23 @@ at::Tensor BertForSequenceClassification::classify(const at::Tensor& top,
     // (row-major) mask layout gives them the same dropout either way.
     return classifier(
         applyDropout(bert->pooler->forward(top, layout), dropoutProbability_, is_training()));
+}
+
+BertForTokenClassification::BertForTokenClassification(const EncoderConfig& config)
+    : LinearTokenClassifier(config, config.effectiveClassifierDropout()) {
+    bert = register_module("bert", BertModel(config, /*withPooler=*/false));
+    addClassifier();
+    for (const auto& layer : bert->encoder->layers) {
+        addLayer(layer);
+    }
+}
+
+std::vector<std::shared_ptr<torch::nn::Module>> BertForTokenClassification::embeddingModules() {
+    return {bert->embeddings.ptr()};
+}
+
+at::Tensor BertForTokenClassification::embed(const TokenBatch& batch) {
+    return bert->embeddings(batch);
 }
 
 }  // namespace bert

@@ -4,8 +4,9 @@
 // moves between the two without renaming:
 //   bert.embeddings.word_embeddings.weight, bert.encoder.layer.N.attention.self.query.weight, ...,
 //   bert.pooler.dense.weight, classifier.weight.
-// RoBERTa and ELECTRA are built from the same embeddings and layers (model/roberta/,
-// model/electra/).
+// The token classifier has no pooler (transformers' add_pooling_layer=False): bert.embeddings.*,
+// bert.encoder.*, classifier.*. RoBERTa and ELECTRA are built from the same embeddings and
+// layers (model/roberta/, model/electra/).
 
 #include <torch/nn/modules/container/modulelist.h>
 #include <torch/nn/modules/embedding.h>
@@ -13,6 +14,7 @@
 #include <torch/nn/pimpl.h>
 
 #include "model/SequenceClassifier.h"
+#include "model/TokenClassifier.h"
 
 namespace bert {
 
@@ -128,11 +130,12 @@ TORCH_MODULE(BertPooler);
 
 class BertModelImpl : public torch::nn::Module {
 public:
-    explicit BertModelImpl(const EncoderConfig& config);
+    /// withPooler: transformers' add_pooling_layer (false for the token classifier).
+    explicit BertModelImpl(const EncoderConfig& config, bool withPooler = true);
 
     BertEmbeddings embeddings{nullptr};
     BertEncoder encoder{nullptr};
-    BertPooler pooler{nullptr};
+    BertPooler pooler{nullptr};  ///< null without a pooling layer
 };
 TORCH_MODULE(BertModel);
 
@@ -152,6 +155,18 @@ protected:
 
 private:
     double dropoutProbability_;
+};
+
+/// BertForTokenClassification: every row -> dropout -> linear to num_labels logits.
+class BertForTokenClassification : public LinearTokenClassifier {
+public:
+    explicit BertForTokenClassification(const EncoderConfig& config);
+    std::vector<std::shared_ptr<torch::nn::Module>> embeddingModules() override;
+
+    BertModel bert{nullptr};
+
+protected:
+    at::Tensor embed(const TokenBatch& batch) override;
 };
 
 }  // namespace bert

@@ -38,7 +38,9 @@ ParameterCounts distilBertCounts(const EncoderConfig& m) {
     auto counts = bertLayerCounts(m);
     const std::int64_t h = m.hiddenSize;
     counts.embeddings = (m.vocabSize + m.maxPositionEmbeddings) * h + 2 * h;
-    counts.head = (h * h + h) + (h * m.numLabels() + m.numLabels());  // pre_classifier + classifier
+    const std::int64_t classifier = h * m.numLabels() + m.numLabels();
+    // Sequence: pre_classifier + classifier; token: the classifier alone.
+    counts.head = m.head == HeadKind::Token ? classifier : (h * h + h) + classifier;
     return counts;
 }
 
@@ -48,7 +50,13 @@ ActivationShape distilBertActivations(const EncoderConfig& m, const ActivationCo
     if (m.hiddenDropoutProb > 0.0) {
         shape.layerBytesPerToken -= m.hiddenSize;
     }
-    shape.linearWeights += m.hiddenSize * m.hiddenSize;  // pre_classifier
+    if (m.head == HeadKind::Token) {
+        // DistilBertForTokenClassification drops with config.dropout, not seq_classif_dropout.
+        shape.headBytesPerToken =
+            dropoutClassifierBytesPerToken(m.hiddenSize, m.hiddenDropoutProb, context);
+    } else {
+        shape.linearWeights += m.hiddenSize * m.hiddenSize;  // pre_classifier
+    }
     return shape;
 }
 
@@ -64,6 +72,7 @@ const FamilyTraits& distilBertFamily() {
         .activations = distilBertActivations,
         .basePrefix = "distilbert.",
         .labelHead = {"classifier."},
+        .tokenLabelHead = {"classifier."},
     };
     return traits;
 }

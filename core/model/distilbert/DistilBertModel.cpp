@@ -93,4 +93,22 @@ at::Tensor DistilBertForSequenceClassification::classify(const at::Tensor& top,
     return classifier(applyDropout(pooled, dropout_, is_training()));
 }
 
+DistilBertForTokenClassification::DistilBertForTokenClassification(const EncoderConfig& config)
+    : LinearTokenClassifier(config, config.hiddenDropoutProb) {
+    distilbert = register_module("distilbert", DistilBertModel(config));
+    addClassifier();
+    for (const auto& layer : distilbert->transformer->layers) {
+        addLayer(layer);
+    }
+}
+
+std::vector<std::shared_ptr<torch::nn::Module>>
+DistilBertForTokenClassification::embeddingModules() {
+    return {distilbert->embeddings.ptr()};
+}
+
+at::Tensor DistilBertForTokenClassification::embed(const TokenBatch& batch) {
+    return distilbert->embeddings(batch);
+}
+
 }  // namespace bert

@@ -2,7 +2,8 @@
 
 // DistilBERT as LibTorch modules named as transformers names them: distilbert.embeddings.*
 // (BERT's, without token types), distilbert.transformer.layer.N.{attention.{q,k,v,out}_lin,
-// sa_layer_norm, ffn.lin1, ffn.lin2, output_layer_norm}, pre_classifier, classifier.
+// sa_layer_norm, ffn.lin1, ffn.lin2, output_layer_norm}, pre_classifier, classifier; the token
+// classifier has no pre_classifier.
 
 #include "model/Attention.h"
 #include "model/bert/BertModel.h"
@@ -87,6 +88,19 @@ protected:
 
 private:
     double dropout_;
+};
+
+/// DistilBertForTokenClassification: every token -> dropout (config.dropout, not
+/// seq_classif_dropout, as transformers does) -> classifier.
+class DistilBertForTokenClassification : public LinearTokenClassifier {
+public:
+    explicit DistilBertForTokenClassification(const EncoderConfig& config);
+    std::vector<std::shared_ptr<torch::nn::Module>> embeddingModules() override;
+
+    DistilBertModel distilbert{nullptr};
+
+protected:
+    at::Tensor embed(const TokenBatch& batch) override;
 };
 
 }  // namespace bert

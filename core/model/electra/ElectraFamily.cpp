@@ -33,7 +33,9 @@ ParameterCounts electraCounts(const EncoderConfig& m) {
     const std::int64_t e = m.embeddingWidth();
     counts.embeddings = (m.vocabSize + m.maxPositionEmbeddings + m.typeVocabSize) * e + 2 * e +
                         (projects(m) ? e * h + h : 0);
-    counts.head = (h * h + h) + (h * m.numLabels() + m.numLabels());  // dense + out_proj
+    const std::int64_t classifier = h * m.numLabels() + m.numLabels();
+    // Sequence: classifier.dense + classifier.out_proj; token: the linear classifier alone.
+    counts.head = m.head == HeadKind::Token ? classifier : (h * h + h) + classifier;
     return counts;
 }
 
@@ -45,7 +47,12 @@ ActivationShape electraActivations(const EncoderConfig& m, const ActivationConte
         shape.embeddingBytesPerToken += (context.autocast ? 2 : 4) * m.embeddingWidth();
         shape.linearWeights += m.embeddingWidth() * m.hiddenSize;
     }
-    shape.linearWeights += m.hiddenSize * m.hiddenSize;  // the head's dense layer
+    if (m.head == HeadKind::Token) {
+        shape.headBytesPerToken =
+            dropoutClassifierBytesPerToken(m.hiddenSize, m.effectiveClassifierDropout(), context);
+    } else {
+        shape.linearWeights += m.hiddenSize * m.hiddenSize;  // the head's dense layer
+    }
     return shape;
 }
 
@@ -62,6 +69,7 @@ const FamilyTraits& electraFamily() {
         .activations = electraActivations,
         .basePrefix = "electra.",
         .labelHead = {"classifier.out_proj."},
+        .tokenLabelHead = {"classifier."},
     };
     return traits;
 }

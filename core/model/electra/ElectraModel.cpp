@@ -11,6 +11,19 @@ ElectraModelImpl::ElectraModelImpl(const EncoderConfig& config) {
     encoder = register_module("encoder", BertEncoder(config));
 }
 
+at::Tensor ElectraModelImpl::embed(const TokenBatch& batch) {
+    auto hidden = embeddings(batch);
+    return embeddings_project ? embeddings_project(hidden) : hidden;
+}
+
+std::vector<std::shared_ptr<torch::nn::Module>> ElectraModelImpl::embeddingStage() {
+    std::vector<std::shared_ptr<torch::nn::Module>> stage = {embeddings.ptr()};
+    if (embeddings_project) {
+        stage.push_back(embeddings_project.ptr());
+    }
+    return stage;
+}
+
 ElectraForSequenceClassification::ElectraForSequenceClassification(const EncoderConfig& config)
     : SequenceClassifier(config) {
     electra = register_module("electra", ElectraModel(config));
@@ -22,11 +35,7 @@ ElectraForSequenceClassification::ElectraForSequenceClassification(const Encoder
 
 std::vector<std::shared_ptr<torch::nn::Module>>
 ElectraForSequenceClassification::embeddingModules() {
-    std::vector<std::shared_ptr<torch::nn::Module>> stage = {electra->embeddings.ptr()};
-    if (electra->embeddings_project) {
-        stage.push_back(electra->embeddings_project.ptr());
-    }
-    return stage;
+    return electra->embeddingStage();
 }
 
 std::vector<std::shared_ptr<torch::nn::Module>>
@@ -35,13 +44,29 @@ ElectraForSequenceClassification::labelHeadModules() {
 }
 
 at::Tensor ElectraForSequenceClassification::embed(const TokenBatch& batch) {
-    auto hidden = electra->embeddings(batch);
-    return electra->embeddings_project ? electra->embeddings_project(hidden) : hidden;
+    return electra->embed(batch);
 }
 
 at::Tensor ElectraForSequenceClassification::classify(const at::Tensor& top,
                                                       const TokenLayout& layout) {
     return classifier(top, layout);
+}
+
+ElectraForTokenClassification::ElectraForTokenClassification(const EncoderConfig& config)
+    : LinearTokenClassifier(config, config.effectiveClassifierDropout()) {
+    electra = register_module("electra", ElectraModel(config));
+    addClassifier();
+    for (const auto& layer : electra->encoder->layers) {
+        addLayer(layer);
+    }
+}
+
+std::vector<std::shared_ptr<torch::nn::Module>> ElectraForTokenClassification::embeddingModules() {
+    return electra->embeddingStage();
+}
+
+at::Tensor ElectraForTokenClassification::embed(const TokenBatch& batch) {
+    return electra->embed(batch);
 }
 
 }  // namespace bert

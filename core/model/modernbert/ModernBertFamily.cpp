@@ -189,6 +189,16 @@ ActivationShape modernBertActivations(const EncoderConfig& m, const ActivationCo
     // the kernel's output, and on the CPU its two fp32 scaled copies.
     shape.evaluationAttentionBytesPerToken =
         (2 * kFloatBytes + 3 * e + 2 * kFloatBytes + e + (context.cuda ? 0 : 2 * kFloatBytes)) * h;
+    if (m.head == HeadKind::Token) {
+        // Every row through final_norm, head (dense, activation, norm), drop and classifier:
+        // final_norm's input (fp32), head.dense's input (fp32, or autocast's copy), the
+        // activation's input (dense's output), head.norm's input (fp32: autocast runs norms in
+        // fp32), drop's mask, and the classifier's input (fp32, or autocast's copy).
+        const std::int64_t linearInput = autocast ? 2 : kFloatBytes;
+        const std::int64_t dropMask = m.effectiveClassifierDropout() > 0.0 ? 1 : 0;
+        shape.headBytesPerToken =
+            (kFloatBytes + linearInput + e + kFloatBytes + dropMask + linearInput) * h;
+    }
     return shape;
 }
 
@@ -205,6 +215,7 @@ const FamilyTraits& modernBertFamily() {
         .activations = modernBertActivations,
         .basePrefix = "model.",
         .labelHead = {"classifier."},
+        .tokenLabelHead = {"classifier."},
     };
     return traits;
 }

@@ -180,8 +180,7 @@ at::Tensor ModernBertPredictionHeadImpl::forward(const at::Tensor& pooled) {
     return norm(activate(dense(pooled), activation_));
 }
 
-ModernBertForSequenceClassification::ModernBertForSequenceClassification(
-    const EncoderConfig& config)
+ModernBertClassifier::ModernBertClassifier(const EncoderConfig& config)
     : SequenceClassifier(config), dropout_(config.effectiveClassifierDropout()) {
     model = register_module("model", ModernBertModel(config));
     head = register_module("head", ModernBertPredictionHead(config));
@@ -192,17 +191,15 @@ ModernBertForSequenceClassification::ModernBertForSequenceClassification(
     }
 }
 
-std::vector<std::shared_ptr<torch::nn::Module>>
-ModernBertForSequenceClassification::embeddingModules() {
+std::vector<std::shared_ptr<torch::nn::Module>> ModernBertClassifier::embeddingModules() {
     return {model->embeddings.ptr()};
 }
 
-std::vector<std::shared_ptr<torch::nn::Module>>
-ModernBertForSequenceClassification::labelHeadModules() {
+std::vector<std::shared_ptr<torch::nn::Module>> ModernBertClassifier::labelHeadModules() {
     return {classifier.ptr()};
 }
 
-at::Tensor ModernBertForSequenceClassification::embed(const TokenBatch& batch) {
+at::Tensor ModernBertClassifier::embed(const TokenBatch& batch) {
     return model->embeddings(batch);
 }
 
@@ -215,8 +212,12 @@ at::Tensor ModernBertForSequenceClassification::classify(const at::Tensor& top,
     return classifier(applyDropout(head(pooled), dropout_, is_training()));
 }
 
-void ModernBertForSequenceClassification::initializeModule(torch::nn::Module& module,
-                                                           at::Generator& generator) {
+at::Tensor ModernBertForTokenClassification::classify(const at::Tensor& top,
+                                                      const TokenLayout& layout) {
+    return classifier(dropHidden(head(model->final_norm(top)), dropout_, is_training(), layout));
+}
+
+void ModernBertClassifier::initializeModule(torch::nn::Module& module, at::Generator& generator) {
     const torch::NoGradGuard noGrad;
     const auto& c = config();
     const double cutoff = c.initializerCutoffFactor;

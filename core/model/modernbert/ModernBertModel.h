@@ -2,7 +2,9 @@
 
 // ModernBERT as LibTorch modules named as transformers names them: model.embeddings.
 // {tok_embeddings, norm}, model.layers.N.{attn_norm (not in layer 0), attn.Wqkv, attn.Wo,
-// mlp_norm, mlp.Wi, mlp.Wo}, model.final_norm, head.{dense, norm}, classifier. Attention runs
+// mlp_norm, mlp.Wi, mlp.Wo}, model.final_norm, head.{dense, norm}, classifier: the same names
+// for the sequence and the token classifier, which differ only in the rows the head reads
+// (pooled, or every token). Attention runs
 // through the engine's layouts like every family's (model/Attention.h): unpadded batches are
 // what ModernBERT was built for, and its local layers add a sliding window to the mask.
 
@@ -113,10 +115,10 @@ private:
 };
 TORCH_MODULE(ModernBertPredictionHead);
 
-/// final_norm, [CLS] or mean pooling, head, dropout, classifier.
-class ModernBertForSequenceClassification : public SequenceClassifier {
+/// What ModernBERT's classifiers share: model, head, drop (classifier_dropout) and classifier,
+/// and ModernBERT's _init_weights.
+class ModernBertClassifier : public SequenceClassifier {
 public:
-    explicit ModernBertForSequenceClassification(const EncoderConfig& config);
     std::vector<std::shared_ptr<torch::nn::Module>> embeddingModules() override;
 
     ModernBertModel model{nullptr};
@@ -124,16 +126,36 @@ public:
     torch::nn::Linear classifier{nullptr};
 
 protected:
+    explicit ModernBertClassifier(const EncoderConfig& config);
     at::Tensor embed(const TokenBatch& batch) override;
-    at::Tensor classify(const at::Tensor& top, const TokenLayout& layout) override;
     std::vector<std::shared_ptr<torch::nn::Module>> labelHeadModules() override;
     /// ModernBERT's _init_weights: truncated normals (at initializer_cutoff_factor standard
     /// deviations), the output projections' scaled by 1 / sqrt(2 x layers), the classifier's
     /// at hidden_size^-0.5.
     void initializeModule(torch::nn::Module& module, at::Generator& generator) override;
 
-private:
     double dropout_;
+};
+
+/// ModernBertForSequenceClassification: final_norm, [CLS] or mean pooling, head, drop,
+/// classifier.
+class ModernBertForSequenceClassification : public ModernBertClassifier {
+public:
+    explicit ModernBertForSequenceClassification(const EncoderConfig& config)
+        : ModernBertClassifier(config) {}
+
+protected:
+    at::Tensor classify(const at::Tensor& top, const TokenLayout& layout) override;
+};
+
+/// ModernBertForTokenClassification: final_norm, head, drop and classifier on every token.
+class ModernBertForTokenClassification : public ModernBertClassifier {
+public:
+    explicit ModernBertForTokenClassification(const EncoderConfig& config)
+        : ModernBertClassifier(config) {}
+
+protected:
+    at::Tensor classify(const at::Tensor& top, const TokenLayout& layout) override;
 };
 
 /// Rotates q or k ([rows..., heads, head_dim]) by their positions ([rows...] int64, broadcast

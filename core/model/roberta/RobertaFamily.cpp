@@ -20,13 +20,20 @@ ParameterCounts robertaCounts(const EncoderConfig& m) {
     auto counts = bertLayerCounts(m);
     const std::int64_t h = m.hiddenSize;
     counts.embeddings = (m.vocabSize + m.maxPositionEmbeddings + m.typeVocabSize) * h + 2 * h;
-    counts.head = (h * h + h) + (h * m.numLabels() + m.numLabels());  // dense + out_proj
+    const std::int64_t classifier = h * m.numLabels() + m.numLabels();
+    // Sequence: classifier.dense + classifier.out_proj; token: the linear classifier alone.
+    counts.head = m.head == HeadKind::Token ? classifier : (h * h + h) + classifier;
     return counts;
 }
 
 ActivationShape robertaActivations(const EncoderConfig& m, const ActivationContext& context) {
     auto shape = bertLayerActivations(m, context);
-    shape.linearWeights += m.hiddenSize * m.hiddenSize;  // the head's dense layer
+    if (m.head == HeadKind::Token) {
+        shape.headBytesPerToken =
+            dropoutClassifierBytesPerToken(m.hiddenSize, m.effectiveClassifierDropout(), context);
+    } else {
+        shape.linearWeights += m.hiddenSize * m.hiddenSize;  // the head's dense layer
+    }
     return shape;
 }
 
@@ -44,6 +51,7 @@ const FamilyTraits& robertaFamily() {
         .positionsAfterPadding = true,
         .basePrefix = "roberta.",
         .labelHead = {"classifier.out_proj."},
+        .tokenLabelHead = {"classifier."},
     };
     return traits;
 }

@@ -56,4 +56,21 @@ at::Tensor RobertaForSequenceClassification::classify(const at::Tensor& top,
     return classifier(top, layout);
 }
 
+RobertaForTokenClassification::RobertaForTokenClassification(const EncoderConfig& config)
+    : LinearTokenClassifier(config, config.effectiveClassifierDropout()) {
+    roberta = register_module("roberta", RobertaModel(config));
+    addClassifier();
+    for (const auto& layer : roberta->encoder->layers) {
+        addLayer(layer);
+    }
+}
+
+std::vector<std::shared_ptr<torch::nn::Module>> RobertaForTokenClassification::embeddingModules() {
+    return {roberta->embeddings.ptr()};
+}
+
+at::Tensor RobertaForTokenClassification::embed(const TokenBatch& batch) {
+    return roberta->embeddings(batch);
+}
+
 }  // namespace bert

@@ -2,7 +2,8 @@
 
 // RoBERTa (and XLM-RoBERTa, CamemBERT: the same code in transformers) as LibTorch modules named
 // as transformers names them: roberta.embeddings.*, roberta.encoder.layer.N.* (BERT's layers),
-// classifier.dense.*, classifier.out_proj.*. No pooler: the head reads <s> itself.
+// classifier.dense.*, classifier.out_proj.*. No pooler: the head reads <s> itself. The token
+// classifier: roberta.*, classifier.* (one linear layer over every token).
 
 #include "model/bert/BertModel.h"
 
@@ -45,6 +46,19 @@ protected:
     at::Tensor embed(const TokenBatch& batch) override;
     at::Tensor classify(const at::Tensor& top, const TokenLayout& layout) override;
     std::vector<std::shared_ptr<torch::nn::Module>> labelHeadModules() override;
+};
+
+/// RobertaForTokenClassification (XLM-RoBERTa's and CamemBERT's too): every token -> dropout ->
+/// linear classifier.
+class RobertaForTokenClassification : public LinearTokenClassifier {
+public:
+    explicit RobertaForTokenClassification(const EncoderConfig& config);
+    std::vector<std::shared_ptr<torch::nn::Module>> embeddingModules() override;
+
+    RobertaModel roberta{nullptr};
+
+protected:
+    at::Tensor embed(const TokenBatch& batch) override;
 };
 
 }  // namespace bert

@@ -4,6 +4,8 @@
 // order, and every technique that cuts the model in stages (the frozen-prefix cache, unpadded
 // batches, dropout keyed by the layout) works on it as on the sequence head. Parity with
 // transformers is tests/parity/TokenFamilyParityTest.cpp.
+#include <iostream>
+
 #include <ATen/ATen.h>
 #include <gtest/gtest.h>
 #include <torch/csrc/autograd/grad_mode.h>
@@ -12,6 +14,7 @@
 #include "TinyModel.h"
 #include "data/Batch.h"
 #include "hf/ModelFolder.h"
+#include "memory/MemoryMonitor.h"
 #include "model/Classifiers.h"
 #include "model/FamilyTraits.h"
 #include "model/Inference.h"
@@ -274,6 +277,44 @@ TEST(TokenHead, EveryFamilysHeadDropsWithTransformersProbability) {
         at::manual_seed(1);
         const auto trained = model->forwardFrom(top, tokens.layout, model->layerCount());
         EXPECT_EQ(maxDifference(evaluated, trained) > 1e-3, testCase.drops);
+    }
+}
+
+// What the forecast adds for a token head (FamilyTraits' headBytesPerToken): the bytes the head
+// keeps for backward per token, measured here by the CPU's counting allocator on the head alone
+// (the logits aside), fp32 with dropout on.
+TEST(TokenHead, HeadBytesPerTokenIsWhatTheHeadKeepsForBackward) {
+    const MemoryMonitor monitor{c10::Device(c10::kCPU)};
+    const auto data = test::makeTinyData(16, 2, 45, 5, 40, 48);
+    const auto tokens = packBatch(pointers(data.train.encodings, 16), c10::kCPU, {});
+    const auto rows = tokens.inputIds.size(0);
+    for (const auto& type : test::familyModelTypes()) {
+        SCOPED_TRACE(type);
+        auto config = test::familyConfig(type, 2, 64, 4, 0.1, kTags);
+        config.head = HeadKind::Token;
+        auto model = createClassifier(config);
+        model->initializeWeights(2);
+        at::Tensor leaf;
+        {
+            const torch::NoGradGuard noGrad;
+            leaf = model->prefix(tokens, model->layerCount());
+        }
+        leaf.requires_grad_(true);
+        // As in training, the top layer's output is no leaf (autograd would hold a leaf): it
+        // stays only where the head keeps it (ModernBERT's final_norm does).
+        const auto before = monitor.sample().current;
+        auto top = leaf * 1.0;
+        model->train();
+        const auto logits = model->forwardFrom(top, tokens.layout, model->layerCount());
+        top = at::Tensor();
+        const auto kept =
+            monitor.sample().current - before - static_cast<std::int64_t>(logits.nbytes());
+        const auto forecast =
+            rows * familyOf(type).activations(config, ActivationContext{}).headBytesPerToken;
+        std::cout << type << ": the token head keeps " << kept << " bytes for " << rows
+                  << " tokens; forecast " << forecast << "\n";
+        EXPECT_GE(kept, forecast * 95 / 100);
+        EXPECT_LE(kept, forecast * 105 / 100);
     }
 }
 

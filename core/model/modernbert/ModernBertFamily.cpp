@@ -191,13 +191,15 @@ ActivationShape modernBertActivations(const EncoderConfig& m, const ActivationCo
         (2 * kFloatBytes + 3 * e + 2 * kFloatBytes + e + (context.cuda ? 0 : 2 * kFloatBytes)) * h;
     if (m.head == HeadKind::Token) {
         // Every row through final_norm, head (dense, activation, norm), drop and classifier:
-        // final_norm's input (fp32), head.dense's input (fp32, or autocast's copy), the
-        // activation's input (dense's output), head.norm's input (fp32: autocast runs norms in
-        // fp32), drop's mask, and the classifier's input (fp32, or autocast's copy).
+        // final_norm's input (fp32: the top layer's output, which nothing else keeps),
+        // head.dense's input (fp32, or autocast's copy), the activation's input (dense's
+        // output), head.norm's input (fp32: autocast runs norms in fp32), drop's mask, the
+        // classifier's input (fp32, or autocast's copy), and each norm's mean and rstd.
         const std::int64_t linearInput = autocast ? 2 : kFloatBytes;
         const std::int64_t dropMask = m.effectiveClassifierDropout() > 0.0 ? 1 : 0;
         shape.headBytesPerToken =
-            (kFloatBytes + linearInput + e + kFloatBytes + dropMask + linearInput) * h;
+            (kFloatBytes + linearInput + e + kFloatBytes + dropMask + linearInput) * h +
+            2 * 2 * kFloatBytes;
     }
     return shape;
 }

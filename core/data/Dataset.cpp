@@ -28,19 +28,19 @@ std::uint64_t fnv1a(std::string_view bytes, std::uint64_t hash = kFnvOffset) {
     return hash;
 }
 
-std::string fileFingerprint(const std::filesystem::path& file, const ColumnSpec& columns) {
+bool isBlank(const std::string& text) {
+    return text.find_first_not_of(" \t\r\n") == std::string::npos;
+}
+
+}  // namespace
+
+std::string datasetFingerprint(const std::filesystem::path& file, const ColumnSpec& columns) {
     std::uint64_t hash = fnv1a(readInputFile(file, input_limits::kDataset));
     hash = fnv1a(columns.text + '\x1f' + columns.textPair + '\x1f' + columns.label, hash);
     char hex[17];
     std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(hash));
     return hex;
 }
-
-bool isBlank(const std::string& text) {
-    return text.find_first_not_of(" \t\r\n") == std::string::npos;
-}
-
-}  // namespace
 
 std::size_t requireColumn(const Table& table, const std::string& name, const std::string& role,
                           const std::filesystem::path& file) {
@@ -66,7 +66,7 @@ TextRows loadTextRows(const std::filesystem::path& file, const ColumnSpec& colum
     }
     out.set.file = file;
     out.set.invalidUtf8Replaced = out.table.invalidUtf8Replaced;
-    out.set.fingerprint = fileFingerprint(file, columns);
+    out.set.fingerprint = datasetFingerprint(file, columns);
     for (std::size_t r = 0; r < out.table.rows.size(); ++r) {
         const auto& row = out.table.rows[r];
         if (isBlank(row[textIndex])) {
@@ -114,7 +114,7 @@ ExampleSet loadExamples(const std::filesystem::path& file, const ColumnSpec& col
     ExampleSet set;
     set.file = file;
     set.invalidUtf8Replaced = table.invalidUtf8Replaced;
-    set.fingerprint = fileFingerprint(file, columns);
+    set.fingerprint = datasetFingerprint(file, columns);
     for (std::size_t r = 0; r < table.rows.size(); ++r) {
         const auto& row = table.rows[r];
         Example example{row[textIndex], pairIndex ? row[*pairIndex] : std::string(),

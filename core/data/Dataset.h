@@ -34,6 +34,10 @@ struct ExampleSet {
     std::string fingerprint;              ///< 16 hex digits over the file's bytes and the columns
 };
 
+/// 16 hex digits over a data file's bytes and the columns read from it: a run's data
+/// fingerprint, to recognise the same data (not a security hash).
+std::string datasetFingerprint(const std::filesystem::path& file, const ColumnSpec& columns);
+
 /// Reads a CSV/TSV/JSONL file and picks the columns. Throws InputError naming the file: a column
 /// missing (the message lists the columns found), and whatever readTable rejects.
 ExampleSet loadExamples(const std::filesystem::path& file, const ColumnSpec& columns,
@@ -84,10 +88,6 @@ Split stratifiedSplit(const ExampleSet& all, double validationFraction, std::uin
 /// and never all (none of a class of one).
 std::size_t stratifiedValidationCount(std::size_t classSize, double validationFraction);
 
-/// The token label of tokens no loss or metric reads: special tokens, a word's sub-words after
-/// its first, padding (transformers' -100, cross-entropy's ignore_index).
-constexpr std::int64_t kIgnoredTokenLabel = -100;
-
 /// Examples tokenized once (truncated to maxLength), with their targets and token counts kept.
 /// Which target vector is filled follows the run's task (task/TaskKind.h); the others are empty.
 struct TokenizedSet {
@@ -97,7 +97,8 @@ struct TokenizedSet {
     /// Multi-label: each example's 0/1 row over the labels; regression: its one target
     /// (standardised when the run standardises).
     std::vector<std::vector<float>> targets;
-    /// Token classification: each token's tag id, kIgnoredTokenLabel where none is learnt.
+    /// Token classification: each token's tag id, kIgnoredLabel (tokenizer/WordEncoding.h)
+    /// where none is learnt: special tokens, a word's later sub-words.
     std::vector<std::vector<std::int64_t>> tokenLabels;
     std::vector<std::size_t> lengths;
 

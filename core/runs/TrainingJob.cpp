@@ -21,16 +21,25 @@ PreparedJob prepareJob(const TrainingJob& job) {
     // The CPU accounting counts only tensors allocated after it is installed: install it before
     // the model exists, or a run's peak leaves out the model's weights (it did: 87 MiB on MiniLM).
     const MemoryMonitor cpuAccounting{c10::Device(c10::kCPU)};
-    auto tokenizer = loadTokenizer(job.modelFolder);
+    // Pre-split words are tokenized as transformers' token-classification recipe loads the
+    // tokenizer (RoBERTa's with add_prefix_space), and the run keeps that tokenizer.
+    const auto task = job.data.task.kind;
+    auto tokenizer = isPerToken(task) ? loadTokenizerForWords(job.modelFolder)
+                                      : loadTokenizer(job.modelFolder);
     auto data = prepareTrainingData(job.data, *tokenizer, job.training.maxLength,
                                     job.training.validationFraction, job.training.seed);
+    // The task's head: per token or per sequence, and the problem_type export writes.
+    const auto head = isPerToken(task) ? HeadKind::Token : HeadKind::Sequence;
+    const auto problemType = parseProblemType(problemTypeOf(task));
     if (!job.preset.empty()) {
-        auto model =
-            makePresetModel(job.preset, std::move(tokenizer), data.labels.names, job.training.seed);
+        auto model = makePresetModel(job.preset, std::move(tokenizer), data.labels.names,
+                                     job.training.seed, head, problemType);
         return {std::move(data), std::move(model)};
     }
     LoadOptions options;
     options.labels = data.labels.names;
+    options.head = head;
+    options.problemType = problemType;
     options.seed = job.training.seed;
     options.tokenizer = std::move(tokenizer);
     auto model = loadModelFolder(job.modelFolder, options);

@@ -17,6 +17,7 @@ constexpr ObjectiveMaker kMakers[] = {
     {TaskKind::SingleLabel, makeSingleLabelObjective},
     {TaskKind::MultiLabel, makeMultiLabelObjective},
     {TaskKind::Regression, makeRegressionObjective},
+    {TaskKind::TokenClassification, makeTokenObjective},
 };
 
 }  // namespace

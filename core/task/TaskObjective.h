@@ -58,7 +58,7 @@ public:
     virtual TaskKind kind() const = 0;
     /// The targets of set's examples (batch holds them, in this order) on device, shaped as the
     /// model's logits of batch are: [B] or [B, labels] per sequence; per token [B, S] padded or
-    /// [T] packed, kIgnoredTokenLabel where no tag is learnt.
+    /// [T] packed, kIgnoredLabel where no tag is learnt.
     virtual at::Tensor targets(const TokenizedSet& set, const std::vector<std::size_t>& examples,
                                const TokenBatch& batch, c10::Device device) const = 0;
     /// The micro-batch's summed loss (float logits): a step divides the sum of its micro-batches

@@ -16,6 +16,7 @@ constexpr DataReader kReaders[] = {
     {TaskKind::SingleLabel, prepareSingleLabelData},
     {TaskKind::MultiLabel, prepareMultiLabelData},
     {TaskKind::Regression, prepareRegressionData},
+    {TaskKind::TokenClassification, prepareTokenData},
 };
 
 }  // namespace

@@ -7,6 +7,7 @@
 
 #include "data/Dataset.h"
 #include "task/RegressionTargets.h"
+#include "task/TagScheme.h"
 #include "task/TaskKind.h"
 
 namespace bert {
@@ -32,7 +33,10 @@ struct TrainingData {
     std::string fingerprint;
     std::size_t skippedEmpty = 0;
     std::size_t invalidUtf8Replaced = 0;
-    std::size_t wordsCut = 0;  ///< token classification: words past max length, not learnt
+    /// Token classification: the tags' scheme (its entity reading: seqeval's default mode for
+    /// BIO, strict for IOBES), and the words past max length, never learnt or scored.
+    TagScheme tagScheme = TagScheme::Bio;
+    std::size_t wordsCut = 0;
 };
 
 /// Loads spec's files, splits off validationFraction of the training file (stratified, seeded)

@@ -16,7 +16,9 @@
 #include "TrainerProbes.h"
 #include "support/TestSupport.h"
 #include "task/TaskGuess.h"
+#include "model/Classifiers.h"
 #include "task/TaskObjective.h"
+#include "tokenizer/WordEncoding.h"
 #include "train/Metrics.h"
 #include "train/Trainer.h"
 
@@ -272,6 +274,127 @@ TEST(TaskTraining, RegressionLearnsTheTargetInItsOwnUnits) {
     // Lower is better: the task metric's score is the RMSE negated.
     EXPECT_DOUBLE_EQ(scoreOf(last, BestMetric::Task), -last.task["figures"]["rmse"].get<double>());
     EXPECT_DOUBLE_EQ(scoreOf(last, BestMetric::Accuracy), scoreOf(last, BestMetric::Task));
+}
+
+/// A CoNLL file of sentences over the tiny vocabulary: animals (cat, cats, dog, dogs) are ANIMAL,
+/// "meeting today" an EVENT of two words, the rest O. "cats" and "dogs" are two sub-words each
+/// (cat ##s), so only their first carries the tag.
+std::filesystem::path writeTaggedConll(const test::TempDir& dir, std::size_t count) {
+    const auto file = dir / "animals.conll";
+    std::ofstream out(file);
+    std::mt19937_64 random(11);
+    const std::vector<std::string> animals = {"cat", "cats", "dog", "dogs"};
+    for (std::size_t i = 0; i < count; ++i) {
+        const auto words = 3 + random() % 12;
+        for (std::size_t w = 0; w < words; ++w) {
+            const auto pick = random() % 6;
+            if (pick == 0) {
+                out << animals[random() % animals.size()] << " B-ANIMAL\n";
+            } else if (pick == 1 && w + 1 < words) {
+                out << "meeting B-EVENT\ntoday I-EVENT\n";
+                ++w;
+            } else {
+                out << kWords[random() % 9 + 4] << " O\n";  // on .. very: never an entity word
+            }
+        }
+        out << "\n";
+    }
+    return file;
+}
+
+TEST(TaskData, TaggedSentencesLabelEachWordsFirstSubWordOnly) {
+    test::TempDir dir;
+    const auto data = taskData(writeTaggedConll(dir, 40), TaskKind::TokenClassification, "");
+    EXPECT_EQ(data.labels.names,
+              (std::vector<std::string>{"O", "B-ANIMAL", "I-ANIMAL", "B-EVENT", "I-EVENT"}));
+    const auto tokenizer = test::tinyTokenizer();
+    const auto suffix = *tokenizer->tokenId("##s");
+    std::size_t suffixes = 0;
+    for (std::size_t i = 0; i < data.train.size(); ++i) {
+        const auto& ids = data.train.encodings[i].inputIds;
+        const auto& tags = data.train.tokenLabels[i];
+        ASSERT_EQ(ids.size(), tags.size());
+        EXPECT_EQ(tags.front(), kIgnoredLabel);  // [CLS]
+        EXPECT_EQ(tags.back(), kIgnoredLabel);   // [SEP]
+        for (std::size_t t = 1; t + 1 < ids.size(); ++t) {
+            if (ids[t] == suffix) {
+                ++suffixes;
+                EXPECT_EQ(tags[t], kIgnoredLabel) << "a later sub-word carries no tag";
+                EXPECT_EQ(tags[t - 1], 1) << "cats: its first sub-word is B-ANIMAL";
+            } else {
+                EXPECT_NE(tags[t], kIgnoredLabel);
+            }
+        }
+    }
+    EXPECT_GT(suffixes, 0U);
+}
+
+TEST(TaskTraining, TokenClassificationGivesTheSameLossAndGradientsPaddedAndUnpadded) {
+    test::TempDir dir;
+    const auto data = taskData(writeTaggedConll(dir, 40), TaskKind::TokenClassification, "");
+    const std::vector<std::size_t> window = {0, 1, 2, 3, 4, 5, 6};
+    Recorder recorder;
+    auto config = smallConfig();
+    config.batchSize = 7;
+    auto model = [&] {
+        auto bundle = test::makeModel(2, 32, 4, 0.0, 5, data.labels.names);
+        bundle.config.head = HeadKind::Token;
+        bundle.model = createClassifier(bundle.config);
+        bundle.model->initializeWeights(5);
+        return bundle;
+    };
+    auto padded = model();
+    config.padding = PaddingMode::Dynamic;
+    Trainer paddedTrainer(padded, data, config, recorder);
+    const double paddedLoss = paddedTrainer.computeGradients(window);
+    auto unpadded = model();
+    config.padding = PaddingMode::Unpadded;  // packed rows: the tags must follow them
+    Trainer unpaddedTrainer(unpadded, data, config, recorder);
+    const double unpaddedLoss = unpaddedTrainer.computeGradients(window);
+    EXPECT_NEAR(paddedLoss, unpaddedLoss, 1e-6);
+    EXPECT_LT(maxGradientDifference(gradients(padded), gradients(unpadded)), 1e-6);
+
+    // transformers' loss: the mean cross-entropy over the tagged tokens of the batch.
+    const torch::NoGradGuard noGrad;
+    double sum = 0.0;
+    double tagged = 0.0;
+    padded.model->eval();
+    for (const auto index : window) {
+        const auto& encoding = data.train.encodings[index];
+        const auto ids = at::tensor(encoding.inputIds, at::kLong).reshape({1, -1}).to(at::kLong);
+        const PaddedInputs inputs{ids, at::zeros_like(ids), at::ones_like(ids)};
+        const auto logits = padded.model->forward(inputs).reshape({ids.size(1), -1});
+        const auto tags = at::tensor(data.train.tokenLabels[index], at::kLong);
+        sum += at::cross_entropy_loss(logits, tags, {}, at::Reduction::Sum, kIgnoredLabel)
+                   .item<double>();
+        tagged += (tags != kIgnoredLabel).sum().item<double>();
+    }
+    EXPECT_NEAR(paddedLoss, sum / tagged, 1e-5);
+}
+
+TEST(TaskTraining, TokenClassificationFindsTheEntitiesAndReportsThemByType) {
+    test::TempDir dir;
+    const auto data = taskData(writeTaggedConll(dir, 160), TaskKind::TokenClassification, "");
+    Recorder recorder;
+    auto bundle = test::makeModel(2, 32, 4, 0.0, 5, data.labels.names);
+    bundle.config.head = HeadKind::Token;
+    bundle.model = createClassifier(bundle.config);
+    bundle.model->initializeWeights(5);
+    auto config = smallConfig();
+    config.epochs = 6;
+    config.learningRate = 2e-3;
+    config.evalsPerEpoch = 1;
+    Trainer trainer(bundle, data, config, recorder);
+    const std::atomic<bool> cancel{false};
+    ASSERT_EQ(trainer.run(cancel).status, RunStatus::Completed);
+    const auto& last = recorder.evaluations.back();
+    std::cout << "token classification: " << evaluationSummary(last) << "\n";
+    ASSERT_TRUE(last.task.is_object());
+    EXPECT_EQ(last.task["main"], "entity_f1");
+    EXPECT_GT(last.task["figures"]["entity_f1"].get<double>(), 0.9);
+    ASSERT_EQ(last.task["per_type"].size(), 2U);
+    EXPECT_EQ(last.task["per_type"][0]["type"], "ANIMAL");
+    EXPECT_GT(last.task["per_type"][1]["support"].get<std::int64_t>(), 0);
 }
 
 }  // namespace

@@ -6,7 +6,8 @@
 
 #include "data/Batch.h"
 #include "task/TaskObjectiveKinds.h"
-#include "task/token/EntityMetrics.h"
+#include "task/EntityMetrics.h"
+#include "tokenizer/WordEncoding.h"
 
 namespace bert {
 
@@ -19,7 +20,7 @@ std::vector<std::int64_t> taggedOffsets(const TokenizedSet& set) {
     for (std::size_t i = 0; i < set.size(); ++i) {
         std::int64_t tagged = 0;
         for (const auto tag : set.tokenLabels[i]) {
-            tagged += tag != kIgnoredTokenLabel ? 1 : 0;
+            tagged += tag != kIgnoredLabel ? 1 : 0;
         }
         offsets[i + 1] = offsets[i] + tagged;
     }
@@ -28,9 +29,11 @@ std::vector<std::int64_t> taggedOffsets(const TokenizedSet& set) {
 
 class TokenEvaluation final : public TaskEvaluation {
 public:
-    TokenEvaluation(const TokenizedSet& set, std::vector<std::string> tags, c10::Device device)
+    TokenEvaluation(const TokenizedSet& set, std::vector<std::string> tags, EntityMode mode,
+                    c10::Device device)
         : set_(set),
           tags_(std::move(tags)),
+          mode_(mode),
           offsets_(taggedOffsets(set)),
           predictions_(at::zeros({offsets_.back()},
                                  at::TensorOptions().dtype(at::kDouble).device(device))) {}
@@ -49,21 +52,20 @@ public:
     at::Tensor figures() override { return predictions_; }
 
     TaskScores finish(const std::vector<double>& figures) const override {
-        std::vector<std::vector<std::string>> truth;
-        std::vector<std::vector<std::string>> predicted;
+        // Each tagged token's prediction back in its sentence; untagged positions are dropped
+        // by the report (their truth is kIgnoredLabel), so each word counts once.
+        std::vector<std::vector<std::int64_t>> predicted;
         for (std::size_t i = 0; i < set_.size(); ++i) {
-            truth.emplace_back();
-            predicted.emplace_back();
+            const auto& truth = set_.tokenLabels[i];
+            predicted.emplace_back(truth.size(), 0);
             auto slot = static_cast<std::size_t>(offsets_[i]);
-            for (const auto tag : set_.tokenLabels[i]) {
-                if (tag == kIgnoredTokenLabel) {
-                    continue;
+            for (std::size_t t = 0; t < truth.size(); ++t) {
+                if (truth[t] != kIgnoredLabel) {
+                    predicted.back()[t] = static_cast<std::int64_t>(figures[slot++]);
                 }
-                truth.back().push_back(tags_[static_cast<std::size_t>(tag)]);
-                predicted.back().push_back(tags_[static_cast<std::size_t>(figures[slot++])]);
             }
         }
-        const auto report = entityReport(truth, predicted);
+        const auto report = entityReport(set_.tokenLabels, predicted, tags_, mode_);
         TaskScores scores;
         scores.accuracy = report.tokenAccuracy;
         scores.macroF1 = report.macroF1;
@@ -74,25 +76,26 @@ public:
                                {"recall", row.recall},
                                {"f1", row.f1},
                                {"support", row.support},
-                               {"predicted", row.predicted}});
+                               {"predicted", row.predicted},
+                               {"true_positives", row.truePositives}});
         }
-        scores.report = {{"task", "token-classification"},
+        scores.report = {{"task", toString(TaskKind::TokenClassification)},
                          {"main", "entity_f1"},
                          {"higher_is_better", true},
                          {"figures",
-                          {{"entity_f1", report.overall.f1},
-                           {"entity_precision", report.overall.precision},
-                           {"entity_recall", report.overall.recall},
+                          {{"entity_f1", report.micro.f1},
+                           {"entity_precision", report.micro.precision},
+                           {"entity_recall", report.micro.recall},
                            {"macro_f1", report.macroF1},
                            {"token_accuracy", report.tokenAccuracy}}},
-                         {"per_type", perType},
-                         {"type_confusion", report.typeConfusion}};
+                         {"per_type", perType}};
         return scores;
     }
 
 private:
     const TokenizedSet& set_;
     std::vector<std::string> tags_;
+    EntityMode mode_;
     std::vector<std::int64_t> offsets_;
     at::Tensor predictions_;
 };
@@ -101,6 +104,7 @@ class TokenObjective final : public TaskObjective {
 public:
     explicit TokenObjective(const TrainingData& data)
         : tags_(data.labels.names),
+          mode_(entityModeFor(data.tagScheme)),
           train_(&data.train),
           trainOffsets_(taggedOffsets(data.train)),
           validation_(&data.validation),
@@ -121,7 +125,7 @@ public:
         std::vector<std::int64_t> cells;
         cells.reserve(static_cast<std::size_t>(rows * 2));
         for (std::int64_t row = 0; row < rows; ++row) {
-            cells.push_back(kIgnoredTokenLabel);
+            cells.push_back(kIgnoredLabel);
             cells.push_back(-1);
         }
         for (std::size_t b = 0; b < examples.size(); ++b) {
@@ -132,7 +136,7 @@ public:
             for (std::size_t s = 0; s < labels.size(); ++s) {
                 const auto row = static_cast<std::size_t>(first + static_cast<std::int64_t>(s));
                 cells[row * 2] = labels[s];
-                cells[row * 2 + 1] = labels[s] == kIgnoredTokenLabel || !known ? -1 : slot++;
+                cells[row * 2 + 1] = labels[s] == kIgnoredLabel || !known ? -1 : slot++;
             }
         }
         return toDevice(at::tensor(cells, at::kLong).reshape({rows, 2}), device);
@@ -141,14 +145,14 @@ public:
     at::Tensor lossSum(const at::Tensor& logits, const at::Tensor& targets) const override {
         const auto tags = static_cast<std::int64_t>(tags_.size());
         return at::cross_entropy_loss(logits.reshape({-1, tags}), targets.select(1, 0), {},
-                                      at::Reduction::Sum, kIgnoredTokenLabel);
+                                      at::Reduction::Sum, kIgnoredLabel);
     }
 
     double units(const TokenizedSet& set, const std::vector<std::size_t>& examples) const override {
         double tagged = 0.0;
         for (const auto index : examples) {
             for (const auto tag : set.tokenLabels[index]) {
-                tagged += tag != kIgnoredTokenLabel ? 1.0 : 0.0;
+                tagged += tag != kIgnoredLabel ? 1.0 : 0.0;
             }
         }
         return tagged;
@@ -157,11 +161,12 @@ public:
     std::unique_ptr<TaskEvaluation> startEvaluation(const TokenizedSet& set,
                                                     const std::vector<std::size_t>&,
                                                     c10::Device device) const override {
-        return std::make_unique<TokenEvaluation>(set, tags_, device);
+        return std::make_unique<TokenEvaluation>(set, tags_, mode_, device);
     }
 
 private:
     std::vector<std::string> tags_;
+    EntityMode mode_;
     const TokenizedSet* train_;
     std::vector<std::int64_t> trainOffsets_;
     const TokenizedSet* validation_;

@@ -121,6 +121,11 @@ void showRun(const std::filesystem::path& database, std::int64_t runId, std::ost
     }
     const auto evaluations = store.evaluations(runId);
     for (const auto& eval : evaluations) {
+        if (eval.task.is_object()) {
+            out << "Evaluation   step " << eval.step << ": loss " << percent(eval.loss) << ", "
+                << evaluationSummary(eval) << "\n";
+            continue;
+        }
         out << "Evaluation   step " << eval.step << ": loss " << percent(eval.loss) << ", accuracy "
             << percent(eval.accuracy) << ", macro-F1 " << percent(eval.macroF1) << "\n";
     }

@@ -125,6 +125,13 @@ MemoryBreakdown forecastMemory(const EncoderConfig& model, const TrainingConfig&
     const std::int64_t quietLayers = training.freezeEmbeddings ? frozenLayers : 0;
     const std::int64_t activeLayers = layers - quietLayers;
     std::int64_t activations = embeddingActivations + castCache;
+    if (model.head == HeadKind::Token) {
+        // A token head keeps what its layers save for every token (FamilyTraits'
+        // headBytesPerToken, measured equal to the allocator's), and the logits with the loss's
+        // log-softmax and their gradient: [tokens, labels] fp32 each.
+        const auto labels = static_cast<std::int64_t>(model.labels.size());
+        activations += tokens * (shape.headBytesPerToken + 3 * labels * kFloatBytes);
+    }
     if (training.gradientCheckpointing) {
         // Each layer keeps its input; backward recomputes one layer at a time.
         activations += activeLayers * layerInput + layerActivations;

@@ -2,7 +2,6 @@
 
 // The option table: every training option, declared once. JSON keys, command-line flags, form
 // rows, ranges, help and technique summaries all come from here (see TrainingOptions.h).
-//
 // QT_TRANSLATE_NOOP marks the English texts for Qt's lupdate (scripts/update_translations.sh
 // scans this file); the studio translates them in the context "TrainingOptions". Core has no Qt.
 #ifndef QT_TRANSLATE_NOOP
@@ -22,10 +21,9 @@ std::vector<OptionDescriptor> buildTrainingOptionTable() {
                    .flag = "--validation-fraction",
                    .alias = "",
                    .label = QT_TRANSLATE_NOOP("TrainingOptions", "Validation share"),
-                   .help = QT_TRANSLATE_NOOP(
-                       "TrainingOptions",
-                       "Share of the examples held out for validation (a stratified split) when no "
-                       "validation file is given."),
+                   .help = QT_TRANSLATE_NOOP("TrainingOptions",
+                                             "Share of the examples held out for validation (a "
+                                             "stratified split) when no validation file is given."),
                    .group = G::Data,
                    .kind = K::Real,
                    .minimum = 0.001,

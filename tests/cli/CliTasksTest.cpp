@@ -1,0 +1,141 @@
+// Issue 29: each task type from the command line as a user runs it: the task guessed from the
+// data and said before training, the run trained and stored with the task's figures, `runs
+// show` printing them, and the exported folder naming transformers' class and problem_type.
+#include <fstream>
+#include <random>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "CliSupport.h"
+
+namespace bert::test {
+namespace {
+
+using CliTasks = CliFixture;
+
+const char* const kWords[] = {"the", "cat", "sat", "on", "mat", "movie", "film",
+                              "i",   "was", "very", "it", "report", "here"};
+
+/// Sentences over the tiny vocabulary: labels "good" and "bad" when the words are in them
+/// (multi-label, separated by ";"), and the number of words (regression).
+void writeTaskCsv(const std::filesystem::path& file, int rows) {
+    std::mt19937_64 random(5);
+    std::ofstream out(file);
+    out << "text,labels,words\n";
+    for (int i = 0; i < rows; ++i) {
+        const auto count = 3 + random() % 14;
+        std::string text;
+        for (std::size_t w = 0; w < count; ++w) {
+            text += std::string(w == 0 ? "" : " ") + kWords[random() % std::size(kWords)];
+        }
+        const bool good = random() % 2 == 0;
+        const bool bad = random() % 3 == 0;
+        text += good ? " good" : "";
+        text += bad ? " bad" : "";
+        std::string labels = good ? "good" : "";
+        labels += bad ? (labels.empty() ? "bad" : ";bad") : "";
+        out << '"' << text << "\"," << labels << ',' << count + (good ? 1 : 0) + (bad ? 1 : 0)
+            << "\n";
+    }
+}
+
+/// Tagged sentences in CoNLL's layout: "cat" and "dog" are ANIMAL.
+void writeConll(const std::filesystem::path& file, int sentences) {
+    std::mt19937_64 random(6);
+    std::ofstream out(file);
+    out << "-DOCSTART- O\n\n";
+    for (int i = 0; i < sentences; ++i) {
+        const auto count = 3 + random() % 10;
+        for (std::size_t w = 0; w < count; ++w) {
+            if (random() % 5 == 0) {
+                out << (random() % 2 == 0 ? "cat" : "dogs") << " B-ANIMAL\n";
+            } else {
+                out << kWords[2 + random() % 11] << " O\n";
+            }
+        }
+        out << "\n";
+    }
+}
+
+nlohmann::json exportedConfig(const std::filesystem::path& folder) {
+    return nlohmann::json::parse(std::ifstream(folder / "config.json"));
+}
+
+std::vector<std::string> taskArgs(const std::string& db, const std::filesystem::path& dir,
+                                  const std::filesystem::path& data,
+                                  const std::vector<std::string>& extra) {
+    std::vector<std::string> args = {"--db",          db,      "train", "--model",
+                                     (dir / "model").string(), "--train", data.string(),
+                                     "--batch-size",  "8",     "--max-length", "32",
+                                     "--lr",          "3e-3",  "--evals-per-epoch", "1"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return args;
+}
+
+TEST_F(CliTasks, MultiLabelIsGuessedTrainedShownAndExportedAsTransformersMultiLabel) {
+    writeTaskCsv(dir_ / "tasks.csv", 120);
+    const auto trained = runCli(
+        taskArgs(db_, dir_.path(), dir_ / "tasks.csv", {"--label-column", "labels", "--epochs", "3"}),
+        dir_.path());
+    ASSERT_EQ(trained.code, 0) << trained.err;
+    EXPECT_NE(trained.err.find("task: multi-label"), std::string::npos) << trained.err;
+    EXPECT_NE(trained.out.find("validation micro-F1"), std::string::npos) << trained.out;
+
+    const auto show = runCli({"--db", db_, "runs", "show", "1"}, dir_.path());
+    ASSERT_EQ(show.code, 0) << show.err;
+    EXPECT_NE(show.out.find("subset accuracy"), std::string::npos) << show.out;
+
+    const auto folder = dir_ / "exported";
+    ASSERT_EQ(runCli({"--db", db_, "export", "1", folder.string()}, dir_.path()).code, 0);
+    const auto config = exportedConfig(folder);
+    EXPECT_EQ(config["problem_type"], "multi_label_classification");
+    EXPECT_EQ(config["id2label"]["0"], "bad");
+    EXPECT_EQ(config["id2label"]["1"], "good");
+}
+
+TEST_F(CliTasks, RegressionIsChosenStandardisedTrainedAndExportedWithOneOutput) {
+    writeTaskCsv(dir_ / "tasks.csv", 80);
+    // 3..18 words: few enough distinct integers to read as classes, so the user says.
+    const auto trained = runCli(taskArgs(db_, dir_.path(), dir_ / "tasks.csv",
+                                         {"--label-column", "words", "--task", "regression",
+                                          "--standardize-targets", "--epochs", "2"}),
+                                dir_.path());
+    ASSERT_EQ(trained.code, 0) << trained.err;
+    EXPECT_EQ(trained.err.find("task:"), std::string::npos) << "nothing is guessed when told";
+    EXPECT_NE(trained.out.find("validation RMSE"), std::string::npos) << trained.out;
+
+    const auto folder = dir_ / "exported";
+    ASSERT_EQ(runCli({"--db", db_, "export", "1", folder.string()}, dir_.path()).code, 0);
+    const auto config = exportedConfig(folder);
+    EXPECT_EQ(config["problem_type"], "regression");
+    EXPECT_EQ(config["id2label"].size(), 1U);
+}
+
+TEST_F(CliTasks, ACoNLLFileTrainsATokenClassifierExportedForAutoModelForTokenClassification) {
+    writeConll(dir_ / "animals.conll", 80);
+    const auto trained =
+        runCli(taskArgs(db_, dir_.path(), dir_ / "animals.conll", {"--epochs", "3"}), dir_.path());
+    ASSERT_EQ(trained.code, 0) << trained.err;
+    EXPECT_NE(trained.err.find("task: token-classification"), std::string::npos) << trained.err;
+    EXPECT_NE(trained.out.find("validation entity-F1"), std::string::npos) << trained.out;
+
+    const auto folder = dir_ / "exported";
+    ASSERT_EQ(runCli({"--db", db_, "export", "1", folder.string()}, dir_.path()).code, 0);
+    const auto config = exportedConfig(folder);
+    EXPECT_EQ(config["architectures"][0], "BertForTokenClassification");
+    EXPECT_EQ(config["id2label"]["1"], "B-ANIMAL");
+}
+
+TEST_F(CliTasks, ATargetThatIsNotANumberEndsWithTheFileAndLineAndExitCode2) {
+    std::ofstream(dir_ / "scores.csv") << "text,score\nthe cat sat,1.5\nthe mat,4.25\nit was,n/a\n";
+    const auto trained = runCli(taskArgs(db_, dir_.path(), dir_ / "scores.csv",
+                                         {"--label-column", "score", "--task", "regression"}),
+                                dir_.path());
+    EXPECT_EQ(trained.code, 2);
+    EXPECT_NE(trained.err.find("scores.csv"), std::string::npos) << trained.err;
+    EXPECT_NE(trained.err.find("line 4"), std::string::npos) << trained.err;
+}
+
+}  // namespace
+}  // namespace bert::test

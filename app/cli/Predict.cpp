@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "Commands.h"
+#include "PredictTasks.h"
 #include "Error.h"
 #include "data/TableReader.h"
 #include "hf/ModelFolder.h"
@@ -52,6 +53,7 @@ int predict(const PredictArguments& args, const std::filesystem::path& database,
     ProtectedPaths reads;
     reads.files = {args.file, database};
     reads.folders = {args.modelFolder};
+    TaskSettings runSettings;
     if (args.run > 0) {
         RunStore store(database, RunStore::Access::ReadOnly);
         const auto run = store.run(args.run);
@@ -59,6 +61,7 @@ int predict(const PredictArguments& args, const std::filesystem::path& database,
             throw InputError(store.file(), "has no run " + std::to_string(args.run));
         }
         folder = requireModelCheckpoint(store, args.run);
+        runSettings = taskSettingsOfRun(*run, store.evaluations(args.run));
         reads.folders = {folder, run->baseModel};
         reads.files.push_back(run->datasetPath);
         if (const auto validation =
@@ -142,6 +145,22 @@ int predict(const PredictArguments& args, const std::filesystem::path& database,
         throw InputError("nothing to classify: give texts, - for standard input, or --file");
     }
 
+    // The task's own reading of the model's outputs (issue 29): a run's threshold and scaling,
+    // or what an exported folder's config.json says.
+    const auto settings = args.run > 0 ? runSettings
+                                       : taskSettingsOfConfig(bundle.config, folder / "config.json");
+    if (settings.kind != TaskKind::SingleLabel) {
+        TaskInputs inputs;
+        inputs.texts = std::move(texts);
+        inputs.expected = std::move(expected);
+        inputs.file = args.file;
+        inputs.output = args.output;
+        inputs.reads = reads;
+        inputs.maxLength = maxLength;
+        inputs.batchSize = std::max<std::size_t>(1, args.batchSize);
+        inputs.json = args.json;
+        return predictTask(settings, bundle, inputs, out);
+    }
     const auto probabilities =
         predictProbabilities(*bundle.model, *bundle.tokenizer, texts, maxLength,
                              std::max<std::size_t>(1, args.batchSize), c10::Device(c10::kCPU));

@@ -118,6 +118,12 @@ void addTrainingFlags(CLI::App& command, bert::cli::TrainArguments& args) {
         .add_option("--label-columns", args.job.data.task.labelColumns,
                     "Multi-label: one 0/1 column per label instead of a label column")
         ->delimiter(',');
+    command
+        .add_option_function<double>(
+            "--threshold", [&args](double value) { args.job.data.task.threshold = value; },
+            "Multi-label: the probability from which a label is predicted (default: tuned on "
+            "validation)")
+        ->check(CLI::Range(0.0, 1.0).description("between 0 and 1"));
     command.add_flag("--standardize-targets", args.job.data.task.standardizeTargets,
                      "Regression: train on standardised targets (undone at prediction)");
     command.add_option("--name", args.job.name, "Run name");

@@ -9,6 +9,7 @@
 #include "data/Batch.h"
 #include "memory/MemoryMonitor.h"
 #include "model/FamilyTraits.h"
+#include "tokenizer/WordEncoding.h"
 
 namespace bert {
 
@@ -49,8 +50,21 @@ std::vector<std::vector<float>> predictProbabilities(SequenceClassifier& model,
         at::Tensor probabilities;
         try {
             const auto inputs = collate(batch, tokenizer.padId(), {}, device);
-            probabilities =
-                at::softmax(model.forward(inputs).to(at::kFloat), -1).to(at::kCPU).contiguous();
+            // What the head's outputs mean for its problem_type (transformers' own reading):
+            // a distribution over the classes, a probability per label, or the number itself.
+            const auto logits = model.forward(inputs).to(at::kFloat);
+            switch (effectiveProblemType(model.config())) {
+                case ProblemType::MultiLabel:
+                    probabilities = at::sigmoid(logits);
+                    break;
+                case ProblemType::Regression:
+                    probabilities = logits;
+                    break;
+                case ProblemType::SingleLabel:
+                    probabilities = at::softmax(logits, -1);
+                    break;
+            }
+            probabilities = probabilities.to(at::kCPU).contiguous();
         } catch (const c10::Error& error) {
             const std::string what = error.what_without_backtrace();
             throw EngineError((isOutOfMemory(error) ? "out of memory while classifying: "
@@ -61,6 +75,56 @@ std::vector<std::vector<float>> predictProbabilities(SequenceClassifier& model,
         const float* data = probabilities.data_ptr<float>();
         for (std::int64_t row = 0; row < probabilities.size(0); ++row) {
             result.emplace_back(data + row * labels, data + (row + 1) * labels);
+        }
+    }
+    return result;
+}
+
+std::vector<std::vector<std::int64_t>> predictWordLabels(
+    SequenceClassifier& model, const Tokenizer& tokenizer,
+    const std::vector<std::vector<std::string>>& sentences, std::size_t maxLength,
+    std::size_t batchSize, c10::Device device) {
+    if (model.config().head != HeadKind::Token) {
+        throw InputError("this model gives one label per text, not a tag per word");
+    }
+    const bool wasTraining = model.is_training();
+    model.eval();
+    const torch::NoGradGuard noGrad;
+    struct RestoreMode {
+        SequenceClassifier& model;
+        bool training;
+        ~RestoreMode() { model.train(training); }
+    } restore{model, wasTraining};
+    std::vector<std::vector<std::int64_t>> result;
+    result.reserve(sentences.size());
+    batchSize = std::max<std::size_t>(batchSize, 1);
+    for (std::size_t start = 0; start < sentences.size(); start += batchSize) {
+        const std::size_t end = std::min(sentences.size(), start + batchSize);
+        std::vector<WordEncoding> encodings;
+        std::vector<const Encoding*> batch;
+        for (std::size_t i = start; i < end; ++i) {
+            encodings.push_back(tokenizer.encodeWords(sentences[i], maxLength));
+        }
+        for (const auto& encoded : encodings) {
+            batch.push_back(&encoded.encoding);
+        }
+        at::Tensor predicted;
+        try {
+            const auto inputs = collate(batch, tokenizer.padId(), {}, device);
+            predicted = model.forward(inputs).argmax(-1).to(at::kCPU).contiguous();  // [B, S]
+        } catch (const c10::Error& error) {
+            const std::string what = error.what_without_backtrace();
+            throw EngineError((isOutOfMemory(error) ? "out of memory while tagging: "
+                                                    : "LibTorch failed while tagging: ") +
+                              what.substr(0, what.find('\n')));
+        }
+        const auto width = predicted.size(1);
+        const auto* data = predicted.data_ptr<std::int64_t>();
+        for (std::size_t b = 0; b < encodings.size(); ++b) {
+            const auto* row = data + static_cast<std::int64_t>(b) * width;
+            const std::vector<std::int64_t> tokens(row, row + encodings[b].encoding.size());
+            result.push_back(
+                wordPredictions(encodings[b].wordIds, tokens, sentences[start + b].size()));
         }
     }
     return result;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -11,8 +12,11 @@
 
 namespace bert {
 
-/// Label probabilities (softmax of the logits) for each text, computed in eval mode without
-/// gradients, in batches of batchSize; texts longer than maxLength tokens are truncated.
+/// Each text's scores as the model's problem_type reads its outputs: label probabilities
+/// (softmax) for single-label, a probability per label (sigmoid) for multi-label, the number
+/// itself (as trained: standardised if the run standardised) for regression. Computed in eval
+/// mode without gradients, in batches of batchSize; texts longer than maxLength tokens are
+/// truncated.
 /// The model's training mode is restored afterwards. A LibTorch failure (out of memory
 /// included) throws EngineError; a token head (no label per text) InputError.
 std::vector<std::vector<float>> predictProbabilities(SequenceClassifier& model,
@@ -20,5 +24,13 @@ std::vector<std::vector<float>> predictProbabilities(SequenceClassifier& model,
                                                      const std::vector<std::string>& texts,
                                                      std::size_t maxLength, std::size_t batchSize,
                                                      c10::Device device);
+
+/// Each sentence's tag id per word from a token head: its first sub-word's prediction, as
+/// transformers' token-classification recipe reads it (tokenizer/WordEncoding.h); kIgnoredLabel
+/// for a word past maxLength. InputError for a model with a sequence head.
+std::vector<std::vector<std::int64_t>> predictWordLabels(
+    SequenceClassifier& model, const Tokenizer& tokenizer,
+    const std::vector<std::vector<std::string>>& sentences, std::size_t maxLength,
+    std::size_t batchSize, c10::Device device);
 
 }  // namespace bert

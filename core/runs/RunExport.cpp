@@ -14,6 +14,7 @@
 #include "io/InputFile.h"
 #include "io/Json.h"
 #include "runs/OutputPaths.h"
+#include "runs/RunTask.h"
 #include "train/TrainingStateFile.h"
 
 namespace bert {
@@ -266,6 +267,19 @@ std::filesystem::path exportRun(RunStore& store, std::int64_t runId,
         written.push_back(name);
     }
     const auto evaluations = store.evaluations(runId);
+    // What predicting needs beyond the weights (the threshold the run chose, the target's
+    // scaling), where predict, Try it and our loader read it; transformers keeps the key as an
+    // attribute of the config and ignores it.
+    const auto settings = taskSettingsOfRun(*run, evaluations);
+    if (settings.kind != TaskKind::SingleLabel && std::filesystem::exists(staging / "config.json")) {
+        auto config = nlohmann::json::parse(readInputFile(staging / "config.json",
+                                                          input_limits::kSmallJson),
+                                            nullptr, /*allow_exceptions=*/false);
+        if (config.is_object()) {
+            config[kTaskSettingsKey] = settings.toJson();
+            writeFileAtomically(staging / "config.json", config.dump(2) + "\n");
+        }
+    }
     const nlohmann::json card = {
         {"run", run->id},
         {"name", run->name},
@@ -275,6 +289,7 @@ std::filesystem::path exportRun(RunStore& store, std::int64_t runId,
         {"dataset", run->datasetPath},
         {"dataset_fingerprint", run->datasetFingerprint},
         {"labels", run->labels},
+        {"task", settings.toJson()},
         {"configuration", run->config},
         {"techniques", run->techniques},
         {"metrics", run->finalMetrics},

@@ -46,6 +46,9 @@ struct TaskSpec {
     /// Regression: train on standardised targets (zero mean, unit variance over the training
     /// set), undone at prediction.
     bool standardizeTargets = false;
+    /// Multi-label: the probability from which a label is predicted; none: tuned on validation
+    /// (the evaluations report their figures at 0.5 beside the tuned threshold).
+    std::optional<double> threshold;
 };
 
 }  // namespace bert

@@ -30,6 +30,8 @@ struct TrainingData {
     TokenizedSet validation;
     /// Regression: how the targets were standardised (the identity when not asked).
     TargetScaler scaling;
+    /// Multi-label: the threshold the job fixed (TaskSpec::threshold); none: tuned.
+    std::optional<double> threshold;
     std::string fingerprint;
     std::size_t skippedEmpty = 0;
     std::size_t invalidUtf8Replaced = 0;

@@ -125,6 +125,7 @@ Trainer::Trainer(ModelBundle& model, const TrainingData& data, TrainingConfig co
     }
     ObjectiveOptions objective;
     objective.balanced = config_.classWeighting == ClassWeighting::Balanced;
+    objective.threshold = data_.threshold.value_or(0.5);
     objective_ = makeTaskObjective(data_, objective, device_);
 
     totalSteps_ = plannedSteps();

@@ -19,6 +19,9 @@ nlohmann::json TrainingJob::toJson() const {
     if (data.task.standardizeTargets) {
         dataJson["standardize_targets"] = true;
     }
+    if (data.task.threshold) {
+        dataJson["threshold"] = *data.task.threshold;
+    }
     if (data.validationFile) {
         dataJson["validation_file"] = data.validationFile->string();
     }
@@ -59,6 +62,13 @@ TrainingJob TrainingJob::fromJson(const nlohmann::json& json) {
         job.data.task.labelColumns =
             data.value("label_columns", std::vector<std::string>{});
         job.data.task.standardizeTargets = data.value("standardize_targets", false);
+        if (data.contains("threshold") && data["threshold"].is_number()) {
+            const auto threshold = data["threshold"].get<double>();
+            if (!(threshold > 0.0 && threshold < 1.0)) {
+                throw InputError("a training job's \"threshold\" must lie between 0 and 1");
+            }
+            job.data.task.threshold = threshold;
+        }
         if (data.contains("validation_file") && !data["validation_file"].is_null()) {
             job.data.validationFile = data["validation_file"].get<std::string>();
         }

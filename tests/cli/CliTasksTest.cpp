@@ -3,6 +3,7 @@
 // show` printing them, and the exported folder naming transformers' class and problem_type.
 #include <fstream>
 #include <random>
+#include <sstream>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -58,6 +59,23 @@ void writeConll(const std::filesystem::path& file, int sentences) {
     }
 }
 
+/// predict --json's lines for texts, from a run (--run 1) or a folder.
+std::vector<nlohmann::json> predictJson(const std::string& db, const std::filesystem::path& dir,
+                                        const std::vector<std::string>& source,
+                                        const std::vector<std::string>& texts) {
+    std::vector<std::string> args = {"--db", db, "predict", "--json"};
+    args.insert(args.end(), source.begin(), source.end());
+    args.insert(args.end(), texts.begin(), texts.end());
+    const auto outcome = runCli(args, dir);
+    EXPECT_EQ(outcome.code, 0) << outcome.err;
+    std::vector<nlohmann::json> lines;
+    std::istringstream in(outcome.out);
+    for (std::string line; std::getline(in, line);) {
+        lines.push_back(nlohmann::json::parse(line));
+    }
+    return lines;
+}
+
 nlohmann::json exportedConfig(const std::filesystem::path& folder) {
     return nlohmann::json::parse(std::ifstream(folder / "config.json"));
 }
@@ -92,6 +110,27 @@ TEST_F(CliTasks, MultiLabelIsGuessedTrainedShownAndExportedAsTransformersMultiLa
     EXPECT_EQ(config["problem_type"], "multi_label_classification");
     EXPECT_EQ(config["id2label"]["0"], "bad");
     EXPECT_EQ(config["id2label"]["1"], "good");
+    ASSERT_TRUE(config["bert_studio_task"]["threshold"].is_number());
+
+    // Predicting from the run and from the exported folder gives the same labels at the run's
+    // threshold: a label when its own sigmoid probability reaches it.
+    const std::vector<std::string> texts = {"the cat sat good", "i was very bad good", "the mat"};
+    const auto fromRun = predictJson(db_, dir_.path(), {"--run", "1"}, texts);
+    const auto fromFolder = predictJson(db_, dir_.path(), {"--model", folder.string()}, texts);
+    ASSERT_EQ(fromRun.size(), 3U);
+    ASSERT_EQ(fromFolder.size(), 3U);
+    const double threshold = config["bert_studio_task"]["threshold"].get<double>();
+    for (std::size_t i = 0; i < texts.size(); ++i) {
+        EXPECT_EQ(fromRun[i]["labels"], fromFolder[i]["labels"]);
+        EXPECT_DOUBLE_EQ(fromRun[i]["threshold"].get<double>(), threshold);
+        std::vector<std::string> expected;
+        for (const auto& [label, p] : fromRun[i]["probabilities"].items()) {
+            if (p.get<double>() >= threshold) {
+                expected.push_back(label);
+            }
+        }
+        EXPECT_EQ(fromRun[i]["labels"].get<std::vector<std::string>>(), expected);
+    }
 }
 
 TEST_F(CliTasks, RegressionIsChosenStandardisedTrainedAndExportedWithOneOutput) {
@@ -110,6 +149,19 @@ TEST_F(CliTasks, RegressionIsChosenStandardisedTrainedAndExportedWithOneOutput) 
     const auto config = exportedConfig(folder);
     EXPECT_EQ(config["problem_type"], "regression");
     EXPECT_EQ(config["id2label"].size(), 1U);
+    const auto scale = config["bert_studio_task"]["target_scaling"]["scale"].get<double>();
+    EXPECT_GT(scale, 1.0) << "standardised: the words' deviation is several words";
+
+    // The number comes back in words, the same from the run and from the folder.
+    const std::vector<std::string> texts = {"the cat", "the cat sat on the mat i was very it"};
+    const auto fromRun = predictJson(db_, dir_.path(), {"--run", "1"}, texts);
+    const auto fromFolder = predictJson(db_, dir_.path(), {"--model", folder.string()}, texts);
+    ASSERT_EQ(fromRun.size(), 2U);
+    ASSERT_EQ(fromFolder.size(), 2U);
+    for (std::size_t i = 0; i < texts.size(); ++i) {
+        EXPECT_NEAR(fromRun[i]["value"].get<double>(), fromFolder[i]["value"].get<double>(), 1e-9);
+        EXPECT_GT(fromRun[i]["value"].get<double>(), 0.0);
+    }
 }
 
 TEST_F(CliTasks, ACoNLLFileTrainsATokenClassifierExportedForAutoModelForTokenClassification) {
@@ -125,6 +177,35 @@ TEST_F(CliTasks, ACoNLLFileTrainsATokenClassifierExportedForAutoModelForTokenCla
     const auto config = exportedConfig(folder);
     EXPECT_EQ(config["architectures"][0], "BertForTokenClassification");
     EXPECT_EQ(config["id2label"]["1"], "B-ANIMAL");
+
+    // Entities with their offsets into the text, the same from the run and from the folder;
+    // every span is the text it names.
+    const std::vector<std::string> texts = {"the cat sat on the mat", "dogs  and  cats here"};
+    const auto fromRun = predictJson(db_, dir_.path(), {"--run", "1"}, texts);
+    const auto fromFolder = predictJson(db_, dir_.path(), {"--model", folder.string()}, texts);
+    ASSERT_EQ(fromRun.size(), 2U);
+    for (std::size_t i = 0; i < texts.size(); ++i) {
+        EXPECT_EQ(fromRun[i], fromFolder[i]);
+        for (const auto& entity : fromRun[i]["entities"]) {
+            const auto begin = entity["byte_start"].get<std::size_t>();
+            const auto end = entity["byte_end"].get<std::size_t>();
+            EXPECT_EQ(texts[i].substr(begin, end - begin), entity["text"].get<std::string>());
+        }
+    }
+
+    // A file's predictions as JSON lines.
+    std::ofstream(dir_ / "texts.csv") << "text\nthe cat sat\ndogs were here\n";
+    const auto scored = runCli({"--db", db_, "predict", "--run", "1", "--file",
+                                (dir_ / "texts.csv").string(), "--output",
+                                (dir_ / "entities.jsonl").string()},
+                               dir_.path());
+    ASSERT_EQ(scored.code, 0) << scored.err;
+    std::ifstream lines(dir_ / "entities.jsonl");
+    std::size_t count = 0;
+    for (std::string line; std::getline(lines, line); ++count) {
+        EXPECT_TRUE(nlohmann::json::parse(line).contains("entities")) << line;
+    }
+    EXPECT_EQ(count, 2U);
 }
 
 TEST_F(CliTasks, ATargetThatIsNotANumberEndsWithTheFileAndLineAndExitCode2) {

@@ -61,6 +61,7 @@ TrainingData prepareMultiLabelData(const DataRequest& request) {
     TrainingData data;
     data.task = TaskKind::MultiLabel;
     data.labels.names = map.names();
+    data.threshold = spec.task.threshold;
     data.train = tokenizeTexts(train.examples, request.tokenizer, request.maxLength);
     data.train.targets = multiHotRows(train, map);
     data.validation = tokenizeTexts(validation.examples, request.tokenizer, request.maxLength);

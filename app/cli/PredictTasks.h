@@ -1,0 +1,43 @@
+#pragma once
+
+// `predict` for multi-label, regression and token classification (PredictTasks.cpp); the
+// single-label path stays in Predict.cpp.
+
+#include <cstddef>
+#include <filesystem>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "Commands.h"
+#include "data/TaggedReader.h"
+#include "hf/ModelFolder.h"
+#include "runs/OutputPaths.h"
+#include "runs/RunTask.h"
+
+namespace bert::cli {
+
+/// What predict read and decided before the model runs.
+struct TaskInputs {
+    std::vector<std::string> texts;
+    std::vector<std::string> expected;  ///< the file's label column, when named
+    std::filesystem::path file;         ///< empty: texts from the command line or stdin
+    std::filesystem::path output;       ///< --output (a file's predictions), or empty
+    ProtectedPaths reads;               ///< what --output must not overwrite
+    std::size_t maxLength = 0;
+    std::size_t batchSize = 32;
+    bool json = false;
+};
+
+/// A text as the words a tagging model reads: runs between spaces, each Chinese character a
+/// word of its own, with their byte spans and code point offsets.
+TaggedSentence wordsOfText(const std::string& text);
+
+/// Predicts and prints (or writes) inputs for settings' task; returns the exit code. Multi-label
+/// and regression files are written as CSV (text, label, predicted, ...), entities as JSON lines
+/// {"text", "entities": [{"type", "text", "start", "end" (code points, end included),
+/// "byte_start", "byte_end"}]}.
+int predictTask(const TaskSettings& settings, ModelBundle& bundle, const TaskInputs& inputs,
+                std::ostream& out);
+
+}  // namespace bert::cli

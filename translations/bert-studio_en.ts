@@ -522,10 +522,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>The validation metric that chooses the best checkpoint and drives early stopping; macro-F1 suits imbalanced labels.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>accuracy</source>
         <translation type="unfinished"></translation>
     </message>
@@ -643,6 +639,14 @@
     </message>
     <message>
         <source>Read the loss, gradient norm and loss scale back from the device every N optimizer steps (and at each epoch end); each point of the curves is then the mean of N steps. Every read waits for the GPU to finish its queued work: a larger N keeps a GPU busy. 1: every step.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The validation metric that chooses the best checkpoint and drives early stopping; macro-F1 suits imbalanced labels; the task&apos;s metric is micro-F1, RMSE or entity F1 for the other tasks.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the task&apos;s metric</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

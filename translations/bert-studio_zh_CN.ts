@@ -522,10 +522,6 @@
         <translation>最佳模型依据</translation>
     </message>
     <message>
-        <source>The validation metric that chooses the best checkpoint and drives early stopping; macro-F1 suits imbalanced labels.</source>
-        <translation>用于选择最佳检查点并驱动提前停止的验证指标；标签不均衡时宜用宏 F1。</translation>
-    </message>
-    <message>
         <source>accuracy</source>
         <translation>准确率</translation>
     </message>
@@ -644,6 +640,14 @@
     <message>
         <source>Read the loss, gradient norm and loss scale back from the device every N optimizer steps (and at each epoch end); each point of the curves is then the mean of N steps. Every read waits for the GPU to finish its queued work: a larger N keeps a GPU busy. 1: every step.</source>
         <translation>每 N 个优化步（以及每个轮次结束时）从设备读回损失、梯度范数和损失缩放；曲线上的每个点即为 N 步的平均值。每次读取都要等待 GPU 完成已排队的工作：N 越大，GPU 越不空闲。1：每一步。</translation>
+    </message>
+    <message>
+        <source>The validation metric that chooses the best checkpoint and drives early stopping; macro-F1 suits imbalanced labels; the task&apos;s metric is micro-F1, RMSE or entity F1 for the other tasks.</source>
+        <translation>用于选择最佳检查点并驱动提前停止的验证指标；标签不均衡时宜用宏 F1；对其他任务，任务指标为微 F1、RMSE 或实体 F1。</translation>
+    </message>
+    <message>
+        <source>the task&apos;s metric</source>
+        <translation>任务指标</translation>
     </message>
 </context>
 <context>

@@ -43,12 +43,12 @@ struct Sentence {
     std::size_t words = 0;
 };
 
-std::vector<Sentence> sentences(std::size_t count, std::uint64_t seed) {
+std::vector<Sentence> sentences(std::size_t count, std::uint64_t seed, std::size_t extra = 0) {
     std::mt19937_64 random(seed);
     std::vector<Sentence> out;
     for (std::size_t i = 0; i < count; ++i) {
         Sentence s;
-        s.words = 3 + random() % 20;
+        s.words = 3 + extra + random() % 20;
         s.good = random() % 2 == 0;
         s.bad = random() % 3 == 0;
         std::vector<std::string> words;
@@ -71,11 +71,12 @@ std::vector<Sentence> sentences(std::size_t count, std::uint64_t seed) {
 }
 
 /// A CSV of the sentences with a multi-label column ("good|bad") and a number (their words).
-std::filesystem::path writeTaskCsv(const test::TempDir& dir, std::size_t count) {
+std::filesystem::path writeTaskCsv(const test::TempDir& dir, std::size_t count,
+                                   std::size_t extra = 0) {
     const auto file = dir / "tasks.csv";
     std::ofstream out(file);
     out << "text,labels,words\n";
-    for (const auto& s : sentences(count, 7)) {
+    for (const auto& s : sentences(count, 7, extra)) {
         std::string labels = s.good ? "good" : "";
         if (s.bad) {
             labels += labels.empty() ? "bad" : "|bad";
@@ -279,13 +280,14 @@ TEST(TaskTraining, RegressionLearnsTheTargetInItsOwnUnits) {
 /// A CoNLL file of sentences over the tiny vocabulary: animals (cat, cats, dog, dogs) are ANIMAL,
 /// "meeting today" an EVENT of two words, the rest O. "cats" and "dogs" are two sub-words each
 /// (cat ##s), so only their first carries the tag.
-std::filesystem::path writeTaggedConll(const test::TempDir& dir, std::size_t count) {
+std::filesystem::path writeTaggedConll(const test::TempDir& dir, std::size_t count,
+                                       std::size_t extra = 0) {
     const auto file = dir / "animals.conll";
     std::ofstream out(file);
     std::mt19937_64 random(11);
     const std::vector<std::string> animals = {"cat", "cats", "dog", "dogs"};
     for (std::size_t i = 0; i < count; ++i) {
-        const auto words = 3 + random() % 12;
+        const auto words = 3 + extra + random() % 12;
         for (std::size_t w = 0; w < words; ++w) {
             const auto pick = random() % 6;
             if (pick == 0) {
@@ -395,6 +397,70 @@ TEST(TaskTraining, TokenClassificationFindsTheEntitiesAndReportsThemByType) {
     ASSERT_EQ(last.task["per_type"].size(), 2U);
     EXPECT_EQ(last.task["per_type"][0]["type"], "ANIMAL");
     EXPECT_GT(last.task["per_type"][1]["support"].get<std::int64_t>(), 0);
+}
+
+/// A BERT with the head data's task needs (per token for token classification).
+ModelBundle taskModel(const TrainingData& data, std::int64_t hidden, double dropout) {
+    auto bundle = test::makeModel(3, hidden, 4, dropout, 7, data.labels.names);
+    if (isPerToken(data.task)) {
+        bundle.config.head = HeadKind::Token;
+        bundle.model = createClassifier(bundle.config);
+        bundle.model->initializeWeights(7);
+    }
+    return bundle;
+}
+
+TEST(TaskTraining, EveryTaskTrainsWithEveryTechniqueAtOnceAndRecoversFromOutOfMemory) {
+    test::TempDir dir;
+    // 40 to 60 words: the activations, not the weights, make the peak (as in FamilyTechniques).
+    const auto csv = writeTaskCsv(dir, 80, 40);
+    const std::vector<TrainingData> tasks = {
+        taskData(csv, TaskKind::MultiLabel, "labels"),
+        taskData(csv, TaskKind::Regression, "words", true),
+        taskData(writeTaggedConll(dir, 80, 40), TaskKind::TokenClassification, "")};
+    for (const auto& data : tasks) {
+        const auto name = toString(data.task);
+        auto config = smallConfig();
+        config.padding = PaddingMode::Unpadded;
+        config.groupByLength = true;
+        config.accumulationSteps = 2;
+        config.freezeEmbeddings = true;
+        config.freezeLayers = 1;
+        config.cacheFrozenPrefix = true;
+        config.precision = Precision::Bf16;
+        config.gradientCheckpointing = true;
+        config.maxSteps = 3;  // 3 x 16 of the 60 training examples: every step whole
+        config.bestMetric = BestMetric::Task;
+        auto peakAt = [&](std::size_t batch) {
+            Recorder recorder;
+            auto bundle = taskModel(data, 64, 0.1);
+            auto c = config;
+            c.batchSize = batch;
+            c.cacheFrozenPrefix = false;  // the trial measures the prefix too: the larger peak
+            Trainer trainer(bundle, data, c, recorder);
+            return trainer.trialStepPeak();
+        };
+        const auto peak8 = peakAt(8);
+        const auto peak4 = peakAt(4);
+        ASSERT_GT(peak8, peak4) << name;
+        Recorder recorder;
+        auto bundle = taskModel(data, 64, 0.1);
+        config.memoryCapBytes = (peak8 + peak4) / 2;  // 8 does not fit, 4 does
+        Trainer trainer(bundle, data, config, recorder);
+        const std::atomic<bool> cancel{false};
+        const auto result = trainer.run(cancel);
+        ASSERT_EQ(result.status, RunStatus::Completed) << name << ": " << result.error;
+        EXPECT_GE(recorder.count(EventKind::OomRecovered), 1U) << name;
+        ASSERT_EQ(recorder.steps.size(), 3U) << name;
+        for (const auto& step : recorder.steps) {
+            EXPECT_EQ(step.microBatch * step.accumulation, 16U) << name;
+            EXPECT_TRUE(std::isfinite(step.loss)) << name;
+        }
+        ASSERT_FALSE(recorder.evaluations.empty()) << name;
+        EXPECT_EQ(recorder.evaluations.back().task["task"], name);
+        std::cout << name << " with every technique: " << evaluationSummary(recorder.evaluations.back())
+                  << "\n";
+    }
 }
 
 }  // namespace

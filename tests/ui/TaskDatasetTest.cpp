@@ -280,16 +280,15 @@ TEST_F(TaskDataset, RegressionIsGuessedShowsTheTargetHistogramAndTrains) {
     EXPECT_TRUE(page()->taskGuessText().contains(QStringLiteral("holds numbers")))
         << page()->taskGuessText().toStdString();
     EXPECT_EQ(taskChart()->title(), QStringLiteral("Target histogram"));
-    // 40 evenly spaced targets from 1.5 to 11.25 in 16 bins: 39 / 16 values per bin, the top
-    // edge in the last bin.
+    // 40 evenly spaced targets from 1.5 to 11.25 in 10 bins of 0.975, the top edge in the last.
     const auto counts = bars();
-    ASSERT_EQ(counts.size(), 16u);
+    ASSERT_EQ(counts.size(), 10u);
     EXPECT_EQ(std::accumulate(counts.begin(), counts.end(), 0.0), 40.0);
-    for (std::size_t b = 0; b < 16; ++b) {
+    for (std::size_t b = 0; b < 10; ++b) {
         int expected = 0;
         for (int i = 0; i < 40; ++i) {
             const auto bin =
-                std::min<std::size_t>(15, static_cast<std::size_t>((0.25 * i) / (9.75 / 16.0)));
+                std::min<std::size_t>(9, static_cast<std::size_t>((0.25 * i) / (9.75 / 10.0)));
             expected += bin == b ? 1 : 0;
         }
         EXPECT_EQ(counts[b], expected) << "bin " << b;

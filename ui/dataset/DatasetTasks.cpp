@@ -25,8 +25,8 @@ namespace bert::ui {
 
 namespace {
 constexpr int kPreviewSentences = 200;
-constexpr std::size_t kTargetBins = 16;
-constexpr int kLabelChars = 16;  // longer names are cut on the chart's axis
+constexpr std::size_t kTargetBins = 10;  // few enough that each bin names its edge
+constexpr int kLabelChars = 16;          // longer names are cut on the chart's axis
 }  // namespace
 
 bool DatasetPage::openTagged(const QString& file, const TaskGuess& guess) {

@@ -51,7 +51,7 @@ void showCounts(QChart* chart, const QStringList& categories,
     auto* categoryAxis = new QBarCategoryAxis();
     categoryAxis->append(categories);
     categoryAxis->setTitleText(axisTitle);
-    if (categories.size() > 8) {
+    if (categories.size() > 12) {
         categoryAxis->setLabelsAngle(-60);
     }
     chart->addAxis(categoryAxis, Qt::AlignBottom);

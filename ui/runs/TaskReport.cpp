@@ -21,7 +21,7 @@ namespace bert::ui {
 
 namespace {
 
-constexpr std::size_t kResidualBins = 16;
+constexpr std::size_t kResidualBins = 10;
 
 QTableWidgetItem* cell(const QString& text) {
     auto* item = new QTableWidgetItem(text);

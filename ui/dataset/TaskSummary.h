@@ -35,7 +35,7 @@ struct ValueHistogram {
     std::vector<std::size_t> counts;
 };
 ValueHistogram histogramOf(const std::vector<double>& values, std::size_t bins);
-/// The bins' names: each bin's upper edge, with as many digits as its width needs.
+/// The bins' names: each bin's upper edge, with as many decimals as its width's first digit needs.
 QStringList binNames(const ValueHistogram& histogram);
 
 /// The label-by-label co-occurrence (counts[i][j] examples have labels i and j; the diagonal is

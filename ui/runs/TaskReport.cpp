@@ -76,13 +76,13 @@ TaskReport::TaskReport(QWidget* parent) : QWidget(parent) {
     auto* charts = new QVBoxLayout();
     charts->addWidget(first_, 1);
     charts->addWidget(second_, 1);
-    auto* columns = new QHBoxLayout();
-    columns->addLayout(left, 1);
-    columns->addLayout(charts, 1);
+    columns_ = new QHBoxLayout();
+    columns_->addLayout(left, 1);
+    columns_->addLayout(charts, 1);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(figures_);
-    layout->addLayout(columns, 1);
+    layout->addLayout(columns_, 1);
 }
 
 QString TaskReport::figuresText() const {
@@ -124,6 +124,8 @@ void TaskReport::showReport(const nlohmann::json& report) {
     } else if (task == "token-classification") {
         showTokenClassification(report);
     }
+    // A report without a table (regression) gives its charts the whole width.
+    columns_->setStretch(0, table_->isHidden() ? 0 : 1);
 }
 
 void TaskReport::fillTable(const nlohmann::json& rows, const char* nameKey,

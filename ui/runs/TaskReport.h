@@ -5,6 +5,7 @@
 
 QT_BEGIN_NAMESPACE
 class QChartView;
+class QHBoxLayout;
 class QLabel;
 class QTableWidget;
 QT_END_NAMESPACE
@@ -41,6 +42,7 @@ private:
     void fillTable(const nlohmann::json& rows, const char* nameKey, const QString& nameHeader,
                    bool withPredicted);
 
+    QHBoxLayout* columns_;  ///< the table's column and the charts' column
     QLabel* figures_;
     QLabel* tableTitle_;
     QTableWidget* table_;

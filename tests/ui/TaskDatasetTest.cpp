@@ -433,6 +433,50 @@ TEST_F(TaskDataset, ACoNLLFileLoadsWithItsEntitiesChecksTheTaskAndTrains) {
     }
 }
 
+// "Runs of different tasks are compared only on what they share": a single-label run and a
+// tagging run side by side show their losses, no metric line; Train again brings each run's task
+// back into the dataset tab.
+TEST_F(TaskDataset, RunsOfDifferentTasksCompareOnLossAndTrainAgainRestoresTheTask) {
+    {
+        std::ofstream conll(dir_ / "tags.conll");
+        for (int i = 0; i < 30; ++i) {
+            conll << "the O\ncat B-PER\nsat O\non O\nthe O\nmat B-LOC\n\n";
+        }
+    }
+    openReviewsThroughTheDialog();
+    EXPECT_EQ(page()->task(), TaskKind::SingleLabel);
+    const auto reviews = trainOneEpoch();
+    openDatasetThroughTheDialog(dir_ / "tags.conll");
+    ASSERT_EQ(page()->task(), TaskKind::TokenClassification);
+    const auto tags = trainOneEpoch();
+    ASSERT_GT(reviews.id, 0);
+    ASSERT_GT(tags.id, 0);
+
+    clickRuns(window_->runsPage(), {reviews.id, tags.id});
+    clickButton(window_->runsPage(), QStringLiteral("Compare"));
+    ui::CompareDialog* compare = nullptr;
+    for (auto* dialog : window_->runsPage()->findChildren<ui::CompareDialog*>()) {
+        compare = dialog;
+    }
+    ASSERT_NE(compare, nullptr);
+    EXPECT_TRUE(compare->metricTitle().contains(QStringLiteral("compared on their loss only")))
+        << compare->metricTitle().toStdString();
+    EXPECT_TRUE(compare->metricPoints(0).isEmpty());
+    EXPECT_TRUE(compare->metricPoints(1).isEmpty());
+    EXPECT_EQ(compare->curveCount(), 2);  // both losses
+    compare->close();
+
+    clickRuns(window_->runsPage(), {reviews.id});
+    clickButton(window_->runsPage(), QStringLiteral("Train again"));
+    EXPECT_EQ(page()->task(), TaskKind::SingleLabel);
+    EXPECT_TRUE(page()->hasData()) << page()->errorText().toStdString();
+    clickRuns(window_->runsPage(), {tags.id});
+    clickButton(window_->runsPage(), QStringLiteral("Train again"));
+    EXPECT_EQ(page()->task(), TaskKind::TokenClassification);
+    EXPECT_TRUE(page()->currentFile().endsWith(QStringLiteral("tags.conll")));
+    EXPECT_TRUE(page()->hasData()) << page()->errorText().toStdString();
+}
+
 TEST_F(TaskDataset, ACluenerSpanFileLoadsAsCharacterTags) {
     {
         std::ofstream json(dir_ / "cluener.json");

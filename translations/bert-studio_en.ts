@@ -1074,6 +1074,38 @@
         <source>%1 examples; target “%2” from %3 to %4, mean %5, standard deviation %6.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>a CoNLL file of tagged words</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>one 0/1 column per label</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>JSON lines of tokens and their tags</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>JSON lines of entity spans over texts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the data could not be read to guess</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>one label per text</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the label column holds several labels per row</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the label column holds numbers</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>bert::ui::HelpDialog</name>

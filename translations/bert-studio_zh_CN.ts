@@ -1074,6 +1074,38 @@
         <source>%1 examples; target “%2” from %3 to %4, mean %5, standard deviation %6.</source>
         <translation>%1 个样本；目标“%2”从 %3 到 %4，均值 %5，标准差 %6。</translation>
     </message>
+    <message>
+        <source>a CoNLL file of tagged words</source>
+        <translation>已标注词的 CoNLL 文件</translation>
+    </message>
+    <message>
+        <source>one 0/1 column per label</source>
+        <translation>每个标签一个 0/1 列</translation>
+    </message>
+    <message>
+        <source>JSON lines of tokens and their tags</source>
+        <translation>含词元及其标签的 JSON Lines</translation>
+    </message>
+    <message>
+        <source>JSON lines of entity spans over texts</source>
+        <translation>在文本上标注实体片段的 JSON Lines</translation>
+    </message>
+    <message>
+        <source>the data could not be read to guess</source>
+        <translation>无法读取数据来推测</translation>
+    </message>
+    <message>
+        <source>one label per text</source>
+        <translation>每个文本一个标签</translation>
+    </message>
+    <message>
+        <source>the label column holds several labels per row</source>
+        <translation>标签列每行有多个标签</translation>
+    </message>
+    <message>
+        <source>the label column holds numbers</source>
+        <translation>标签列为数值</translation>
+    </message>
 </context>
 <context>
     <name>bert::ui::HelpDialog</name>

@@ -27,6 +27,18 @@ namespace {
 constexpr int kPreviewSentences = 200;
 constexpr std::size_t kTargetBins = 10;  // few enough that each bin names its edge
 constexpr int kLabelChars = 16;          // longer names are cut on the chart's axis
+
+// The reasons guessTask gives (task/TaskGuess.cpp), for lupdate: the page shows them translated.
+[[maybe_unused]] const char* const kGuessReasons[] = {
+    QT_TRANSLATE_NOOP("bert::ui::DatasetPage", "a CoNLL file of tagged words"),
+    QT_TRANSLATE_NOOP("bert::ui::DatasetPage", "one 0/1 column per label"),
+    QT_TRANSLATE_NOOP("bert::ui::DatasetPage", "JSON lines of tokens and their tags"),
+    QT_TRANSLATE_NOOP("bert::ui::DatasetPage", "JSON lines of entity spans over texts"),
+    QT_TRANSLATE_NOOP("bert::ui::DatasetPage", "the data could not be read to guess"),
+    QT_TRANSLATE_NOOP("bert::ui::DatasetPage", "one label per text"),
+    QT_TRANSLATE_NOOP("bert::ui::DatasetPage", "the label column holds several labels per row"),
+    QT_TRANSLATE_NOOP("bert::ui::DatasetPage", "the label column holds numbers"),
+};
 }  // namespace
 
 bool DatasetPage::openTagged(const QString& file, const TaskGuess& guess) {
@@ -70,7 +82,7 @@ void DatasetPage::setTaskGuess(const TaskGuess& guess) {
         separator_->setText(QString(QLatin1Char(separator.value_or(';'))));
     }
     taskGuessLabel_->setText(tr("Guessed from the data: %1 (%2). Change it if it is wrong.")
-                                 .arg(task_->currentText(), QString::fromStdString(guess.reason)));
+                                 .arg(task_->currentText(), tr(guess.reason.c_str())));
 }
 
 TaskKind DatasetPage::task() const {

@@ -258,6 +258,117 @@
         <source>data parallel on %1 processes</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Single-label classification</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Multi-label classification</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Regression</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Token classification (NER)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>micro-F1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>macro-F1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>micro precision</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>micro recall</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>subset accuracy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Hamming loss</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>RMSE</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>MAE</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pearson r</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Spearman ρ</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>R²</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>entity F1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>entity precision</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>entity recall</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>token accuracy</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>TaskSummary</name>
+    <message>
+        <source>examples</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Examples with this label</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Entity type</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Entities</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tagged words</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Line</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Words</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tags</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>TrainingOptions</name>
@@ -768,15 +879,19 @@
         <source>none</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Validation %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The runs&apos; tasks differ: they are compared on their loss only</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>bert::ui::DatasetPage</name>
     <message>
         <source>&amp;Open dataset…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>A CSV, TSV or JSON Lines file with a text column and a label column</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -832,10 +947,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Datasets (*.csv *.tsv *.tab *.jsonl *.ndjson);;All files (*)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>examples</source>
         <translation type="unfinished"></translation>
     </message>
@@ -885,6 +996,114 @@
     </message>
     <message>
         <source>%1 of the tokens are unknown to the model&apos;s vocabulary ([UNK]): it cannot read this text, and a run would stay at chance. Choose a model for this language in Model &amp; techniques (a transformers folder, for example one in the local model cache, ~/.cache/huggingface/hub).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A CSV, TSV or JSON Lines file with a text column and a label column, or tagged words (CoNLL, JSON Lines of tokens and tags, span JSON)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What a run learns to predict: one label, any number of labels, a number, or a tag per word</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The character between the labels of a cell (multi-label)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tas&amp;k:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Label se&amp;parator:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Datasets (*.csv *.tsv *.tab *.jsonl *.ndjson *.json *.conll *.bio *.iob *.iobes);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is a table: token classification reads tagged words (a CoNLL file, JSON Lines of tokens and tags, or span JSON).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 holds tagged words: only token classification reads it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Guessed from the data: %1 (%2). Change it if it is wrong.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Entities per type</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 sentences, %2 words, %3 entities of %4 types; tag scheme %5.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 rows without text or label skipped; %2 invalid UTF-8 sequences replaced.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Examples per label</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Label co-occurrence: examples that have both labels</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 examples with %2 labels, %3 labels per example on average (separator “%4”). The table counts the examples that have both labels.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 has a single label: a multi-label task needs at least two. Is the separator right?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Target histogram</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>target (up to)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 examples; target “%2” from %3 to %4, mean %5, standard deviation %6.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a CoNLL file of tagged words</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>one 0/1 column per label</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>JSON lines of tokens and their tags</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>JSON lines of entity spans over texts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the data could not be read to guess</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>one label per text</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the label column holds several labels per row</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the label column holds numbers</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1247,6 +1466,10 @@
         <source>Rename run %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Task: %1. %2</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>bert::ui::MetricsCharts</name>
@@ -1348,6 +1571,14 @@
     </message>
     <message>
         <source>peak, rank %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Validation %1 and %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>error (target units)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1462,6 +1693,14 @@
     </message>
     <message>
         <source>Accuracy %1 is far above macro-F1 %2: the smaller classes are mostly missed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>step %1 (epoch %2): %3 %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Validation loss %1.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1757,6 +1996,85 @@
     </message>
 </context>
 <context>
+    <name>bert::ui::TaskReport</name>
+    <message>
+        <source>Precision</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Recall</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>F1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Support</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Predicted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Per label, at threshold %1 (tuned on validation: %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Label</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Threshold curve</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>decision threshold</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>score</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Predicted against true (validation)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>examples</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>predicted = true</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>true</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>predicted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Residuals (predicted − true)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>residual (up to)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Entities per type (exact span and type, as seqeval scores them)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Entity type</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>bert::ui::TechniquesPage</name>
     <message>
         <source>Fine-tune a &amp;model folder</source>
@@ -1990,10 +2308,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Run %1 completed: accuracy %2, peak memory %3, %4.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Run %1 cancelled after %2 steps; it can resume from its checkpoint.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2103,6 +2417,18 @@
     </message>
     <message>
         <source>%1 threads</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>evaluation at step %1: loss %2, %3 %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run %1 completed: %2 %3, peak memory %4, %5.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>accuracy</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

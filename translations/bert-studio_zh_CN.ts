@@ -258,6 +258,117 @@
         <source>data parallel on %1 processes</source>
         <translation>%1 个进程数据并行</translation>
     </message>
+    <message>
+        <source>Single-label classification</source>
+        <translation>单标签分类</translation>
+    </message>
+    <message>
+        <source>Multi-label classification</source>
+        <translation>多标签分类</translation>
+    </message>
+    <message>
+        <source>Regression</source>
+        <translation>回归</translation>
+    </message>
+    <message>
+        <source>Token classification (NER)</source>
+        <translation>词元分类（命名实体识别）</translation>
+    </message>
+    <message>
+        <source>micro-F1</source>
+        <translation>微平均 F1</translation>
+    </message>
+    <message>
+        <source>macro-F1</source>
+        <translation>宏 F1</translation>
+    </message>
+    <message>
+        <source>micro precision</source>
+        <translation>微平均精确率</translation>
+    </message>
+    <message>
+        <source>micro recall</source>
+        <translation>微平均召回率</translation>
+    </message>
+    <message>
+        <source>subset accuracy</source>
+        <translation>子集准确率</translation>
+    </message>
+    <message>
+        <source>Hamming loss</source>
+        <translation>汉明损失</translation>
+    </message>
+    <message>
+        <source>RMSE</source>
+        <translation>RMSE</translation>
+    </message>
+    <message>
+        <source>MAE</source>
+        <translation>MAE</translation>
+    </message>
+    <message>
+        <source>Pearson r</source>
+        <translation>Pearson r</translation>
+    </message>
+    <message>
+        <source>Spearman ρ</source>
+        <translation>Spearman ρ</translation>
+    </message>
+    <message>
+        <source>R²</source>
+        <translation>R²</translation>
+    </message>
+    <message>
+        <source>entity F1</source>
+        <translation>实体 F1</translation>
+    </message>
+    <message>
+        <source>entity precision</source>
+        <translation>实体精确率</translation>
+    </message>
+    <message>
+        <source>entity recall</source>
+        <translation>实体召回率</translation>
+    </message>
+    <message>
+        <source>token accuracy</source>
+        <translation>词元准确率</translation>
+    </message>
+</context>
+<context>
+    <name>TaskSummary</name>
+    <message>
+        <source>examples</source>
+        <translation>样本</translation>
+    </message>
+    <message>
+        <source>Examples with this label</source>
+        <translation>带有此标签的样本</translation>
+    </message>
+    <message>
+        <source>Entity type</source>
+        <translation>实体类型</translation>
+    </message>
+    <message>
+        <source>Entities</source>
+        <translation>实体数</translation>
+    </message>
+    <message>
+        <source>Tagged words</source>
+        <translation>标注的词数</translation>
+    </message>
+    <message>
+        <source>Line</source>
+        <translation>行</translation>
+    </message>
+    <message>
+        <source>Words</source>
+        <translation>词</translation>
+    </message>
+    <message>
+        <source>Tags</source>
+        <translation>标签</translation>
+    </message>
 </context>
 <context>
     <name>TrainingOptions</name>
@@ -643,7 +754,7 @@
     </message>
     <message>
         <source>The validation metric that chooses the best checkpoint and drives early stopping; macro-F1 suits imbalanced labels; the task&apos;s metric is micro-F1, RMSE or entity F1 for the other tasks.</source>
-        <translation>用于选择最佳检查点并驱动提前停止的验证指标；标签不均衡时宜用宏 F1；对其他任务，任务指标为微 F1、RMSE 或实体 F1。</translation>
+        <translation>用于选择最佳检查点并决定提前停止的验证指标；宏 F1 适合不均衡的标签；对其他任务，任务指标为微平均 F1、RMSE 或实体 F1。</translation>
     </message>
     <message>
         <source>the task&apos;s metric</source>
@@ -768,16 +879,20 @@
         <source>none</source>
         <translation>无</translation>
     </message>
+    <message>
+        <source>Validation %1</source>
+        <translation>验证%1</translation>
+    </message>
+    <message>
+        <source>The runs&apos; tasks differ: they are compared on their loss only</source>
+        <translation>这些运行的任务不同：只比较它们的损失</translation>
+    </message>
 </context>
 <context>
     <name>bert::ui::DatasetPage</name>
     <message>
         <source>&amp;Open dataset…</source>
         <translation>打开数据集(&amp;O)…</translation>
-    </message>
-    <message>
-        <source>A CSV, TSV or JSON Lines file with a text column and a label column</source>
-        <translation>含文本列和标签列的 CSV、TSV 或 JSON Lines 文件</translation>
     </message>
     <message>
         <source>Recent</source>
@@ -832,10 +947,6 @@
         <translation>打开数据集</translation>
     </message>
     <message>
-        <source>Datasets (*.csv *.tsv *.tab *.jsonl *.ndjson);;All files (*)</source>
-        <translation>数据集 (*.csv *.tsv *.tab *.jsonl *.ndjson);;所有文件 (*)</translation>
-    </message>
-    <message>
         <source>examples</source>
         <translation>样本</translation>
     </message>
@@ -886,6 +997,114 @@
     <message>
         <source>%1 of the tokens are unknown to the model&apos;s vocabulary ([UNK]): it cannot read this text, and a run would stay at chance. Choose a model for this language in Model &amp; techniques (a transformers folder, for example one in the local model cache, ~/.cache/huggingface/hub).</source>
         <translation>%1 的词元不在模型词表中（[UNK]）：模型读不懂这段文本，训练只会停留在随机水平。请在“模型与技术”中为这种语言选择模型（一个 transformers 文件夹，例如本地模型缓存 ~/.cache/huggingface/hub 中的一个）。</translation>
+    </message>
+    <message>
+        <source>A CSV, TSV or JSON Lines file with a text column and a label column, or tagged words (CoNLL, JSON Lines of tokens and tags, span JSON)</source>
+        <translation>含文本列和标签列的 CSV、TSV 或 JSON Lines 文件，或已标注的词（CoNLL、含 tokens 和 tags 的 JSON Lines、片段 JSON）</translation>
+    </message>
+    <message>
+        <source>What a run learns to predict: one label, any number of labels, a number, or a tag per word</source>
+        <translation>运行要学习预测的内容：一个标签、任意多个标签、一个数值，或每个词一个标签</translation>
+    </message>
+    <message>
+        <source>The character between the labels of a cell (multi-label)</source>
+        <translation>单元格中分隔各标签的字符（多标签）</translation>
+    </message>
+    <message>
+        <source>Tas&amp;k:</source>
+        <translation>任务(&amp;K)：</translation>
+    </message>
+    <message>
+        <source>Label se&amp;parator:</source>
+        <translation>标签分隔符(&amp;P)：</translation>
+    </message>
+    <message>
+        <source>Datasets (*.csv *.tsv *.tab *.jsonl *.ndjson *.json *.conll *.bio *.iob *.iobes);;All files (*)</source>
+        <translation>数据集 (*.csv *.tsv *.tab *.jsonl *.ndjson *.json *.conll *.bio *.iob *.iobes);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>%1 is a table: token classification reads tagged words (a CoNLL file, JSON Lines of tokens and tags, or span JSON).</source>
+        <translation>%1 是表格：词元分类读取已标注的词（CoNLL 文件、含 tokens 和 tags 的 JSON Lines，或片段 JSON）。</translation>
+    </message>
+    <message>
+        <source>%1 holds tagged words: only token classification reads it.</source>
+        <translation>%1 包含已标注的词：只有词元分类能读取它。</translation>
+    </message>
+    <message>
+        <source>Guessed from the data: %1 (%2). Change it if it is wrong.</source>
+        <translation>根据数据推测：%1（%2）。如有误请更改。</translation>
+    </message>
+    <message>
+        <source>Entities per type</source>
+        <translation>各类型的实体数</translation>
+    </message>
+    <message>
+        <source>%1 sentences, %2 words, %3 entities of %4 types; tag scheme %5.</source>
+        <translation>%1 个句子，%2 个词，%4 种类型共 %3 个实体；标注方案 %5。</translation>
+    </message>
+    <message>
+        <source>%1 rows without text or label skipped; %2 invalid UTF-8 sequences replaced.</source>
+        <translation>跳过 %1 行缺少文本或标签的数据；替换了 %2 个无效 UTF-8 序列。</translation>
+    </message>
+    <message>
+        <source>Examples per label</source>
+        <translation>各标签的样本数</translation>
+    </message>
+    <message>
+        <source>Label co-occurrence: examples that have both labels</source>
+        <translation>标签共现：同时带有两个标签的样本数</translation>
+    </message>
+    <message>
+        <source>%1 examples with %2 labels, %3 labels per example on average (separator “%4”). The table counts the examples that have both labels.</source>
+        <translation>%1 个样本，%2 个标签，平均每个样本 %3 个标签（分隔符“%4”）。表格统计同时带有两个标签的样本数。</translation>
+    </message>
+    <message>
+        <source>%1 has a single label: a multi-label task needs at least two. Is the separator right?</source>
+        <translation>%1 只有一个标签：多标签任务至少需要两个。分隔符是否正确？</translation>
+    </message>
+    <message>
+        <source>Target histogram</source>
+        <translation>目标值直方图</translation>
+    </message>
+    <message>
+        <source>target (up to)</source>
+        <translation>目标值（不超过）</translation>
+    </message>
+    <message>
+        <source>%1 examples; target “%2” from %3 to %4, mean %5, standard deviation %6.</source>
+        <translation>%1 个样本；目标“%2”从 %3 到 %4，均值 %5，标准差 %6。</translation>
+    </message>
+    <message>
+        <source>a CoNLL file of tagged words</source>
+        <translation>已标注词的 CoNLL 文件</translation>
+    </message>
+    <message>
+        <source>one 0/1 column per label</source>
+        <translation>每个标签一个 0/1 列</translation>
+    </message>
+    <message>
+        <source>JSON lines of tokens and their tags</source>
+        <translation>含词元及其标签的 JSON Lines</translation>
+    </message>
+    <message>
+        <source>JSON lines of entity spans over texts</source>
+        <translation>在文本上标注实体片段的 JSON Lines</translation>
+    </message>
+    <message>
+        <source>the data could not be read to guess</source>
+        <translation>无法读取数据来推测</translation>
+    </message>
+    <message>
+        <source>one label per text</source>
+        <translation>每个文本一个标签</translation>
+    </message>
+    <message>
+        <source>the label column holds several labels per row</source>
+        <translation>标签列每行有多个标签</translation>
+    </message>
+    <message>
+        <source>the label column holds numbers</source>
+        <translation>标签列为数值</translation>
     </message>
 </context>
 <context>
@@ -1245,6 +1464,10 @@
         <source>Rename run %1</source>
         <translation>重命名运行 %1</translation>
     </message>
+    <message>
+        <source>Task: %1. %2</source>
+        <translation>任务：%1。%2</translation>
+    </message>
 </context>
 <context>
     <name>bert::ui::MetricsCharts</name>
@@ -1347,6 +1570,14 @@
     <message>
         <source>peak, rank %1</source>
         <translation>峰值，rank %1</translation>
+    </message>
+    <message>
+        <source>Validation %1 and %2</source>
+        <translation>验证%1和%2</translation>
+    </message>
+    <message>
+        <source>error (target units)</source>
+        <translation>误差（目标单位）</translation>
     </message>
 </context>
 <context>
@@ -1461,6 +1692,14 @@
     <message>
         <source>Accuracy %1 is far above macro-F1 %2: the smaller classes are mostly missed.</source>
         <translation>准确率 %1 远高于宏 F1 %2：较小的类别大多被漏判。</translation>
+    </message>
+    <message>
+        <source>step %1 (epoch %2): %3 %4</source>
+        <translation>第 %1 步（第 %2 轮）：%3 %4</translation>
+    </message>
+    <message>
+        <source>Validation loss %1.</source>
+        <translation>验证损失 %1。</translation>
     </message>
 </context>
 <context>
@@ -1753,6 +1992,85 @@
     </message>
 </context>
 <context>
+    <name>bert::ui::TaskReport</name>
+    <message>
+        <source>Precision</source>
+        <translation>精确率</translation>
+    </message>
+    <message>
+        <source>Recall</source>
+        <translation>召回率</translation>
+    </message>
+    <message>
+        <source>F1</source>
+        <translation>F1</translation>
+    </message>
+    <message>
+        <source>Support</source>
+        <translation>支持数</translation>
+    </message>
+    <message>
+        <source>Predicted</source>
+        <translation>预测数</translation>
+    </message>
+    <message>
+        <source>Per label, at threshold %1 (tuned on validation: %2)</source>
+        <translation>各标签，阈值 %1（在验证集上调优：%2）</translation>
+    </message>
+    <message>
+        <source>Label</source>
+        <translation>标签</translation>
+    </message>
+    <message>
+        <source>Threshold curve</source>
+        <translation>阈值曲线</translation>
+    </message>
+    <message>
+        <source>decision threshold</source>
+        <translation>决策阈值</translation>
+    </message>
+    <message>
+        <source>score</source>
+        <translation>分数</translation>
+    </message>
+    <message>
+        <source>Predicted against true (validation)</source>
+        <translation>预测值与真实值（验证集）</translation>
+    </message>
+    <message>
+        <source>examples</source>
+        <translation>样本</translation>
+    </message>
+    <message>
+        <source>predicted = true</source>
+        <translation>预测值 = 真实值</translation>
+    </message>
+    <message>
+        <source>true</source>
+        <translation>真实值</translation>
+    </message>
+    <message>
+        <source>predicted</source>
+        <translation>预测值</translation>
+    </message>
+    <message>
+        <source>Residuals (predicted − true)</source>
+        <translation>残差（预测值 − 真实值）</translation>
+    </message>
+    <message>
+        <source>residual (up to)</source>
+        <translation>残差（不超过）</translation>
+    </message>
+    <message>
+        <source>Entities per type (exact span and type, as seqeval scores them)</source>
+        <translation>各类型实体（片段与类型完全一致，与 seqeval 的计分方式相同）</translation>
+    </message>
+    <message>
+        <source>Entity type</source>
+        <translation>实体类型</translation>
+    </message>
+</context>
+<context>
     <name>bert::ui::TechniquesPage</name>
     <message>
         <source>Fine-tune a &amp;model folder</source>
@@ -1986,10 +2304,6 @@
         <translation>第 %1 步评估：损失 %2，准确率 %3，宏 F1 %4</translation>
     </message>
     <message>
-        <source>Run %1 completed: accuracy %2, peak memory %3, %4.</source>
-        <translation>运行 %1 已完成：准确率 %2，峰值内存 %3，用时 %4。</translation>
-    </message>
-    <message>
         <source>Run %1 cancelled after %2 steps; it can resume from its checkpoint.</source>
         <translation>运行 %1 在 %2 步后取消；可从检查点继续。</translation>
     </message>
@@ -2100,6 +2414,18 @@
     <message>
         <source>%1 threads</source>
         <translation>%1 个线程</translation>
+    </message>
+    <message>
+        <source>evaluation at step %1: loss %2, %3 %4</source>
+        <translation>第 %1 步评估：损失 %2，%3 %4</translation>
+    </message>
+    <message>
+        <source>Run %1 completed: %2 %3, peak memory %4, %5.</source>
+        <translation>运行 %1 已完成：%2 %3，内存峰值 %4，%5。</translation>
+    </message>
+    <message>
+        <source>accuracy</source>
+        <translation>准确率</translation>
     </message>
 </context>
 <context>

@@ -19,6 +19,7 @@
 #include <QValueAxis>
 
 #include "common/Format.h"
+#include "common/Names.h"
 #include "common/NiceAxis.h"
 #include "runs/RunStore.h"
 #include "train/Metrics.h"
@@ -180,6 +181,7 @@ void MetricsCharts::clear() {
     for (auto& list : rankPeaks_) {
         list.clear();
     }
+    nameQuality({});
     forecastMiB_ = 0.0;
     capMiB_ = 0.0;
     redraw();
@@ -212,9 +214,52 @@ void MetricsCharts::addEvaluation(const EvalMetrics& m) {
     if (std::isfinite(m.loss)) {
         validationLoss_.append({x, m.loss});
     }
-    accuracy_.append({x, m.accuracy});
-    f1_.append({x, m.macroF1});
+    if (m.task.is_object()) {
+        const auto main = m.task.value("main", std::string());
+        nameQuality(main);
+        const auto figures = m.task.value("figures", nlohmann::json::object());
+        const auto second = main == "rmse" ? "mae" : "macro_f1";
+        const auto value = [&](const std::string& key) {
+            const auto found = figures.find(key);
+            return found != figures.end() && found->is_number() ? found->get<double>()
+                                                                : std::nan("");
+        };
+        if (std::isfinite(value(main))) {
+            accuracy_.append({x, value(main)});
+        }
+        if (std::isfinite(value(second))) {
+            f1_.append({x, value(second)});
+        }
+    } else {
+        nameQuality({});
+        accuracy_.append({x, m.accuracy});
+        f1_.append({x, m.macroF1});
+    }
     scheduleRedraw();
+}
+
+void MetricsCharts::nameQuality(const std::string& main) {
+    if (main == qualityMain_) {
+        return;
+    }
+    qualityMain_ = main;
+    if (main.empty()) {
+        qualityChart_.chart->setTitle(tr("Validation accuracy and macro-F1"));
+        accuracySeries_->setName(tr("accuracy"));
+        f1Series_->setName(tr("macro-F1"));
+        qualityChart_.y->setTitleText(tr("score"));
+        return;
+    }
+    const auto second = main == "rmse" ? std::string("mae") : std::string("macro_f1");
+    qualityChart_.chart->setTitle(
+        tr("Validation %1 and %2").arg(Names::figure(main), Names::figure(second)));
+    accuracySeries_->setName(Names::figure(main));
+    f1Series_->setName(Names::figure(second));
+    qualityChart_.y->setTitleText(main == "rmse" ? tr("error (target units)") : tr("score"));
+}
+
+QString MetricsCharts::qualityTitle() const {
+    return qualityChart_.chart->title();
 }
 
 void MetricsCharts::setMemoryCap(std::int64_t bytes) {
@@ -344,8 +389,13 @@ void MetricsCharts::redraw() {
     }
     fit(lossChart_, {&loss_, &validationLoss_}, false);  // the loss axis fits the data
     // Scores always span 0 to 1: two points that fix the y range, at x 0.
+    // (Errors in target units have no such range: they fit the data, from 0.)
     static const QList<QPointF> kUnitRange{{0.0, 0.0}, {0.0, 1.0}};
-    fit(qualityChart_, {&accuracy_, &f1_, &kUnitRange}, true);
+    if (qualityMain_ == "rmse") {
+        fit(qualityChart_, {&accuracy_, &f1_}, true);
+    } else {
+        fit(qualityChart_, {&accuracy_, &f1_, &kUnitRange}, true);
+    }
     std::vector<const QList<QPointF>*> memory = {&current_, &peak_, &reserved_, &forecast, &cap};
     for (const auto& list : rankPeaks_) {
         memory.push_back(&list);

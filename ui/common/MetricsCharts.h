@@ -27,16 +27,17 @@ class RunStore;
 
 namespace bert::ui {
 
-/// Four live charts of one run: loss (training, raw and smoothed; validation), accuracy and
-/// macro-F1, memory (current, peak, reserved, forecast, the cap when one is set, and under data
-/// parallel each other rank's peak) and
-/// throughput. Axes end on round ticks (whole steps on the x axes); the loss axis fits the data.
-/// A slider smooths the training loss (an exponential moving average, debiased as TensorBoard
-/// does; the raw line stays, faint); hovering a line shows its value; dragging a rectangle
-/// zooms, "Reset zoom" undoes it. Colours are fixed (colour-blind-safe, and the same in light
-/// and dark themes); validation loss is dashed with markers, so the two losses differ in
-/// greyscale too. Points are buffered; redraws happen at most every kRedrawInterval through a
-/// single-shot timer, so a fast run cannot flood the GUI. GUI thread only.
+/// Four live charts of one run: loss (training, raw and smoothed; validation), the task's metric
+/// (accuracy and macro-F1; micro-F1 for multi-label, RMSE and MAE for regression, entity F1 for
+/// token classification), memory (current, peak, reserved, forecast, the cap when one is set, and
+/// under data parallel each other rank's peak) and throughput. Axes end on round ticks (whole steps
+/// on the x axes); the loss axis fits the data. A slider smooths the training loss (an exponential
+/// moving average, debiased as TensorBoard does; the raw line stays, faint); hovering a line shows
+/// its value; dragging a rectangle zooms, "Reset zoom" undoes it. Colours are fixed
+/// (colour-blind-safe, and the same in light and dark themes); validation loss is dashed with
+/// markers, so the two losses differ in greyscale too. Points are buffered; redraws happen at most
+/// every kRedrawInterval through a single-shot timer, so a fast run cannot flood the GUI. GUI
+/// thread only.
 class MetricsCharts : public QWidget {
     Q_OBJECT
 
@@ -73,11 +74,19 @@ public:
     bool lossPointsVisible() const;
     /// Whether the memory chart draws a cap line.
     bool showsMemoryCap() const;
+    /// The quality chart's lines: the task's headline (accuracy for single-label; micro-F1,
+    /// RMSE, entity F1 for the others) and its second figure (macro-F1, or MAE for regression).
+    QLineSeries* headlineSeries() const { return accuracySeries_; }
+    QLineSeries* secondSeries() const { return f1Series_; }
+    QString qualityTitle() const;
     /// Lines of other ranks' peaks on the memory chart (data parallel), for tests.
     int rankPeakLines() const { return static_cast<int>(rankPeakSeries_.size()); }
 
 private:
     void scheduleRedraw();
+    /// Names the quality chart and its lines for a task's figures (main: its headline key;
+    /// empty for single-label's accuracy and macro-F1).
+    void nameQuality(const std::string& main);
     void redraw();
 
     struct Chart {
@@ -118,6 +127,7 @@ private:
     QTimer redrawTimer_;
     QElapsedTimer lastRedraw_;  ///< since the last redraw (invalid before the first)
     int redraws_ = 0;
+    std::string qualityMain_;  ///< the headline figure's key; empty: accuracy (single-label)
 };
 
 }  // namespace bert::ui

@@ -1,5 +1,7 @@
 #include "common/Names.h"
 
+#include <map>
+
 #include <QRegularExpression>
 #include <QStringList>
 
@@ -17,6 +19,42 @@ QString optionText(const char* text) {
 }
 
 }  // namespace
+
+QString Names::task(TaskKind kind) {
+    switch (kind) {
+        case TaskKind::SingleLabel:
+            return tr("Single-label classification");
+        case TaskKind::MultiLabel:
+            return tr("Multi-label classification");
+        case TaskKind::Regression:
+            return tr("Regression");
+        case TaskKind::TokenClassification:
+            return tr("Token classification (NER)");
+    }
+    return QString::fromStdString(toString(kind));
+}
+
+QString Names::figure(const std::string& key) {
+    static const std::map<std::string, const char*> names = {
+        {"micro_f1", QT_TR_NOOP("micro-F1")},
+        {"macro_f1", QT_TR_NOOP("macro-F1")},
+        {"micro_precision", QT_TR_NOOP("micro precision")},
+        {"micro_recall", QT_TR_NOOP("micro recall")},
+        {"subset_accuracy", QT_TR_NOOP("subset accuracy")},
+        {"hamming_loss", QT_TR_NOOP("Hamming loss")},
+        {"rmse", QT_TR_NOOP("RMSE")},
+        {"mae", QT_TR_NOOP("MAE")},
+        {"pearson", QT_TR_NOOP("Pearson r")},
+        {"spearman", QT_TR_NOOP("Spearman ρ")},
+        {"r2", QT_TR_NOOP("R²")},
+        {"entity_f1", QT_TR_NOOP("entity F1")},
+        {"entity_precision", QT_TR_NOOP("entity precision")},
+        {"entity_recall", QT_TR_NOOP("entity recall")},
+        {"token_accuracy", QT_TR_NOOP("token accuracy")},
+    };
+    const auto found = names.find(key);
+    return found == names.end() ? QString::fromStdString(key) : tr(found->second);
+}
 
 QString Names::status(RunStatus status) {
     switch (status) {

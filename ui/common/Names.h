@@ -6,6 +6,7 @@
 #include <QString>
 #include <nlohmann/json.hpp>
 
+#include "task/TaskKind.h"
 #include "train/TrainerEvents.h"
 
 namespace bert::ui {
@@ -22,6 +23,11 @@ public:
     /// ("Padding: dynamic, Memory cap (MiB): 600 MiB"); the stored English text when the
     /// settings cannot be read.
     static QString techniques(const nlohmann::json& runConfig, const std::string& stored);
+    /// "Multi-label classification", for a task kind.
+    static QString task(TaskKind kind);
+    /// A task figure's name ("micro-F1", "RMSE", "entity F1") for its key in an evaluation's
+    /// task report ("micro_f1", "rmse", "entity_f1"); the key itself for one not known.
+    static QString figure(const std::string& key);
     /// A from-scratch size ("tiny") as shown.
     static QString preset(const std::string& name);
 };

@@ -1,5 +1,6 @@
 #include "dataset/DatasetPage.h"
 
+#include <algorithm>
 #include <set>
 
 #include <QBarCategoryAxis>
@@ -17,6 +18,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenu>
 #include <QMimeData>
 #include <QPushButton>
@@ -28,7 +30,11 @@
 #include <QValueAxis>
 
 #include "common/Guard.h"
+#include "common/Names.h"
 #include "common/NiceAxis.h"
+#include "dataset/TaskSummary.h"
+#include "task/LabelSets.h"
+#include "task/RegressionTargets.h"
 #include "tokenizer/Tokenizer.h"
 
 namespace bert::ui {
@@ -51,7 +57,8 @@ DatasetPage::DatasetPage(QWidget* parent) : QWidget(parent) {
     openButton_ = new QPushButton(tr("&Open dataset…"), this);
     openButton_->setObjectName(QStringLiteral("openDataset"));
     openButton_->setToolTip(
-        tr("A CSV, TSV or JSON Lines file with a text column and a label column"));
+        tr("A CSV, TSV or JSON Lines file with a text column and a label column, or tagged words "
+           "(CoNLL, JSON Lines of tokens and tags, span JSON)"));
     connect(openButton_, &QPushButton::clicked, this, &DatasetPage::chooseFile);
     auto* recentButton = new QToolButton(this);
     recentButton->setText(tr("Recent"));
@@ -67,9 +74,33 @@ DatasetPage::DatasetPage(QWidget* parent) : QWidget(parent) {
     errorLabel_->hide();
 
     previewTable_ = new QTableWidget(this);
+    previewTable_->setObjectName(QStringLiteral("datasetPreview"));
     previewTable_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     previewTable_->horizontalHeader()->setStretchLastSection(true);
     previewTable_->setWordWrap(false);
+
+    task_ = new QComboBox(this);
+    task_->setObjectName(QStringLiteral("task"));
+    task_->setToolTip(
+        tr("What a run learns to predict: one label, any number of labels, a "
+           "number, or a tag per word"));
+    for (const auto kind : allTaskKinds()) {
+        task_->addItem(Names::task(kind), int(kind));
+    }
+    connect(task_, &QComboBox::currentIndexChanged, this, &DatasetPage::columnsChanged);
+    separator_ = new QLineEdit(QStringLiteral(";"), this);
+    separator_->setObjectName(QStringLiteral("labelSeparator"));
+    separator_->setMaxLength(1);
+    separator_->setMaximumWidth(60);
+    separator_->setToolTip(tr("The character between the labels of a cell (multi-label)"));
+    connect(separator_, &QLineEdit::editingFinished, this, &DatasetPage::columnsChanged);
+    taskGuessLabel_ = new QLabel(this);
+    taskGuessLabel_->setObjectName(QStringLiteral("taskGuess"));
+    taskGuessLabel_->setWordWrap(true);
+    taskTable_ = new QTableWidget(this);
+    taskTable_->setObjectName(QStringLiteral("taskSummary"));
+    taskTable_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    taskTable_->hide();
 
     textColumn_ = new QComboBox(this);
     pairColumn_ = new QComboBox(this);
@@ -94,6 +125,9 @@ DatasetPage::DatasetPage(QWidget* parent) : QWidget(parent) {
     unknownLabel_->setObjectName(QStringLiteral("unknownTokens"));
 
     auto* form = new QFormLayout();
+    form->addRow(tr("Tas&k:"), task_);
+    form->addRow(QString(), taskGuessLabel_);
+    form->addRow(tr("Label se&parator:"), separator_);
     form->addRow(tr("&Text column:"), textColumn_);
     form->addRow(tr("&Second text column:"), pairColumn_);
     form->addRow(tr("&Label column:"), labelColumn_);
@@ -109,6 +143,7 @@ DatasetPage::DatasetPage(QWidget* parent) : QWidget(parent) {
         return view;
     };
     labelChart_ = makeChart(tr("Label counts"));
+    labelChart_->setObjectName(QStringLiteral("taskChart"));
     lengthChart_ = makeChart(tr("Token lengths"));
     paddingLabel_ = new QLabel(this);
     paddingLabel_->setWordWrap(true);
@@ -127,6 +162,7 @@ DatasetPage::DatasetPage(QWidget* parent) : QWidget(parent) {
     middle->addWidget(previewTable_, 1);
     auto* charts = new QHBoxLayout();
     charts->addWidget(labelChart_);
+    charts->addWidget(taskTable_);
     auto* lengthBox = new QVBoxLayout();
     lengthBox->addWidget(lengthChart_);
     lengthBox->addWidget(paddingLabel_);
@@ -142,7 +178,8 @@ DatasetPage::DatasetPage(QWidget* parent) : QWidget(parent) {
 void DatasetPage::chooseFile() {
     const auto file = QFileDialog::getOpenFileName(
         this, tr("Open dataset"), QFileInfo(file_).absolutePath(),
-        tr("Datasets (*.csv *.tsv *.tab *.jsonl *.ndjson);;All files (*)"));
+        tr("Datasets (*.csv *.tsv *.tab *.jsonl *.ndjson *.json *.conll *.bio *.iob *.iobes);;All "
+           "files (*)"));
     if (!file.isEmpty()) {
         openFile(file);
     }
@@ -171,6 +208,12 @@ QString DatasetPage::errorText() const {
 }
 
 bool DatasetPage::openFile(const QString& file) {
+    DataSpec probe;
+    probe.trainFile = file.toStdString();
+    const auto fileGuess = guessTask(probe);
+    if (fileGuess.kind == TaskKind::TokenClassification) {
+        return openTagged(file, fileGuess);
+    }
     try {
         preview_ = readTable(file.toStdString(), std::nullopt, kPreviewRows);
     } catch (...) {
@@ -178,10 +221,20 @@ bool DatasetPage::openFile(const QString& file) {
         return false;
     }
     file_ = file;
+    tagged_.reset();
+    tagSummary_.reset();
     showError({});
     fileLabel_->setText(QDir::toNativeSeparators(file));
     rememberRecent(file);
-    const auto& table = *preview_;
+    showTable(*preview_);
+    DataSpec spec = dataSpec();
+    spec.task = {};
+    setTaskGuess(guessTask(spec));
+    columnsChanged();
+    return errorText().isEmpty();
+}
+
+void DatasetPage::showTable(const Table& table) {
     previewTable_->clear();
     previewTable_->setColumnCount(static_cast<int>(table.columns.size()));
     previewTable_->setRowCount(static_cast<int>(table.rows.size()));
@@ -207,14 +260,14 @@ bool DatasetPage::openFile(const QString& file) {
         }
         return -1;
     };
-    for (auto* combo : {textColumn_, pairColumn_, labelColumn_}) {
-        const QSignalBlocker block(combo);
-        combo->clear();
-    }
     {
         const QSignalBlocker blockText(textColumn_);
         const QSignalBlocker blockPair(pairColumn_);
         const QSignalBlocker blockLabel(labelColumn_);
+        for (auto* combo : {textColumn_, pairColumn_, labelColumn_}) {
+            combo->clear();
+            combo->setEnabled(true);
+        }
         textColumn_->addItems(headers);
         pairColumn_->addItem(kNone);
         pairColumn_->addItems(headers);
@@ -224,9 +277,10 @@ bool DatasetPage::openFile(const QString& file) {
             guess({QStringLiteral("text"), QStringLiteral("sentence"), QStringLiteral("review"),
                    QStringLiteral("body"), QStringLiteral("message"), QStringLiteral("content")});
         textColumn_->setCurrentIndex(text >= 0 ? text : 0);
-        int label = guess({QStringLiteral("label"), QStringLiteral("labels"),
-                           QStringLiteral("class"), QStringLiteral("category"),
-                           QStringLiteral("sentiment"), QStringLiteral("target")});
+        int label =
+            guess({QStringLiteral("label"), QStringLiteral("labels"), QStringLiteral("class"),
+                   QStringLiteral("category"), QStringLiteral("sentiment"),
+                   QStringLiteral("target"), QStringLiteral("score"), QStringLiteral("rating")});
         if (label < 0) {
             label = guessLabelColumn(headers, textColumn_->currentIndex());
         }
@@ -240,8 +294,6 @@ bool DatasetPage::openFile(const QString& file) {
             c, c == textColumn_->currentIndex() ? QHeaderView::Stretch
                                                 : QHeaderView::ResizeToContents);
     }
-    columnsChanged();
-    return errorText().isEmpty();
 }
 
 int DatasetPage::guessLabelColumn(const QStringList& headers, int textColumn) const {
@@ -264,12 +316,35 @@ int DatasetPage::guessLabelColumn(const QStringList& headers, int textColumn) co
         if (values.size() >= 2 && values.size() * 2 <= filled) {
             return c;
         }
+        // A regression target: numbers in every filled cell, several different ones.
+        if (values.size() >= 2 && std::all_of(values.begin(), values.end(), [](const auto& v) {
+                return parseTargetValue(v).has_value();
+            })) {
+            return c;
+        }
     }
     return -1;
 }
 
 void DatasetPage::columnsChanged() {
-    if (file_.isEmpty() || textColumn_->count() == 0) {
+    separator_->setEnabled(task() == TaskKind::MultiLabel);
+    if (file_.isEmpty()) {
+        return;
+    }
+    const auto name = QFileInfo(file_).fileName();
+    if (tagged_ || task() == TaskKind::TokenClassification) {
+        examples_.reset();
+        showError(!tagged_ ? tr("%1 is a table: token classification reads tagged words (a CoNLL "
+                                "file, JSON Lines of tokens and tags, or span JSON).")
+                                 .arg(name)
+                  : task() != TaskKind::TokenClassification
+                      ? tr("%1 holds tagged words: only token classification reads it.").arg(name)
+                      : QString());
+        refreshProfile();
+        Q_EMIT datasetChanged();
+        return;
+    }
+    if (textColumn_->count() == 0) {
         return;
     }
     if (labelColumn_->currentIndex() <= 0) {
@@ -278,13 +353,14 @@ void DatasetPage::columnsChanged() {
         examples_.reset();
         showError(tr("%1: no label column; choose the column that holds the classes (Label "
                      "column).")
-                      .arg(QFileInfo(file_).fileName()));
+                      .arg(name));
         refreshProfile();
         Q_EMIT datasetChanged();
         return;
     }
     try {
         examples_ = loadExamples(file_.toStdString(), dataSpec().columns);
+        checkExamplesForTask();
         showError({});
     } catch (...) {
         examples_.reset();
@@ -320,77 +396,50 @@ void setRoundCounts(QValueAxis* axis, std::size_t largest) {
 }  // namespace
 
 void DatasetPage::refreshProfile() {
-    auto* labelChart = labelChart_->chart();
     auto* lengthChart = lengthChart_->chart();
-    labelChart->removeAllSeries();
-    lengthChart->removeAllSeries();
-    for (auto* chart : {labelChart, lengthChart}) {
-        for (auto* axis : chart->axes()) {
-            chart->removeAxis(axis);
-            delete axis;
-        }
-    }
+    clearChart(labelChart_->chart());
+    clearChart(lengthChart);
     lengths_.clear();
     unknown_ = {};
     unknownLabel_->clear();
     lengthChart->setTitle(tr("Token lengths"));
-    if (!examples_) {
+    if (!hasData()) {
         summaryLabel_->clear();
         paddingLabel_->clear();
+        taskTable_->hide();
         return;
     }
-    const auto& set = *examples_;
-    LabelMap labels;
-    std::set<std::string> names;
-    for (const auto& example : set.examples) {
-        names.insert(example.label);
-    }
-    labels.names.assign(names.begin(), names.end());
-    const auto counts = labelCounts(set, labels);
-    auto* countSet = new QBarSet(tr("examples"));
-    QStringList categories;
-    for (std::size_t i = 0; i < labels.size(); ++i) {
-        *countSet << static_cast<double>(counts[i]);
-        categories << QString::fromStdString(labels.names[i]).left(16);
-    }
-    auto* countSeries = new QBarSeries();
-    countSeries->append(countSet);
-    labelChart->addSeries(countSeries);
-    auto* categoryAxis = new QBarCategoryAxis();
-    categoryAxis->append(categories);
-    labelChart->addAxis(categoryAxis, Qt::AlignBottom);
-    countSeries->attachAxis(categoryAxis);
-    auto* countAxis = new QValueAxis();
-    countAxis->setLabelFormat("%d");
-    labelChart->addAxis(countAxis, Qt::AlignLeft);
-    countSeries->attachAxis(countAxis);
-    setRoundCounts(countAxis, *std::max_element(counts.begin(), counts.end()));
-
-    summaryLabel_->setText(
-        tr("%1 examples in %2 classes; %3 rows without text or label skipped; %4 invalid "
-           "UTF-8 sequences replaced.")
-            .arg(set.examples.size())
-            .arg(labels.size())
-            .arg(set.skippedEmpty)
-            .arg(set.invalidUtf8Replaced));
-    if (labels.size() < 2) {
-        showError(tr("%1 has a single class: a classifier needs at least two labels.").arg(file_));
-    }
+    refreshTaskSummary();
     if (!tokenizer_) {
         paddingLabel_->setText(tr("Choose a model to see token lengths."));
         return;
     }
-    const std::size_t rows = std::min(set.examples.size(), kProfileRows);
     // Through the tokenizer interface, so any family's tokenizer counts its own unknown token.
     const auto unknownId = tokenizer_->unkId();
     const auto specialIds = tokenizer_->specialIds();
-    for (std::size_t i = 0; i < rows; ++i) {
-        const auto& example = set.examples[i];
-        const auto encoding = example.pair.empty()
-                                  ? tokenizer_->encode(example.text)
-                                  : tokenizer_->encodePair(example.text, example.pair);
-        lengths_.push_back(encoding.size());
-        unknown_.add(encoding.inputIds, unknownId, specialIds);
+    if (tagged_) {
+        // Sub-words per sentence, as the words are tokenized for training.
+        const auto rows = std::min(tagged_->sentences.size(), kProfileRows);
+        for (std::size_t i = 0; i < rows; ++i) {
+            std::string text;
+            for (const auto& word : tagged_->sentences[i].words) {
+                text += (text.empty() ? "" : " ") + word;
+            }
+            const auto encoding = tokenizer_->encode(text);
+            lengths_.push_back(encoding.size());
+            unknown_.add(encoding.inputIds, unknownId, specialIds);
+        }
+    } else {
+        const auto& set = *examples_;
+        const std::size_t rows = std::min(set.examples.size(), kProfileRows);
+        for (std::size_t i = 0; i < rows; ++i) {
+            const auto& example = set.examples[i];
+            const auto encoding = example.pair.empty()
+                                      ? tokenizer_->encode(example.text)
+                                      : tokenizer_->encodePair(example.text, example.pair);
+            lengths_.push_back(encoding.size());
+            unknown_.add(encoding.inputIds, unknownId, specialIds);
+        }
     }
     unknownLabel_->setText(unknownTokenText());
     unknownLabel_->setStyleSheet(
@@ -469,6 +518,17 @@ bool DatasetPage::setDataSpec(const DataSpec& spec, double validationFraction) {
     if (!openFile(QString::fromStdString(spec.trainFile.string()))) {
         return false;
     }
+    {
+        const QSignalBlocker block(task_);
+        task_->setCurrentIndex(task_->findData(int(spec.task.kind)));
+    }
+    if (!spec.task.labelSeparator.empty()) {
+        separator_->setText(QString::fromStdString(spec.task.labelSeparator));
+    }
+    if (tagged_) {
+        columnsChanged();
+        return hasData();
+    }
     const int text = textColumn_->findText(QString::fromStdString(spec.columns.text));
     const int label = spec.columns.label.empty()
                           ? -1
@@ -492,7 +552,7 @@ bool DatasetPage::setDataSpec(const DataSpec& spec, double validationFraction) {
         labelColumn_->setCurrentIndex(label);
     }
     columnsChanged();
-    return examples_.has_value();
+    return hasData();
 }
 
 DataSpec DatasetPage::dataSpec() const {
@@ -503,6 +563,10 @@ DataSpec DatasetPage::dataSpec() const {
         labelColumn_->currentIndex() > 0 ? labelColumn_->currentText().toStdString() : "";
     spec.columns.textPair =
         pairColumn_->currentIndex() > 0 ? pairColumn_->currentText().toStdString() : "";
+    spec.task.kind = task();
+    if (spec.task.kind == TaskKind::MultiLabel) {
+        spec.task.labelSeparator = std::string(1, labelSeparator());
+    }
     return spec;
 }
 

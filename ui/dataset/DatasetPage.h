@@ -10,14 +10,18 @@
 
 #include "data/Dataset.h"
 #include "data/DatasetProfile.h"
-#include "task/TrainingData.h"
+#include "data/TaggedReader.h"
 #include "data/UnknownTokens.h"
+#include "task/TagScheme.h"
+#include "task/TaskGuess.h"
+#include "task/TrainingData.h"
 
 QT_BEGIN_NAMESPACE
 class QChartView;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
+class QLineEdit;
 class QTableWidget;
 class QPushButton;
 class QMenu;
@@ -29,12 +33,14 @@ class Tokenizer;
 
 namespace bert::ui {
 
-/// Dataset tab: open a CSV/TSV/JSONL (dialog, drag and drop, recent files), preview it, choose
-/// the text, second-text and label columns, see label counts and the token-length histogram
-/// with the padding share of each batching scheme, and the share of tokens the chosen model
-/// cannot read ([UNK]), set the validation split. Import errors are shown in the page with the
-/// file and line; a table with no column that looks like labels asks for one instead of
-/// guessing the text column. GUI thread only.
+/// Dataset tab: open a CSV/TSV/JSONL (dialog, drag and drop, recent files) or a tagged file
+/// (CoNLL, JSONL tokens/tags, span JSON), preview it, choose the task (guessed from the data,
+/// changeable; a separator for multi-label), the text, second-text and label columns, see the
+/// task's summary (label counts and co-occurrence, the target's histogram, entities per type) and
+/// the token-length histogram with the padding share of each batching scheme, and the share of
+/// tokens the chosen model cannot read ([UNK]), set the validation split. Import errors are shown
+/// in the page with the file and line; a table with no column that looks like labels asks for one
+/// instead of guessing the text column. GUI thread only.
 class DatasetPage : public QWidget {
     Q_OBJECT
 
@@ -50,7 +56,15 @@ public:
     /// The max length and batch size the padding estimates are for now.
     std::pair<std::size_t, std::size_t> batching() const { return {maxLength_, batchSize_}; }
 
-    bool hasData() const { return examples_.has_value(); }
+    /// Whether a run can be started on what is open: a table read with the chosen columns and
+    /// task, or a tagged file for token classification.
+    bool hasData() const;
+    /// The task chosen (guessed when a file is opened).
+    TaskKind task() const;
+    /// What the page says about its guess of the task.
+    QString taskGuessText() const;
+    /// The task's summary line (examples, labels, targets or entities).
+    QString summaryText() const;
     /// The examples read with the chosen columns, or null when none are (no file, an error).
     const ExampleSet* examples() const { return examples_ ? &*examples_ : nullptr; }
     DataSpec dataSpec() const;
@@ -82,17 +96,31 @@ protected:
 private:
     void chooseFile();
     void columnsChanged();
+    /// Reads a tagged file (token classification): false (and why) when it cannot be.
+    bool openTagged(const QString& file, const TaskGuess& guess);
+    /// Fills the preview with the table's first rows and the column choices with its columns.
+    void showTable(const Table& table);
+    /// Shows guess in the task choice (and the multi-label separator it implies).
+    void setTaskGuess(const TaskGuess& guess);
+    /// The task's chart, table and summary line for the examples read (DatasetTasks.cpp).
+    void refreshTaskSummary();
+    /// Checks that the examples read suit the chosen task; throws InputError naming the file.
+    void checkExamplesForTask() const;
+    char labelSeparator() const;
     void showError(const QString& message);
     void refreshProfile();
     void rememberRecent(const QString& file);
     void rebuildRecentMenu();
     /// The label column guessed for a table: one named like a label, else the last column but
-    /// the text one whose previewed values repeat (classes do, ids and texts do not); -1: none.
+    /// the text one whose previewed values repeat (classes do, ids and texts do not) or are all
+    /// numbers (a regression target); -1: none.
     int guessLabelColumn(const QStringList& headers, int textColumn) const;
 
     QString file_;
     std::optional<Table> preview_;
     std::optional<ExampleSet> examples_;
+    std::optional<TaggedFile> tagged_;  ///< a tagged file's sentences, when one is open
+    std::optional<TagSummary> tagSummary_;
     std::shared_ptr<const Tokenizer> tokenizer_;
     std::vector<std::size_t> lengths_;
     PaddingShares shares_;
@@ -105,6 +133,10 @@ private:
     QLabel* fileLabel_;
     QLabel* errorLabel_;
     QTableWidget* previewTable_;
+    QComboBox* task_;
+    QLineEdit* separator_;
+    QLabel* taskGuessLabel_;
+    QTableWidget* taskTable_;
     QComboBox* textColumn_;
     QComboBox* pairColumn_;
     QComboBox* labelColumn_;

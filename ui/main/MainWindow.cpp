@@ -199,6 +199,12 @@ void MainWindow::forgetSettingsMessage() {
 
 void MainWindow::updatePlan() {
     const auto* examples = dataset_->examples();
+    if (dataset_->hasData() && dataset_->task() != TaskKind::SingleLabel) {
+        // The class checks below are single-label's; the other tasks say what the page says.
+        training_->setPlan(
+            tr("Task: %1. %2").arg(Names::task(dataset_->task()), dataset_->summaryText()), {});
+        return;
+    }
     if (examples == nullptr) {
         training_->setPlan(tr("Open a dataset to see what a run will train on."), {});
         return;

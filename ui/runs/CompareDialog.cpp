@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <functional>
 #include <optional>
+#include <set>
 
 #include <QChart>
 #include <QChartView>
@@ -21,6 +22,7 @@
 
 #include "common/Format.h"
 #include "common/Guard.h"
+#include "common/Names.h"
 #include "common/NiceAxis.h"
 #include "runs/RunCompare.h"
 #include "runs/RunStore.h"
@@ -246,8 +248,24 @@ void CompareDialog::drawCurves() {
         chart->addAxis(y, Qt::AlignLeft);
         return std::pair{x, y};
     };
+    // The quality curve is the runs' task's headline metric; runs of different tasks share no
+    // such metric and are compared on their loss only.
+    std::set<std::string> mains;
+    for (const auto id : runIds_) {
+        for (const auto& evaluation : store.evaluations(id)) {
+            mains.insert(evaluation.task.is_object() ? evaluation.task.value("main", std::string())
+                                                     : std::string());
+        }
+    }
+    const bool shared = mains.size() <= 1;
+    const std::string main = mains.size() == 1 ? *mains.begin() : std::string();
+    const QString metricName = main.empty() ? tr("accuracy") : Names::figure(main);
+    accuracyView_->chart()->setTitle(
+        shared ? tr("Validation %1").arg(metricName)
+               : tr("The runs' tasks differ: they are compared on their loss only"));
     const auto [lossX, lossY] = addAxes(lossView_->chart(), tr("loss"));
-    const auto [accX, accY] = addAxes(accuracyView_->chart(), tr("accuracy"));
+    const auto [accX, accY] = addAxes(accuracyView_->chart(), metricName);
+    double maxMetric = 1.0;
     double maxX = 1.0;
     double maxLoss = 0.1;
     for (const auto id : runIds_) {
@@ -263,8 +281,21 @@ void CompareDialog::drawCurves() {
         accuracy->setName(tr("run %1").arg(id));
         accuracy->setPointsVisible(true);
         for (const auto& evaluation : store.evaluations(id)) {
+            if (!shared) {
+                break;
+            }
+            double value = evaluation.accuracy;
+            if (!main.empty()) {
+                const auto figures = evaluation.task.value("figures", nlohmann::json::object());
+                const auto found = figures.find(main);
+                if (found == figures.end() || !found->is_number()) {
+                    continue;
+                }
+                value = found->get<double>();
+            }
+            maxMetric = std::max(maxMetric, value);
             accuracy->append(byEpoch ? evaluation.epoch : static_cast<double>(evaluation.step),
-                             evaluation.accuracy);
+                             value);
         }
         lossView_->chart()->addSeries(loss);
         loss->attachAxis(lossX);
@@ -278,7 +309,21 @@ void CompareDialog::drawCurves() {
         setNiceRange(x, 0.0, maxX, kMaxTicks, !byEpoch);
     }
     setNiceRange(lossY, 0.0, maxLoss, kMaxTicks, false);
-    setNiceRange(accY, 0.0, 1.0, kMaxTicks, false);
+    // Scores span 0 to 1; an error in target units (RMSE) fits the data.
+    setNiceRange(accY, 0.0, main == "rmse" ? maxMetric : 1.0, kMaxTicks, false);
+}
+
+QString CompareDialog::metricTitle() const {
+    return accuracyView_->chart()->title();
+}
+
+QList<QPointF> CompareDialog::metricPoints(int run) const {
+    const auto series = accuracyView_->chart()->series();
+    if (run < 0 || run >= series.size()) {
+        return {};
+    }
+    auto* line = qobject_cast<QLineSeries*>(series[run]);
+    return line != nullptr ? line->points() : QList<QPointF>{};
 }
 
 int CompareDialog::curveCount() const {

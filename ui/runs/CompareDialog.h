@@ -4,6 +4,7 @@
 
 #include <QDialog>
 #include <QList>
+#include <QPointF>
 
 QT_BEGIN_NAMESPACE
 class QChartView;
@@ -30,6 +31,9 @@ public:
     int rowOf(const QString& name) const;
     /// Runs placed on the memory-against-accuracy scatter.
     int scatterPoints() const;
+    /// The quality chart's title (the runs' shared task metric) and its run i's points.
+    QString metricTitle() const;
+    QList<QPointF> metricPoints(int run) const;
 
 private:
     void drawCurves();

@@ -1,5 +1,6 @@
 #include "runs/ModelReport.h"
 
+#include <limits>
 #include <numeric>
 
 #include <QCheckBox>
@@ -11,6 +12,8 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include "common/Names.h"
+#include "runs/TaskReport.h"
 #include "train/Metrics.h"
 
 namespace bert::ui {
@@ -39,11 +42,23 @@ ModelReport::ModelReport(std::vector<EvalMetrics> evaluations, std::vector<std::
     int best = -1;
     for (std::size_t i = 0; i < evaluations_.size(); ++i) {
         const auto& eval = evaluations_[i];
-        QString text = tr("step %1 (epoch %2): accuracy %3, macro-F1 %4")
-                           .arg(eval.step)
-                           .arg(eval.epoch, 0, 'f', 2)
-                           .arg(eval.accuracy, 0, 'f', 4)
-                           .arg(eval.macroF1, 0, 'f', 4);
+        QString text;
+        if (eval.task.is_object()) {
+            const auto main = eval.task.value("main", std::string());
+            const auto value = eval.task.value("figures", nlohmann::json::object())
+                                   .value(main, std::numeric_limits<double>::quiet_NaN());
+            text = tr("step %1 (epoch %2): %3 %4")
+                       .arg(eval.step)
+                       .arg(eval.epoch, 0, 'f', 2)
+                       .arg(Names::figure(main))
+                       .arg(value, 0, 'f', 4);
+        } else {
+            text = tr("step %1 (epoch %2): accuracy %3, macro-F1 %4")
+                       .arg(eval.step)
+                       .arg(eval.epoch, 0, 'f', 2)
+                       .arg(eval.accuracy, 0, 'f', 4)
+                       .arg(eval.macroF1, 0, 'f', 4);
+        }
         if (eval.step == bestStep) {
             text += tr(" — best");
             best = static_cast<int>(i);
@@ -76,13 +91,17 @@ ModelReport::ModelReport(std::vector<EvalMetrics> evaluations, std::vector<std::
     static_cast<QLabel*>(top->itemAt(0)->widget())->setBuddy(chooser_);
     top->addWidget(chooser_, 1);
     top->addWidget(normalised_);
-    auto* tables = new QHBoxLayout();
+    singleLabel_ = new QWidget(this);
+    taskReport_ = new TaskReport(this);
+    taskReport_->hide();
+    auto* tables = new QHBoxLayout(singleLabel_);
+    tables->setContentsMargins(0, 0, 0, 0);
     auto* left = new QVBoxLayout();
     left->addWidget(
-        new QLabel(tr("Confusion matrix (rows: true label, columns: predicted)"), this));
+        new QLabel(tr("Confusion matrix (rows: true label, columns: predicted)"), singleLabel_));
     left->addWidget(confusion_);
     auto* right = new QVBoxLayout();
-    right->addWidget(new QLabel(tr("Per class"), this));
+    right->addWidget(new QLabel(tr("Per class"), singleLabel_));
     right->addWidget(classes_);
     tables->addLayout(left, 1);
     tables->addLayout(right, 1);
@@ -90,7 +109,8 @@ ModelReport::ModelReport(std::vector<EvalMetrics> evaluations, std::vector<std::
     layout->addLayout(top);
     layout->addWidget(summary_);
     layout->addWidget(warnings_);
-    layout->addLayout(tables, 1);
+    layout->addWidget(singleLabel_, 1);
+    layout->addWidget(taskReport_, 1);
 
     connect(chooser_, &QComboBox::currentIndexChanged, this, &ModelReport::showEvaluation);
     connect(normalised_, &QCheckBox::toggled, this, [this] { refresh(); });
@@ -128,6 +148,17 @@ void ModelReport::refresh() {
         return;
     }
     const auto& eval = evaluations_[static_cast<std::size_t>(current_)];
+    const bool otherTask = eval.task.is_object();
+    singleLabel_->setVisible(!otherTask);
+    normalised_->setVisible(!otherTask);
+    taskReport_->setVisible(otherTask);
+    if (otherTask) {
+        taskReport_->showReport(eval.task);
+        summary_->setText(tr("Validation loss %1.").arg(eval.loss, 0, 'f', 4));
+        warnings_->clear();
+        warnings_->hide();
+        return;
+    }
     const auto& matrix = eval.confusion;
     const int n = static_cast<int>(matrix.size());
     QStringList names;

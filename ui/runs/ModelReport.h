@@ -17,11 +17,14 @@ QT_END_NAMESPACE
 
 namespace bert::ui {
 
+class TaskReport;
+
 /// "Model quality" of a stored run: for a chosen evaluation (the best by the run's metric, the
-/// last, or any step), the confusion matrix (counts, or each true label's row as shares), the
-/// per-class precision, recall, F1 and support, and the warnings a practitioner must see (a
-/// class never predicted, imbalanced labels, accuracy far above macro-F1; train/Metrics.h).
-/// GUI thread only; reads nothing after construction.
+/// last, or any step), the task's report (TaskReport) for multi-label, regression and token
+/// classification runs; for single-label ones the confusion matrix (counts, or each true label's
+/// row as shares), the per-class precision, recall, F1 and support, and the warnings a practitioner
+/// must see (a class never predicted, imbalanced labels, accuracy far above macro-F1;
+/// train/Metrics.h). GUI thread only; reads nothing after construction.
 class ModelReport : public QWidget {
     Q_OBJECT
 
@@ -32,10 +35,14 @@ public:
 
     /// Shows evaluation index (into the list given). For tests and the chooser.
     void showEvaluation(int index);
+    /// The index of the evaluation shown (-1: none).
+    int currentEvaluation() const { return current_; }
     /// The warnings shown now, one per line; empty when none.
     QString warningText() const;
     QTableWidget* confusionTable() const { return confusion_; }
     QTableWidget* classTable() const { return classes_; }
+    /// The report of a task other than single-label (hidden for single-label runs).
+    TaskReport* taskReport() const { return taskReport_; }
     /// Row-normalised shares instead of counts.
     void setNormalised(bool normalised);
 
@@ -51,6 +58,8 @@ private:
     QTableWidget* classes_;
     QLabel* summary_;
     QLabel* warnings_;
+    QWidget* singleLabel_;  ///< the confusion matrix and the per-class table
+    TaskReport* taskReport_;
 };
 
 }  // namespace bert::ui

@@ -16,9 +16,22 @@
 #include "common/EngineText.h"
 #include "common/Format.h"
 #include "common/MetricsCharts.h"
+#include "common/Names.h"
 #include "runs/RunStore.h"
 
 namespace bert::ui {
+
+namespace {
+/// The task's headline figure of an evaluation: accuracy for single-label.
+double headlineOf(const EvalMetrics& eval) {
+    if (!eval.task.is_object()) {
+        return eval.accuracy;
+    }
+    const auto figures = eval.task.value("figures", nlohmann::json::object());
+    const auto found = figures.find(eval.task.value("main", std::string()));
+    return found != figures.end() && found->is_number() ? found->get<double>() : std::nan("");
+}
+}  // namespace
 
 namespace {
 const char* kSplitterKey = "training/splitter";
@@ -338,6 +351,15 @@ void TrainingPage::onEvaluation(const EvalMetrics& m) {
         evaluating_ = false;
         showProgress();
     }
+    if (m.task.is_object()) {
+        const auto main = m.task.value("main", std::string());
+        appendLog(tr("evaluation at step %1: loss %2, %3 %4")
+                      .arg(m.step)
+                      .arg(m.loss, 0, 'f', 4)
+                      .arg(Names::figure(main))
+                      .arg(headlineOf(m), 0, 'f', 4));
+        return;
+    }
     appendLog(tr("evaluation at step %1: loss %2, accuracy %3, macro-F1 %4")
                   .arg(m.step)
                   .arg(m.loss, 0, 'f', 4)
@@ -360,9 +382,12 @@ void TrainingPage::onFinished(qint64 runId, const RunResult& result) {
     QString text;
     switch (result.status) {
         case RunStatus::Completed:
-            text = tr("Run %1 completed: accuracy %2, peak memory %3, %4.")
+            text = tr("Run %1 completed: %2 %3, peak memory %4, %5.")
                        .arg(runId)
-                       .arg(result.finalEval.accuracy, 0, 'f', 4)
+                       .arg(result.finalEval.task.is_object()
+                                ? Names::figure(result.finalEval.task.value("main", std::string()))
+                                : tr("accuracy"))
+                       .arg(headlineOf(result.finalEval), 0, 'f', 4)
                        .arg(mib(result.peakMemoryBytes), duration(result.seconds));
             setResumable(0);
             break;

@@ -1,0 +1,256 @@
+// The dataset tab's tasks (issue 29, point 6): the task choice and its guess, tagged files, and
+// each task's summary. The rest of the page is in DatasetPage.cpp.
+#include <cmath>
+#include <numeric>
+#include <set>
+
+#include <QChart>
+#include <QChartView>
+#include <QComboBox>
+#include <QDir>
+#include <QFileInfo>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSignalBlocker>
+#include <QTableWidget>
+
+#include "common/Guard.h"
+#include "dataset/DatasetPage.h"
+#include "dataset/TaskSummary.h"
+#include "task/LabelSets.h"
+#include "task/RegressionTargets.h"
+
+namespace bert::ui {
+
+namespace {
+constexpr int kPreviewSentences = 200;
+constexpr std::size_t kTargetBins = 10;  // few enough that each bin names its edge
+constexpr int kLabelChars = 16;          // longer names are cut on the chart's axis
+
+// The reasons guessTask gives (task/TaskGuess.cpp), for lupdate: the page shows them translated.
+[[maybe_unused]] const char* const kGuessReasons[] = {
+    QT_TRANSLATE_NOOP("bert::ui::DatasetPage", "a CoNLL file of tagged words"),
+    QT_TRANSLATE_NOOP("bert::ui::DatasetPage", "one 0/1 column per label"),
+    QT_TRANSLATE_NOOP("bert::ui::DatasetPage", "JSON lines of tokens and their tags"),
+    QT_TRANSLATE_NOOP("bert::ui::DatasetPage", "JSON lines of entity spans over texts"),
+    QT_TRANSLATE_NOOP("bert::ui::DatasetPage", "the data could not be read to guess"),
+    QT_TRANSLATE_NOOP("bert::ui::DatasetPage", "one label per text"),
+    QT_TRANSLATE_NOOP("bert::ui::DatasetPage", "the label column holds several labels per row"),
+    QT_TRANSLATE_NOOP("bert::ui::DatasetPage", "the label column holds numbers"),
+};
+}  // namespace
+
+bool DatasetPage::openTagged(const QString& file, const TaskGuess& guess) {
+    try {
+        auto tagged = readTaggedFile(file.toStdString());
+        tagSummary_ = checkTags(tagged.sentences, tagged.source);
+        tagged_ = std::move(tagged);
+    } catch (...) {
+        showError(describeError(std::current_exception()));
+        return false;
+    }
+    file_ = file;
+    preview_.reset();
+    showError({});
+    fileLabel_->setText(QDir::toNativeSeparators(file) + QStringLiteral(" (") +
+                        QString::fromStdString(taggedFormatName(tagged_->format)) +
+                        QLatin1Char(')'));
+    rememberRecent(file);
+    fillSentencePreview(previewTable_, *tagged_, kPreviewSentences);
+    previewTable_->horizontalHeader()->setStretchLastSection(true);
+    previewTable_->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    previewTable_->resizeColumnsToContents();
+    for (auto* combo : {textColumn_, pairColumn_, labelColumn_}) {
+        const QSignalBlocker block(combo);
+        combo->clear();
+        combo->setEnabled(false);  // words and tags are the file's, not columns
+    }
+    setTaskGuess(guess);
+    columnsChanged();
+    return errorText().isEmpty();
+}
+
+void DatasetPage::setTaskGuess(const TaskGuess& guess) {
+    {
+        const QSignalBlocker block(task_);
+        task_->setCurrentIndex(task_->findData(int(guess.kind)));
+    }
+    if (guess.kind == TaskKind::MultiLabel && preview_) {
+        const auto column = preview_->columnIndex(dataSpec().columns.label);
+        const auto separator = column ? guessLabelSeparator(*preview_, *column) : std::nullopt;
+        separator_->setText(QString(QLatin1Char(separator.value_or(';'))));
+    }
+    taskGuessLabel_->setText(tr("Guessed from the data: %1 (%2). Change it if it is wrong.")
+                                 .arg(task_->currentText(), tr(guess.reason.c_str())));
+}
+
+TaskKind DatasetPage::task() const {
+    return static_cast<TaskKind>(task_->currentData().toInt());
+}
+
+QString DatasetPage::taskGuessText() const {
+    return taskGuessLabel_->text();
+}
+
+QString DatasetPage::summaryText() const {
+    return summaryLabel_->text();
+}
+
+bool DatasetPage::hasData() const {
+    return task() == TaskKind::TokenClassification
+               ? tagged_.has_value() && errorLabel_->text().isEmpty()
+               : examples_.has_value();
+}
+
+char DatasetPage::labelSeparator() const {
+    const auto text = separator_->text().trimmed();
+    return text.isEmpty() ? ';' : text.at(0).toLatin1();
+}
+
+void DatasetPage::checkExamplesForTask() const {
+    if (!examples_) {
+        return;
+    }
+    if (task() == TaskKind::MultiLabel) {
+        std::vector<LabelSet> sets;
+        for (const auto& example : examples_->examples) {
+            sets.push_back(splitLabels(example.label, labelSeparator()));
+        }
+        MultiLabelMap::fromLabelSets(sets, examples_->file);  // throws when there is no label
+        return;
+    }
+    if (task() != TaskKind::Regression) {
+        return;
+    }
+    const auto& column = dataSpec().columns.label;
+    for (const auto& example : examples_->examples) {
+        parseTarget(example.label, examples_->file, example.line, column);  // throws, with line
+    }
+}
+
+void DatasetPage::refreshTaskSummary() {
+    auto* chart = labelChart_->chart();
+    taskTable_->hide();
+    const auto kind = task();
+    if (kind == TaskKind::TokenClassification && tagged_ && tagSummary_) {
+        const auto& summary = *tagSummary_;
+        QStringList types;
+        std::vector<std::size_t> counts;
+        std::size_t entities = 0;
+        for (const auto& type : summary.types) {
+            const auto found = summary.entityCounts.find(type);
+            types << QString::fromStdString(type).left(kLabelChars);
+            counts.push_back(found == summary.entityCounts.end() ? 0 : found->second);
+            entities += counts.back();
+        }
+        chart->setTitle(tr("Entities per type"));
+        showCounts(chart, types, counts);
+        fillEntityCounts(taskTable_, summary);
+        taskTable_->show();
+        summaryLabel_->setText(tr("%1 sentences, %2 words, %3 entities of %4 types; tag scheme %5.")
+                                   .arg(summary.sentences)
+                                   .arg(summary.words)
+                                   .arg(entities)
+                                   .arg(summary.types.size())
+                                   .arg(QString::fromStdString(tagSchemeName(summary.scheme))));
+        return;
+    }
+    if (!examples_) {
+        return;
+    }
+    const auto& set = *examples_;
+    const QString skipped = tr("%1 rows without text or label skipped; %2 invalid UTF-8 "
+                               "sequences replaced.")
+                                .arg(set.skippedEmpty)
+                                .arg(set.invalidUtf8Replaced);
+    if (kind == TaskKind::MultiLabel) {
+        std::vector<LabelSet> sets;
+        for (const auto& example : set.examples) {
+            sets.push_back(splitLabels(example.label, labelSeparator()));
+        }
+        const auto map = MultiLabelMap::fromLabelSets(sets, set.file);
+        const auto together = labelCoOccurrence(map, sets);
+        QStringList names;
+        std::vector<std::size_t> counts;
+        std::size_t labelsGiven = 0;
+        for (std::size_t i = 0; i < map.size(); ++i) {
+            names << QString::fromStdString(map.names()[i]).left(kLabelChars);
+            counts.push_back(static_cast<std::size_t>(together[i][i]));
+            labelsGiven += counts.back();
+        }
+        chart->setTitle(tr("Examples per label"));
+        showCounts(chart, names, counts);
+        fillCoOccurrence(taskTable_, map, together);
+        taskTable_->setToolTip(tr("Label co-occurrence: examples that have both labels"));
+        taskTable_->show();
+        summaryLabel_->setText(
+            tr("%1 examples with %2 labels, %3 labels per example on average (separator “%4”). "
+               "The table counts the examples that have both labels.")
+                .arg(set.examples.size())
+                .arg(map.size())
+                .arg(set.examples.empty() ? 0.0
+                                          : static_cast<double>(labelsGiven) /
+                                                static_cast<double>(set.examples.size()),
+                     0, 'f', 2)
+                .arg(QLatin1Char(labelSeparator())) +
+            QLatin1Char(' ') + skipped);
+        if (map.size() < 2) {
+            showError(tr("%1 has a single label: a multi-label task needs at least two. Is the "
+                         "separator right?")
+                          .arg(file_));
+        }
+        return;
+    }
+    if (kind == TaskKind::Regression) {
+        std::vector<double> targets;
+        for (const auto& example : set.examples) {
+            targets.push_back(parseTargetValue(example.label).value_or(0.0));  // checked on load
+        }
+        const auto histogram = histogramOf(targets, kTargetBins);
+        chart->setTitle(tr("Target histogram"));
+        showCounts(chart, binNames(histogram), histogram.counts, tr("target (up to)"));
+        const double mean = targets.empty() ? 0.0
+                                            : std::accumulate(targets.begin(), targets.end(), 0.0) /
+                                                  static_cast<double>(targets.size());
+        double squares = 0.0;
+        for (const auto target : targets) {
+            squares += (target - mean) * (target - mean);
+        }
+        const auto [low, high] = std::minmax_element(targets.begin(), targets.end());
+        summaryLabel_->setText(
+            tr("%1 examples; target “%2” from %3 to %4, mean %5, standard deviation %6.")
+                .arg(set.examples.size())
+                .arg(QString::fromStdString(dataSpec().columns.label))
+                .arg(targets.empty() ? 0.0 : *low, 0, 'g', 6)
+                .arg(targets.empty() ? 0.0 : *high, 0, 'g', 6)
+                .arg(mean, 0, 'g', 6)
+                .arg(targets.empty() ? 0.0 : std::sqrt(squares / targets.size()), 0, 'g', 6) +
+            QLatin1Char(' ') + skipped);
+        return;
+    }
+    std::map<std::string, std::size_t> classes;
+    for (const auto& example : set.examples) {
+        ++classes[example.label];
+    }
+    QStringList names;
+    std::vector<std::size_t> counts;
+    for (const auto& [name, count] : classes) {
+        names << QString::fromStdString(name).left(kLabelChars);
+        counts.push_back(count);
+    }
+    chart->setTitle(tr("Label counts"));
+    showCounts(chart, names, counts);
+    summaryLabel_->setText(
+        tr("%1 examples in %2 classes; %3 rows without text or label skipped; %4 invalid "
+           "UTF-8 sequences replaced.")
+            .arg(set.examples.size())
+            .arg(classes.size())
+            .arg(set.skippedEmpty)
+            .arg(set.invalidUtf8Replaced));
+    if (classes.size() < 2) {
+        showError(tr("%1 has a single class: a classifier needs at least two labels.").arg(file_));
+    }
+}
+
+}  // namespace bert::ui

@@ -1,0 +1,176 @@
+#include "dataset/TaskSummary.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <QBarCategoryAxis>
+#include <QBarSeries>
+#include <QBarSet>
+#include <QChart>
+#include <QCoreApplication>
+#include <QHeaderView>
+#include <QTableWidget>
+#include <QValueAxis>
+
+#include "common/NiceAxis.h"
+
+namespace bert::ui {
+
+namespace {
+
+/// The context of this file's strings.
+class TaskSummary {
+    Q_DECLARE_TR_FUNCTIONS(TaskSummary)
+};
+
+QTableWidgetItem* numberItem(std::size_t value) {
+    auto* item = new QTableWidgetItem(QString::number(value));
+    item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    return item;
+}
+
+}  // namespace
+
+void clearChart(QChart* chart) {
+    chart->removeAllSeries();
+    for (auto* axis : chart->axes()) {
+        chart->removeAxis(axis);
+        delete axis;
+    }
+}
+
+void showCounts(QChart* chart, const QStringList& categories,
+                const std::vector<std::size_t>& counts, const QString& axisTitle) {
+    auto* set = new QBarSet(TaskSummary::tr("examples"));
+    for (const auto count : counts) {
+        *set << static_cast<double>(count);
+    }
+    auto* series = new QBarSeries();
+    series->append(set);
+    chart->addSeries(series);
+    auto* categoryAxis = new QBarCategoryAxis();
+    categoryAxis->append(categories);
+    categoryAxis->setTitleText(axisTitle);
+    if (categories.size() > 12) {
+        categoryAxis->setLabelsAngle(-60);
+    }
+    chart->addAxis(categoryAxis, Qt::AlignBottom);
+    series->attachAxis(categoryAxis);
+    auto* countAxis = new QValueAxis();
+    countAxis->setLabelFormat("%d");
+    chart->addAxis(countAxis, Qt::AlignLeft);
+    series->attachAxis(countAxis);
+    const auto largest = counts.empty() ? 1 : *std::max_element(counts.begin(), counts.end());
+    // Count axes end on round ticks (0, 50, 100, 150), never 37, 75, 112.
+    setNiceRange(countAxis, 0.0, static_cast<double>(std::max<std::size_t>(largest, 1)), 5, true);
+}
+
+ValueHistogram histogramOf(const std::vector<double>& values, std::size_t bins) {
+    ValueHistogram histogram;
+    if (values.empty() || bins == 0) {
+        return histogram;
+    }
+    const auto [low, high] = std::minmax_element(values.begin(), values.end());
+    histogram.low = *low;
+    histogram.width = *high > *low ? (*high - *low) / static_cast<double>(bins) : 1.0;
+    histogram.counts.assign(*high > *low ? bins : 1, 0);
+    for (const auto value : values) {
+        auto bin = static_cast<std::size_t>((value - histogram.low) / histogram.width);
+        ++histogram.counts[std::min(bin, histogram.counts.size() - 1)];  // the top edge: last bin
+    }
+    return histogram;
+}
+
+QStringList binNames(const ValueHistogram& histogram) {
+    // As many decimals as the width's first digit needs: short enough to stand under a bar.
+    const int decimals =
+        histogram.width >= 1.0
+            ? 0
+            : std::min(6, static_cast<int>(std::ceil(-std::log10(histogram.width))));
+    QStringList names;
+    for (std::size_t b = 0; b < histogram.counts.size(); ++b) {
+        const double edge = histogram.low + static_cast<double>(b + 1) * histogram.width;
+        auto name = QString::number(edge, 'f', decimals);
+        if (name.toDouble() == 0.0) {
+            name = QString::number(0.0, 'f', decimals);  // "0.0", not "-0.0" for -0.03
+        }
+        names << name;
+    }
+    return names;
+}
+
+void fillCoOccurrence(QTableWidget* table, const MultiLabelMap& labels,
+                      const std::vector<std::vector<std::int64_t>>& counts) {
+    table->clear();
+    const int n = static_cast<int>(labels.size());
+    table->setRowCount(n);
+    table->setColumnCount(n);
+    QStringList names;
+    for (const auto& name : labels.names()) {
+        names << QString::fromStdString(name);
+    }
+    table->setHorizontalHeaderLabels(names);
+    table->setVerticalHeaderLabels(names);
+    for (int i = 0; i < n; ++i) {
+        for (int j = 0; j < n; ++j) {
+            auto* item = numberItem(static_cast<std::size_t>(
+                counts[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)]));
+            if (i == j) {
+                item->setToolTip(TaskSummary::tr("Examples with this label"));
+                auto font = item->font();
+                font.setBold(true);
+                item->setFont(font);
+            }
+            table->setItem(i, j, item);
+        }
+    }
+    table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+}
+
+void fillEntityCounts(QTableWidget* table, const TagSummary& summary) {
+    table->clear();
+    table->setColumnCount(3);
+    table->setHorizontalHeaderLabels({TaskSummary::tr("Entity type"), TaskSummary::tr("Entities"),
+                                      TaskSummary::tr("Tagged words")});
+    table->setRowCount(static_cast<int>(summary.types.size()));
+    int row = 0;
+    for (const auto& type : summary.types) {
+        std::size_t words = 0;
+        for (const auto& [tag, count] : summary.tagCounts) {
+            if (tag.size() > 2 && tag.compare(2, std::string::npos, type) == 0) {
+                words += count;
+            }
+        }
+        const auto entities = summary.entityCounts.find(type);
+        table->setItem(row, 0, new QTableWidgetItem(QString::fromStdString(type)));
+        table->setItem(row, 1,
+                       numberItem(entities == summary.entityCounts.end() ? 0 : entities->second));
+        table->setItem(row, 2, numberItem(words));
+        ++row;
+    }
+    table->verticalHeader()->hide();
+    table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+}
+
+void fillSentencePreview(QTableWidget* table, const TaggedFile& file, int rows) {
+    table->clear();
+    const int shown = std::min(rows, static_cast<int>(file.sentences.size()));
+    table->setColumnCount(3);
+    table->setRowCount(shown);
+    table->setHorizontalHeaderLabels(
+        {TaskSummary::tr("Line"), TaskSummary::tr("Words"), TaskSummary::tr("Tags")});
+    for (int r = 0; r < shown; ++r) {
+        const auto& sentence = file.sentences[static_cast<std::size_t>(r)];
+        QStringList words;
+        QStringList tags;
+        for (std::size_t w = 0; w < sentence.words.size(); ++w) {
+            words << QString::fromStdString(sentence.words[w]);
+            tags << QString::fromStdString(sentence.tags[w]);
+        }
+        table->setItem(r, 0, numberItem(sentence.line));
+        table->setItem(r, 1, new QTableWidgetItem(words.join(QLatin1Char(' ')).left(300)));
+        table->setItem(r, 2, new QTableWidgetItem(tags.join(QLatin1Char(' ')).left(300)));
+    }
+}
+
+}  // namespace bert::ui

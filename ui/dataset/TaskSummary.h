@@ -1,0 +1,50 @@
+#pragma once
+
+// The dataset tab's summary of each task (issue 29, point 6): label counts and co-occurrence for
+// multi-label, the target's histogram for regression, entities per type and the tagged sentences
+// for token classification. Parsing is the engine's (task/LabelSets.h, task/RegressionTargets.h,
+// task/TagScheme.h); this only draws. GUI thread only.
+
+#include <string>
+#include <vector>
+
+#include <QString>
+#include <QStringList>
+
+#include "data/TaggedReader.h"
+#include "task/LabelSets.h"
+#include "task/TagScheme.h"
+
+QT_BEGIN_NAMESPACE
+class QChart;
+class QTableWidget;
+QT_END_NAMESPACE
+
+namespace bert::ui {
+
+/// Removes the chart's series and axes.
+void clearChart(QChart* chart);
+/// A bar per category with its count, on a round count axis.
+void showCounts(QChart* chart, const QStringList& categories,
+                const std::vector<std::size_t>& counts, const QString& axisTitle = {});
+
+/// A histogram of values in equal-width bins.
+struct ValueHistogram {
+    double low = 0.0;
+    double width = 1.0;
+    std::vector<std::size_t> counts;
+};
+ValueHistogram histogramOf(const std::vector<double>& values, std::size_t bins);
+/// The bins' names: each bin's upper edge, with as many decimals as its width's first digit needs.
+QStringList binNames(const ValueHistogram& histogram);
+
+/// The label-by-label co-occurrence (counts[i][j] examples have labels i and j; the diagonal is
+/// each label's count) in a table with the labels as row and column headers.
+void fillCoOccurrence(QTableWidget* table, const MultiLabelMap& labels,
+                      const std::vector<std::vector<std::int64_t>>& counts);
+/// One row per entity type: the type, its entities and the words tagged with it.
+void fillEntityCounts(QTableWidget* table, const TagSummary& summary);
+/// The first sentences of a tagged file: its line, its words and its tags.
+void fillSentencePreview(QTableWidget* table, const TaggedFile& file, int rows);
+
+}  // namespace bert::ui

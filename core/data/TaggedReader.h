@@ -32,7 +32,7 @@ struct WordSpan {
     std::size_t charIndex = 0;  ///< its code point index in the text (CLUENER's offsets)
 };
 
-/// One tagged sentence as read, before any check of its tags (see task/TagScheme.h).
+/// One tagged sentence as read, before any check of its tags (see task/token/TagScheme.h).
 struct TaggedSentence {
     std::vector<std::string> words;
     std::vector<std::string> tags;  ///< one per word, as written in the file

@@ -12,7 +12,7 @@
 
 #include "model/EncoderConfig.h"
 #include "runs/RunStore.h"
-#include "task/RegressionTargets.h"
+#include "task/regression/RegressionTargets.h"
 #include "task/TaskKind.h"
 
 namespace bert {

@@ -9,6 +9,7 @@
 #include <string>
 
 #include <SQLiteCpp/SQLiteCpp.h>
+#include <sqlite3.h>
 
 #include "Error.h"
 #include "train/TrainerEvents.h"
@@ -113,7 +114,12 @@ auto guarded(const std::filesystem::path& file, const std::string& operation, Fn
     try {
         return fn();
     } catch (const SQLite::Exception& error) {
-        throw StoreError(file, operation + ": " + error.what());
+        // A full disk (or a file size limit) fails whichever statement writes next: say so in
+        // the words every write failure of the store uses.
+        const bool writeFailed = error.getErrorCode() == SQLITE_FULL ||
+                                 error.getExtendedErrorCode() == SQLITE_IOERR_WRITE;
+        throw StoreError(file, operation + (writeFailed ? ": could not be written: " : ": ") +
+                                   error.what());
     } catch (const std::filesystem::filesystem_error& error) {
         throw StoreError(file, operation + ": " + error.what());
     } catch (const nlohmann::json::exception& error) {

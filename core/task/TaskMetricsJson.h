@@ -4,8 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "task/MultiLabelMetrics.h"
-#include "task/RegressionMetrics.h"
+#include "task/multilabel/MultiLabelMetrics.h"
+#include "task/regression/RegressionMetrics.h"
 
 namespace bert {
 

@@ -6,8 +6,8 @@
 #include <string>
 
 #include "data/Dataset.h"
-#include "task/RegressionTargets.h"
-#include "task/TagScheme.h"
+#include "task/regression/RegressionTargets.h"
+#include "task/token/TagScheme.h"
 #include "task/TaskKind.h"
 
 namespace bert {

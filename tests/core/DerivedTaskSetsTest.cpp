@@ -10,8 +10,8 @@
 #include <nlohmann/json.hpp>
 
 #include "support/TestSupport.h"
-#include "task/LabelSets.h"
-#include "task/RegressionTargets.h"
+#include "task/multilabel/LabelSets.h"
+#include "task/regression/RegressionTargets.h"
 #include "text/Utf8.h"
 
 namespace bert {

@@ -1,4 +1,4 @@
-// Entity-level NER metrics (core/task/EntityMetrics.h): hand-checked cases from seqeval's own
+// Entity-level NER metrics (core/task/token/EntityMetrics.h): hand-checked cases from seqeval's own
 // documentation, and parity with seqeval 1.2.2 itself (tests/parity/seqeval_reference.py) on
 // thousands of random and ill-formed tag sequences in both of its modes.
 #include <cmath>
@@ -10,7 +10,7 @@
 
 #include "Error.h"
 #include "support/TestSupport.h"
-#include "task/EntityMetrics.h"
+#include "task/token/EntityMetrics.h"
 
 namespace bert {
 namespace {

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "Error.h"
-#include "task/LabelSets.h"
+#include "task/multilabel/LabelSets.h"
 
 namespace bert {
 namespace {

@@ -7,7 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "Error.h"
-#include "task/RegressionTargets.h"
+#include "task/regression/RegressionTargets.h"
 
 namespace bert {
 namespace {

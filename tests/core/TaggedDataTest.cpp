@@ -1,4 +1,4 @@
-// Token-classification data (core/data/TaggedReader.h, core/task/TagScheme.h): the three layouts
+// Token-classification data (core/data/TaggedReader.h, core/task/token/TagScheme.h): the three layouts
 // users bring (CoNLL, JSONL tokens/tags, CLUENER spans) read as they are written, and every kind
 // of bad input refused with the file, the line and the problem.
 #include <gtest/gtest.h>
@@ -6,9 +6,9 @@
 #include "Error.h"
 #include "data/TaggedReader.h"
 #include "support/TestSupport.h"
-#include "task/EntityMetrics.h"
-#include "task/EntityText.h"
-#include "task/TagScheme.h"
+#include "task/token/EntityMetrics.h"
+#include "task/token/EntityText.h"
+#include "task/token/TagScheme.h"
 
 namespace bert {
 namespace {

@@ -10,9 +10,9 @@
 #include <nlohmann/json.hpp>
 
 #include "support/TestSupport.h"
-#include "task/MultiLabelMetrics.h"
-#include "task/RegressionMetrics.h"
-#include "task/RegressionTargets.h"
+#include "task/multilabel/MultiLabelMetrics.h"
+#include "task/regression/RegressionMetrics.h"
+#include "task/regression/RegressionTargets.h"
 
 namespace bert {
 namespace {

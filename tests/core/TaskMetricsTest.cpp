@@ -5,8 +5,8 @@
 
 #include <gtest/gtest.h>
 
-#include "task/MultiLabelMetrics.h"
-#include "task/RegressionMetrics.h"
+#include "task/multilabel/MultiLabelMetrics.h"
+#include "task/regression/RegressionMetrics.h"
 #include "task/TaskMetricsJson.h"
 
 namespace bert {

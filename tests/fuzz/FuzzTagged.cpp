@@ -7,8 +7,8 @@
 
 #include "Error.h"
 #include "data/TaggedReader.h"
-#include "task/EntityMetrics.h"
-#include "task/TagScheme.h"
+#include "task/token/EntityMetrics.h"
+#include "task/token/TagScheme.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     if (size == 0) {

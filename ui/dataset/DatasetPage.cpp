@@ -33,8 +33,8 @@
 #include "common/Names.h"
 #include "common/NiceAxis.h"
 #include "dataset/TaskSummary.h"
-#include "task/LabelSets.h"
-#include "task/RegressionTargets.h"
+#include "task/multilabel/LabelSets.h"
+#include "task/regression/RegressionTargets.h"
 #include "tokenizer/Tokenizer.h"
 
 namespace bert::ui {

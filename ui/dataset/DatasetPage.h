@@ -12,7 +12,7 @@
 #include "data/DatasetProfile.h"
 #include "data/TaggedReader.h"
 #include "data/UnknownTokens.h"
-#include "task/TagScheme.h"
+#include "task/token/TagScheme.h"
 #include "task/TaskGuess.h"
 #include "task/TrainingData.h"
 

@@ -18,8 +18,8 @@
 #include "common/Guard.h"
 #include "dataset/DatasetPage.h"
 #include "dataset/TaskSummary.h"
-#include "task/LabelSets.h"
-#include "task/RegressionTargets.h"
+#include "task/multilabel/LabelSets.h"
+#include "task/regression/RegressionTargets.h"
 
 namespace bert::ui {
 

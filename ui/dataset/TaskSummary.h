@@ -2,8 +2,8 @@
 
 // The dataset tab's summary of each task (issue 29, point 6): label counts and co-occurrence for
 // multi-label, the target's histogram for regression, entities per type and the tagged sentences
-// for token classification. Parsing is the engine's (task/LabelSets.h, task/RegressionTargets.h,
-// task/TagScheme.h); this only draws. GUI thread only.
+// for token classification. Parsing is the engine's (task/multilabel/LabelSets.h, task/regression/RegressionTargets.h,
+// task/token/TagScheme.h); this only draws. GUI thread only.
 
 #include <string>
 #include <vector>
@@ -12,8 +12,8 @@
 #include <QStringList>
 
 #include "data/TaggedReader.h"
-#include "task/LabelSets.h"
-#include "task/TagScheme.h"
+#include "task/multilabel/LabelSets.h"
+#include "task/token/TagScheme.h"
 
 QT_BEGIN_NAMESPACE
 class QChart;

@@ -1,7 +1,7 @@
 // Multi-label data: labels from one column with a separator (given, or guessed: ";" or "|"), or
-// from one 0/1 column per label (task/LabelSets.h), each example a 0/1 row over the labels.
+// from one 0/1 column per label (task/multilabel/LabelSets.h), each example a 0/1 row over the labels.
 #include "Error.h"
-#include "task/LabelSets.h"
+#include "task/multilabel/LabelSets.h"
 #include "task/TaskKinds.h"
 
 namespace bert {

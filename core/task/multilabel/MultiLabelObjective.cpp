@@ -6,7 +6,7 @@
 
 #include "data/Batch.h"
 #include "task/TaskObjectiveKinds.h"
-#include "task/MultiLabelMetrics.h"
+#include "task/multilabel/MultiLabelMetrics.h"
 #include "task/TaskMetricsJson.h"
 
 namespace bert {

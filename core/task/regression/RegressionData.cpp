@@ -1,6 +1,6 @@
 // Regression data: a number per text in the label column, refused with file and line when it
-// is not one (task/RegressionTargets.h); optionally standardised over the training set.
-#include "task/RegressionTargets.h"
+// is not one (task/regression/RegressionTargets.h); optionally standardised over the training set.
+#include "task/regression/RegressionTargets.h"
 #include "task/TaskKinds.h"
 
 namespace bert {

@@ -5,7 +5,7 @@
 
 #include "data/Batch.h"
 #include "task/TaskObjectiveKinds.h"
-#include "task/RegressionMetrics.h"
+#include "task/regression/RegressionMetrics.h"
 #include "task/TaskMetricsJson.h"
 
 namespace bert {

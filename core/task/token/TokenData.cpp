@@ -1,5 +1,5 @@
 // Token classification data: tagged sentences (a CoNLL file, JSON lines of tokens and tags, or
-// entity spans over Chinese text: data/TaggedReader.h), their tags checked (task/TagScheme.h),
+// entity spans over Chinese text: data/TaggedReader.h), their tags checked (task/token/TagScheme.h),
 // each word tokenized on its own as transformers' is_split_into_words does, and the first
 // sub-word of each word labelled (tokenizer/WordEncoding.h).
 #include <map>

@@ -6,7 +6,7 @@
 
 #include "data/Batch.h"
 #include "task/TaskObjectiveKinds.h"
-#include "task/EntityMetrics.h"
+#include "task/token/EntityMetrics.h"
 #include "tokenizer/WordEncoding.h"
 
 namespace bert {

@@ -1,4 +1,4 @@
-#include "task/RegressionMetrics.h"
+#include "task/regression/RegressionMetrics.h"
 
 #include <algorithm>
 #include <cmath>

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "data/TaggedReader.h"
-#include "task/EntityMetrics.h"
+#include "task/token/EntityMetrics.h"
 
 namespace bert {
 

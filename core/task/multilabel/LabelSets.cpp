@@ -1,4 +1,4 @@
-#include "task/LabelSets.h"
+#include "task/multilabel/LabelSets.h"
 
 #include <algorithm>
 #include <array>

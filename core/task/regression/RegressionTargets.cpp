@@ -1,4 +1,4 @@
-#include "task/RegressionTargets.h"
+#include "task/regression/RegressionTargets.h"
 
 #include <charconv>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "task/MultiLabelMetrics.h"
+#include "task/multilabel/MultiLabelMetrics.h"
 
 #include <cmath>
 #include <stdexcept>

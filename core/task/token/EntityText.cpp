@@ -1,4 +1,4 @@
-#include "task/EntityText.h"
+#include "task/token/EntityText.h"
 
 #include <algorithm>
 

@@ -2,7 +2,7 @@
 // from seqeval's source, condition by condition, rather than re-derived from the schemes' rules:
 // users compare our figures with the ones their Python scripts print, and the two readings
 // differ exactly on the ill-formed sequences an undertrained model predicts.
-#include "task/EntityMetrics.h"
+#include "task/token/EntityMetrics.h"
 
 #include <algorithm>
 #include <iterator>

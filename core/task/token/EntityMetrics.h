@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "task/TagScheme.h"
+#include "task/token/TagScheme.h"
 
 namespace bert {
 

@@ -1,4 +1,4 @@
-#include "task/TagScheme.h"
+#include "task/token/TagScheme.h"
 
 #include <algorithm>
 #include <set>

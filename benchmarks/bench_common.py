@@ -101,15 +101,22 @@ def tokenizer_folder():
     return Path(folder) if folder else minilm_folder()
 
 
-def classifier_folder(kind, folder, labels=2, seed=0, label_names=("ham", "spam")):
+def classifier_folder(kind, folder, labels=2, seed=0, label_names=("ham", "spam"), head="sequence",
+                      problem_type=None, keep_label_order=False):
     """A transformers BertForSequenceClassification folder both sides start from, so that both
     train the very same weights: 'minilm' (pretrained encoder, seeded head) or 'bert-base'
     (BERT-base shape from scratch, seeded, with MiniLM's uncased vocabulary). config.json names
-    the data's labels (sorted, as both sides number them): with other names our engine would
-    replace the head by a fresh one for the data's labels, as it does for a user's folder."""
+    the data's labels (sorted, as both sides number them; keep_label_order keeps the order given,
+    e.g. a tag set's "O" first): with other names our engine would replace the head by a fresh
+    one for the data's labels, as it does for a user's folder. head "token" makes a
+    <Family>ForTokenClassification folder instead; problem_type goes into config.json (transformers'
+    multi_label_classification or regression) so that Trainer computes that task's loss."""
     import torch
-    from transformers import (AutoModelForSequenceClassification, BertConfig, BertForSequenceClassification,
-                              DistilBertConfig, ElectraConfig, ModernBertConfig, RobertaConfig)
+    from transformers import (AutoModelForSequenceClassification, AutoModelForTokenClassification, BertConfig,
+                              BertForSequenceClassification, BertForTokenClassification, DistilBertConfig,
+                              ElectraConfig, ModernBertConfig, RobertaConfig)
+    if label_names:
+        labels = len(label_names)
     torch.manual_seed(seed)
     source = tokenizer_folder()
     # The other families' shapes start from scratch over MiniLM's WordPiece vocabulary (their padding
@@ -142,12 +149,18 @@ def classifier_folder(kind, folder, labels=2, seed=0, label_names=("ham", "spam"
                                                      sep_token_id=102, bos_token_id=101, eos_token_id=102,
                                                      max_position_embeddings=512, num_labels=labels),
     }
+    token_head = head == "token"
+    extra = {"problem_type": problem_type} if problem_type else {}
     if kind == "minilm":
-        model = BertForSequenceClassification.from_pretrained(minilm_folder(), num_labels=labels)
+        model_class = BertForTokenClassification if token_head else BertForSequenceClassification
+        model = model_class.from_pretrained(minilm_folder(), num_labels=labels, **extra)
     else:
-        model = AutoModelForSequenceClassification.from_config(shapes[kind]())
+        config = shapes[kind]()
+        config.update(extra)
+        model_class = AutoModelForTokenClassification if token_head else AutoModelForSequenceClassification
+        model = model_class.from_config(config)
     if label_names:
-        model.config.id2label = dict(enumerate(sorted(label_names)))
+        model.config.id2label = dict(enumerate(list(label_names) if keep_label_order else sorted(label_names)))
         model.config.label2id = {name: i for i, name in model.config.id2label.items()}
     folder = Path(folder)
     model.save_pretrained(folder, safe_serialization=True)

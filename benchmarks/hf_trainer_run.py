@@ -5,6 +5,18 @@ Takes the same settings as `bert-studio-cli train` and writes a report in the sa
 its `--report FILE`: per-step end times and sizes, process resident memory from the start of
 training (the peak is reset in on_train_begin, as ours is reset when training starts), and the
 final validation accuracy. Only the venv's transformers and torch are used.
+
+--task picks the task as `train --task` does; each goes through transformers' own class and loss:
+single-label (the default) and multi-label and regression through AutoModelForSequenceClassification
+with the folder's problem_type (multi_label_classification: BCE with logits over a 0/1 row of the
+labels, the label column split at --label-separator; regression: MSE over num_labels 1, the label
+column a number), token-classification through AutoModelForTokenClassification with a CoNLL file
+("word TAG" per line, a blank line between sentences, -DOCSTART- skipped) encoded as transformers'
+examples/pytorch/token-classification/run_ner.py encodes it: the tokenizer loaded with
+add_prefix_space for RoBERTa-like families, words as is_split_into_words, only a word's first
+sub-word labelled and -100 elsewhere, DataCollatorForTokenClassification. The label ids of the
+tasks other than single-label are the model folder's id2label (the order our engine numbers them
+in), so both sides train the same head.
 """
 import argparse
 import csv
@@ -14,8 +26,13 @@ import sys
 import time
 
 import torch
-from transformers import (AutoModelForSequenceClassification, AutoTokenizer, DataCollatorWithPadding,
-                          Trainer, TrainerCallback, TrainingArguments)
+from transformers import (AutoConfig, AutoModelForSequenceClassification, AutoModelForTokenClassification,
+                          AutoTokenizer, DataCollatorForTokenClassification, DataCollatorWithPadding, Trainer,
+                          TrainerCallback, TrainingArguments)
+
+TASKS = ("single-label", "multi-label", "regression", "token-classification")
+# run_ner.py's families whose tokenizer needs add_prefix_space=True for pre-split words.
+PREFIX_SPACE_FAMILIES = {"bloom", "gpt2", "roberta", "deberta"}
 
 
 def status_bytes(field):
@@ -41,6 +58,50 @@ def read_rows(path, text_column, label_column):
     csv.field_size_limit(sys.maxsize)
     with open(path, newline="", encoding="utf-8") as f:
         return [(row[text_column], row[label_column]) for row in csv.DictReader(f)]
+
+
+def read_conll(path):
+    """(words, tags) per sentence of a CoNLL file: the first field of a line is the word, the last
+    its tag; a blank line ends a sentence; -DOCSTART- lines are skipped."""
+    sentences, words, tags = [], [], []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            fields = line.split()
+            if not fields or fields[0] == "-DOCSTART-":
+                if words:
+                    sentences.append((words, tags))
+                words, tags = [], []
+                continue
+            words.append(fields[0])
+            tags.append(fields[-1])
+    if words:
+        sentences.append((words, tags))
+    return sentences
+
+
+def folder_labels(model):
+    """The folder's label names in id order (config.json's id2label)."""
+    id2label = AutoConfig.from_pretrained(model).id2label
+    return [id2label[i] for i in range(len(id2label))]
+
+
+def task_targets(task, rows, labels, separator):
+    """Each row's target as the task's transformers class takes it: a class id, a 0/1 row of
+    floats (BCE needs floats), or one float."""
+    if task == "single-label":
+        label_ids = {label: i for i, label in enumerate(labels)}
+        return [label_ids[label] for _, label in rows]
+    if task == "regression":
+        return [float(value) for _, value in rows]
+    label_ids = {label: i for i, label in enumerate(labels)}
+    targets = []
+    for _, cell in rows:
+        row = [0.0] * len(labels)
+        for label in (part.strip() for part in cell.split(separator)):
+            if label:
+                row[label_ids[label]] = 1.0
+        targets.append(row)
+    return targets
 
 
 class TokenCounter:
@@ -124,6 +185,8 @@ def main():
     parser.add_argument("--validation", required=True)
     parser.add_argument("--text-column", default="text")
     parser.add_argument("--label-column", default="label")
+    parser.add_argument("--task", choices=TASKS, default="single-label")
+    parser.add_argument("--label-separator", default=";", help="multi-label: what separates the labels")
     parser.add_argument("--max-length", type=int, default=128)
     parser.add_argument("--padding", choices=["fixed", "dynamic"], default="dynamic")
     parser.add_argument("--group-by-length", action="store_true")
@@ -153,23 +216,49 @@ def main():
         # Exact fp32 matrix products, as ours computes them.
         torch.backends.cuda.matmul.allow_tf32 = False
         torch.backends.cudnn.allow_tf32 = False
-    train_rows = read_rows(args.train, args.text_column, args.label_column)
-    validation_rows = read_rows(args.validation, args.text_column, args.label_column)
-    labels = sorted({label for _, label in train_rows})
-    label_ids = {label: i for i, label in enumerate(labels)}
-
-    tokenizer = AutoTokenizer.from_pretrained(args.model)
     pad = "max_length" if args.padding == "fixed" else False
+    if args.task == "token-classification":
+        labels = folder_labels(args.model)
+        label_ids = {label: i for i, label in enumerate(labels)}
+        model_type = AutoConfig.from_pretrained(args.model).model_type
+        tokenizer = AutoTokenizer.from_pretrained(
+            args.model, **({"add_prefix_space": True} if model_type in PREFIX_SPACE_FAMILIES else {}))
 
-    def encode(rows):
-        encoded = tokenizer([text for text, _ in rows], truncation=True, max_length=args.max_length, padding=pad)
-        return [{"input_ids": ids, "attention_mask": mask, "labels": label_ids[label]}
-                for ids, mask, (_, label) in zip(encoded["input_ids"], encoded["attention_mask"], rows)]
+        def encode(sentences):
+            # run_ner.py's tokenize_and_align_labels with label_all_tokens False.
+            encoded = tokenizer([words for words, _ in sentences], truncation=True, max_length=args.max_length,
+                                padding=pad, is_split_into_words=True)
+            examples = []
+            for i, (_, tags) in enumerate(sentences):
+                word_ids, previous, token_labels = encoded.word_ids(batch_index=i), None, []
+                for word in word_ids:
+                    token_labels.append(-100 if word is None or word == previous else label_ids[tags[word]])
+                    previous = word
+                examples.append({"input_ids": encoded["input_ids"][i], "attention_mask": encoded["attention_mask"][i],
+                                 "labels": token_labels})
+            return examples
 
-    train_set, validation_set = encode(train_rows), encode(validation_rows)
-    collator = DataCollatorWithPadding(tokenizer)
-    model = AutoModelForSequenceClassification.from_pretrained(
-        args.model, num_labels=len(labels), attn_implementation="sdpa")
+        train_set, validation_set = encode(read_conll(args.train)), encode(read_conll(args.validation))
+        collator = DataCollatorForTokenClassification(tokenizer)
+        model = AutoModelForTokenClassification.from_pretrained(args.model, attn_implementation="sdpa")
+    else:
+        train_rows = read_rows(args.train, args.text_column, args.label_column)
+        validation_rows = read_rows(args.validation, args.text_column, args.label_column)
+        labels = (sorted({label for _, label in train_rows}) if args.task == "single-label"
+                  else folder_labels(args.model))
+        tokenizer = AutoTokenizer.from_pretrained(args.model)
+
+        def encode(rows):
+            encoded = tokenizer([text for text, _ in rows], truncation=True, max_length=args.max_length, padding=pad)
+            targets = task_targets(args.task, rows, labels, args.label_separator)
+            return [{"input_ids": ids, "attention_mask": mask, "labels": target}
+                    for ids, mask, target in zip(encoded["input_ids"], encoded["attention_mask"], targets)]
+
+        train_set, validation_set = encode(train_rows), encode(validation_rows)
+        collator = DataCollatorWithPadding(tokenizer)
+        # The other tasks take num_labels and problem_type from the folder's config.json.
+        extra = {"num_labels": len(labels)} if args.task == "single-label" else {}
+        model = AutoModelForSequenceClassification.from_pretrained(args.model, attn_implementation="sdpa", **extra)
     counter = TokenCounter()
     model.register_forward_pre_hook(counter, with_kwargs=True)
 
@@ -191,7 +280,8 @@ def main():
     timer.losses = []
     trainer = LossRecordingTrainer(model=model, args=training_args, train_dataset=train_set,
                                    eval_dataset=validation_set, data_collator=collator, callbacks=[timer],
-                                   compute_metrics=accuracy, losses=timer.losses,
+                                   compute_metrics=accuracy if args.task == "single-label" else None,
+                                   losses=timer.losses,
                                    accumulation=args.accumulation)
     started = time.perf_counter()
     trainer.train()
@@ -208,7 +298,7 @@ def main():
         "validation_examples": len(validation_set),
         "steps": timer.steps,
         "evaluations": [{"step": timer.steps[-1]["step"], "loss": evaluation["eval_loss"],
-                         "accuracy": evaluation["eval_accuracy"]}],
+                         "accuracy": evaluation.get("eval_accuracy")}],
         "seconds": seconds,
         "resident_at_start_bytes": timer.resident_at_start,
         "peak_resident_training_bytes": timer.peak_training if timer.peak_reset else -1,

@@ -22,27 +22,6 @@
 
 namespace bert::cli {
 
-namespace {
-
-/// A field for a CSV line, quoted when it must be.
-std::string csvField(const std::string& text) {
-    if (text.find_first_of(",\"\n\r") == std::string::npos) {
-        return text;
-    }
-    std::string quoted = "\"";
-    for (const char c : text) {
-        quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-    }
-    return quoted + "\"";
-}
-
-std::string score(double value) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.4f", value);
-    return text;
-}
-
-}  // namespace
 
 int predict(const PredictArguments& args, const std::filesystem::path& database, std::istream& in,
             std::ostream& out, std::ostream& err) {
@@ -185,7 +164,7 @@ int predict(const PredictArguments& args, const std::filesystem::path& database,
                 }
                 csv << ',' << csvField(labels[predicted[i]]);
                 for (const auto value : probabilities[i]) {
-                    csv << "," << score(value);
+                    csv << "," << csvNumber(value);
                 }
                 csv << "\n";
             }
@@ -200,7 +179,7 @@ int predict(const PredictArguments& args, const std::filesystem::path& database,
                 right += labels[predicted[i]] == expected[i] ? 1 : 0;
             }
             out << "; accuracy "
-                << score(static_cast<double>(right) / static_cast<double>(texts.size())) << " ("
+                << csvNumber(static_cast<double>(right) / static_cast<double>(texts.size())) << " ("
                 << right << "/" << texts.size() << ")";
         }
         out << (args.output.empty() ? "" : "; predictions in " + args.output.string()) << "\n";
@@ -223,7 +202,7 @@ int predict(const PredictArguments& args, const std::filesystem::path& database,
         }
         out << labels[predicted[i]] << '\t';
         for (std::size_t l = 0; l < labels.size(); ++l) {
-            out << (l ? "  " : "") << labels[l] << ' ' << score(p[l]);
+            out << (l ? "  " : "") << labels[l] << ' ' << csvNumber(p[l]);
         }
         out << '\t' << texts[i] << '\n';
     }

@@ -24,6 +24,12 @@ namespace bert::cli {
 
 namespace {
 
+bool isSpace(char32_t cp) {
+    return cp == ' ' || cp == '\t' || cp == '\n' || cp == '\r' || cp == 0x3000 || cp == 0xA0;
+}
+
+}  // namespace
+
 std::string csvField(const std::string& text) {
     if (text.find_first_of(",\"\n\r") == std::string::npos) {
         return text;
@@ -35,17 +41,11 @@ std::string csvField(const std::string& text) {
     return quoted + "\"";
 }
 
-std::string number(double value) {
+std::string csvNumber(double value) {
     char text[32];
     std::snprintf(text, sizeof text, "%.4f", value);
     return text;
 }
-
-bool isSpace(char32_t cp) {
-    return cp == ' ' || cp == '\t' || cp == '\n' || cp == '\r' || cp == 0x3000 || cp == 0xA0;
-}
-
-}  // namespace
 
 TaggedSentence wordsOfText(const std::string& text) {
     // Words as a tagging model's training data has them: runs of text between spaces, and each
@@ -175,7 +175,7 @@ int predictTask(const TaskSettings& settings, ModelBundle& bundle, const TaskInp
                 }
             } else {
                 const double value = settings.scaling.inverse(scores[i].front());
-                predicted = number(value);
+                predicted = csvNumber(value);
                 row["value"] = value;
                 if (!inputs.expected.empty()) {
                     const double truth = std::strtod(inputs.expected[i].c_str(), nullptr);
@@ -189,7 +189,7 @@ int predictTask(const TaskSettings& settings, ModelBundle& bundle, const TaskInp
             written << ',' << csvField(predicted);
             if (multiLabel) {
                 for (const auto value : scores[i]) {
-                    written << "," << number(value);
+                    written << "," << csvNumber(value);
                 }
             }
             written << "\n";
@@ -201,10 +201,10 @@ int predictTask(const TaskSettings& settings, ModelBundle& bundle, const TaskInp
         }
         if (!inputs.expected.empty() && !texts.empty()) {
             const auto n = static_cast<double>(texts.size());
-            summary = multiLabel ? "; subset accuracy " + number(static_cast<double>(exact) / n) +
+            summary = multiLabel ? "; subset accuracy " + csvNumber(static_cast<double>(exact) / n) +
                                        " (" + std::to_string(exact) + "/" +
                                        std::to_string(texts.size()) + ")"
-                                 : "; RMSE " + number(std::sqrt(squares / n));
+                                 : "; RMSE " + csvNumber(std::sqrt(squares / n));
         }
     }
     if (!inputs.file.empty()) {

@@ -29,6 +29,11 @@ struct TaskInputs {
     bool json = false;
 };
 
+/// A field for a CSV line, quoted when it must be.
+std::string csvField(const std::string& text);
+/// A score or value as predict prints it: 4 decimals.
+std::string csvNumber(double value);
+
 /// A text as the words a tagging model reads: runs between spaces, each Chinese character a
 /// word of its own, with their byte spans and code point offsets.
 TaggedSentence wordsOfText(const std::string& text);

@@ -13,6 +13,27 @@
 
 namespace bert {
 
+namespace {
+
+/// The model in eval mode while it lives; its training mode restored however the caller's loop
+/// ends (an exception included).
+class EvalModeScope {
+public:
+    explicit EvalModeScope(SequenceClassifier& model)
+        : model_(model), training_(model.is_training()) {
+        model_.eval();
+    }
+    ~EvalModeScope() { model_.train(training_); }
+    EvalModeScope(const EvalModeScope&) = delete;
+    EvalModeScope& operator=(const EvalModeScope&) = delete;
+
+private:
+    SequenceClassifier& model_;
+    bool training_;
+};
+
+}  // namespace
+
 std::vector<std::vector<float>> predictProbabilities(SequenceClassifier& model,
                                                      const Tokenizer& tokenizer,
                                                      const std::vector<std::string>& texts,
@@ -25,15 +46,8 @@ std::vector<std::vector<float>> predictProbabilities(SequenceClassifier& model,
                              .architecture(model.config().modelType, HeadKind::Token) +
                          "); it gives no label per text");
     }
-    const bool wasTraining = model.is_training();
-    model.eval();
+    const EvalModeScope evalMode(model);
     const torch::NoGradGuard noGrad;
-    // Restores the training mode however the loop ends.
-    struct RestoreMode {
-        SequenceClassifier& model;
-        bool training;
-        ~RestoreMode() { model.train(training); }
-    } restore{model, wasTraining};
     std::vector<std::vector<float>> result;
     result.reserve(texts.size());
     batchSize = std::max<std::size_t>(batchSize, 1);
@@ -87,14 +101,8 @@ std::vector<std::vector<std::int64_t>> predictWordLabels(
     if (model.config().head != HeadKind::Token) {
         throw InputError("this model gives one label per text, not a tag per word");
     }
-    const bool wasTraining = model.is_training();
-    model.eval();
+    const EvalModeScope evalMode(model);
     const torch::NoGradGuard noGrad;
-    struct RestoreMode {
-        SequenceClassifier& model;
-        bool training;
-        ~RestoreMode() { model.train(training); }
-    } restore{model, wasTraining};
     std::vector<std::vector<std::int64_t>> result;
     result.reserve(sentences.size());
     batchSize = std::max<std::size_t>(batchSize, 1);

@@ -19,6 +19,7 @@
 #include "hf/ModelFolder.h"
 #include "hf/SafeTensors.h"
 #include "model/FamilyTraits.h"
+#include "ScriptCases.h"
 #include "support/TestSupport.h"
 
 namespace bert {
@@ -49,46 +50,10 @@ std::vector<Encoding> unpaddedRows(const PaddedInputs& inputs) {
     return rows;
 }
 
-class FamilyParity : public ::testing::Test {
-protected:
-    static void SetUpTestSuite() {
-        if (!test::referenceUnavailable().empty()) {
-            return;
-        }
-        dir_ = new test::TempDir();
-        const auto log = dir_->path() / "families.log";
-        status_ = test::runPythonScript("tests/parity/families.py",
-                                        {"make", (dir_->path() / "cases").string()}, log);
-        if (status_ != 0) {
-            std::cerr << test::readFile(log);
-        }
-    }
-    static void TearDownTestSuite() {
-        delete dir_;
-        dir_ = nullptr;
-    }
-    void SetUp() override {
-        if (const auto why = test::referenceUnavailable(); !why.empty()) {
-            GTEST_SKIP() << why;
-        }
-        ASSERT_EQ(status_, 0) << "tests/parity/families.py failed";
-    }
-
-    static std::vector<std::filesystem::path> caseFolders() {
-        std::vector<std::filesystem::path> folders;
-        for (const auto& entry : std::filesystem::directory_iterator(dir_->path() / "cases")) {
-            folders.push_back(entry.path());
-        }
-        std::sort(folders.begin(), folders.end());
-        return folders;
-    }
-
-    static test::TempDir* dir_;
-    static int status_;
+class FamilyParity : public test::ScriptCases<FamilyParity> {
+public:
+    static constexpr const char* kScript = "tests/parity/families.py";
 };
-
-test::TempDir* FamilyParity::dir_ = nullptr;
-int FamilyParity::status_ = -1;
 
 TEST_F(FamilyParity, EveryFamilyLoadsWholeAndGivesTransformersLogitsPaddedAndUnpadded) {
     const auto folders = caseFolders();

@@ -21,6 +21,7 @@
 #include "hf/ModelFolder.h"
 #include "hf/SafeTensors.h"
 #include "model/FamilyTraits.h"
+#include "ScriptCases.h"
 #include "support/TestSupport.h"
 
 namespace bert {
@@ -58,46 +59,10 @@ float realTokenDifference(const at::Tensor& logits, const at::Tensor& reference,
     return difference.max().item<float>();
 }
 
-class TokenFamilyParity : public ::testing::Test {
-protected:
-    static void SetUpTestSuite() {
-        if (!test::referenceUnavailable().empty()) {
-            return;
-        }
-        dir_ = new test::TempDir();
-        const auto log = dir_->path() / "token_families.log";
-        status_ = test::runPythonScript("tests/parity/token_families.py",
-                                        {"make", (dir_->path() / "cases").string()}, log);
-        if (status_ != 0) {
-            std::cerr << test::readFile(log);
-        }
-    }
-    static void TearDownTestSuite() {
-        delete dir_;
-        dir_ = nullptr;
-    }
-    void SetUp() override {
-        if (const auto why = test::referenceUnavailable(); !why.empty()) {
-            GTEST_SKIP() << why;
-        }
-        ASSERT_EQ(status_, 0) << "tests/parity/token_families.py failed";
-    }
-
-    static std::vector<std::filesystem::path> caseFolders() {
-        std::vector<std::filesystem::path> folders;
-        for (const auto& entry : std::filesystem::directory_iterator(dir_->path() / "cases")) {
-            folders.push_back(entry.path());
-        }
-        std::sort(folders.begin(), folders.end());
-        return folders;
-    }
-
-    static test::TempDir* dir_;
-    static int status_;
+class TokenFamilyParity : public test::ScriptCases<TokenFamilyParity> {
+public:
+    static constexpr const char* kScript = "tests/parity/token_families.py";
 };
-
-test::TempDir* TokenFamilyParity::dir_ = nullptr;
-int TokenFamilyParity::status_ = -1;
 
 TEST_F(TokenFamilyParity, EveryFamilysTokenClassifierLoadsWholeAndGivesTransformersLogits) {
     const auto folders = caseFolders();

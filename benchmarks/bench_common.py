@@ -228,7 +228,8 @@ def figures(report):
         "resident_at_start_mib": start / MIB,
         "peak_resident_mib": peak / MIB,
         "training_growth_mib": (peak - start) / MIB,
-        "accuracy": report["evaluations"][-1]["accuracy"] if report["evaluations"] else None,
+        "accuracy": report["evaluations"][-1].get("accuracy") if report["evaluations"] else None,
+        "validation_loss": report["evaluations"][-1].get("loss") if report["evaluations"] else None,
     }
     if "peak_tensor_bytes" in report:
         result["peak_tensor_mib"] = report["peak_tensor_bytes"] / MIB
@@ -265,17 +266,42 @@ def gemm_peak(threads, precision="fp32"):
     return 2 * GEMM_SIZE ** 3 / best
 
 
-def length_moments(train_csv, max_length):
-    """Mean and mean square of the training examples' token counts ([CLS] and [SEP] included,
-    truncated at max_length), with the model's own tokenizer: attention costs a sequence's
-    length squared, so its FLOPs per real token are mean square / mean."""
+def token_lengths(train_csv, max_length):
+    """The training examples' token counts ([CLS] and [SEP] included, truncated at max_length),
+    with the model's own tokenizer."""
     from transformers import AutoTokenizer
     tokenizer = AutoTokenizer.from_pretrained(str(tokenizer_folder()))
     csv.field_size_limit(sys.maxsize)
     with open(train_csv, newline="", encoding="utf-8") as f:
         texts = [row["text"] for row in csv.DictReader(f)]
-    lengths = [len(ids) for ids in tokenizer(texts, truncation=True, max_length=max_length)["input_ids"]]
+    return [len(ids) for ids in tokenizer(texts, truncation=True, max_length=max_length)["input_ids"]]
+
+
+def length_moments(train_csv, max_length):
+    """Mean and mean square of token_lengths: attention over the whole sequence costs its length
+    squared, so its FLOPs per real token are mean square / mean."""
+    lengths = token_lengths(train_csv, max_length)
     return sum(lengths) / len(lengths), sum(n * n for n in lengths) / len(lengths)
+
+
+def keys_per_token(lengths, config):
+    """The keys a real token attends to, averaged over the encoder's layers: its sequence's length
+    in a global layer (mean square / mean); in a ModernBERT local layer the keys within
+    local_attention / 2 on either side, counted position by position. A layer is local unless
+    layer_types says full_attention, or (older configs) its index is a multiple of
+    global_attn_every_n_layers."""
+    total = sum(lengths)
+    global_keys = sum(n * n for n in lengths) / total
+    if config.get("model_type") != "modernbert":
+        return global_keys
+    layers = config["num_hidden_layers"]
+    types = config.get("layer_types") or [
+        "full_attention" if index % config.get("global_attn_every_n_layers", 3) == 0 else "sliding_attention"
+        for index in range(layers)]
+    half = config.get("local_attention", 128) // 2
+    local_keys = sum(min(i, half) + min(n - 1 - i, half) + 1 for n in lengths for i in range(n)) / total
+    global_layers = sum(1 for kind in types if kind == "full_attention")
+    return (global_layers * global_keys + (layers - global_layers) * local_keys) / layers
 
 
 def encoder_shape(config):
@@ -291,17 +317,19 @@ def encoder_shape(config):
 
 
 def training_flops_per_real_token(config, mean_length, mean_square_length, frozen_layers=0, labels=2,
-                                  frozen_forward_share=1.0):
+                                  frozen_forward_share=1.0, attended_keys=None):
     """The FLOPs a training step must do per real (non-pad) token, counted from the model's
     configuration: every linear (2 FLOPs a multiply-add), attention's two batched products on the
     real tokens only, the pooler and classifier once per example; backward twice forward for
     trainable layers; the frozen lower layers forward only (nothing below them needs a gradient),
     and with the frozen-prefix cache only in the share of steps that compute them (the first of
     E epochs: 1 / E). Recomputation under checkpointing and anything done on padding are not model
-    FLOPs."""
+    FLOPs. attended_keys (keys_per_token) counts a local window's keys; without it every layer
+    attends to the whole sequence."""
     h, i, layers, multiply_adds = encoder_shape(config)
     linear = 2 * multiply_adds                                        # Q, K, V, output; FFN in and out
-    attention = 2 * 2 * h * (mean_square_length / mean_length)       # Q K^T and scores x V
+    keys = attended_keys if attended_keys is not None else mean_square_length / mean_length
+    attention = 2 * 2 * h * keys                                      # Q K^T and scores x V
     per_layer = linear + attention
     head = 2 * (h * h + h * labels) / mean_length                    # pooler, classifier
     trainable_layers = layers - frozen_layers

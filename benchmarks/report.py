@@ -75,6 +75,54 @@ def settings_words(settings):
                      if key in SETTING_WORDS and value not in (False, None, 0))
 
 
+TASK_TITLES = {"multi-label": "Multi-label", "regression": "Regression",
+               "token-classification": "Token classification (NER)"}
+
+
+def quality_of(figures, task):
+    """The last column of a side-by-side row: accuracy, or the validation loss of other tasks."""
+    value = figures.get("accuracy") if task == "single-label" else figures.get("validation_loss")
+    return "-" if value is None else f"{value:.3f}" if task == "single-label" else f"{value:.4f}"
+
+
+def encoders_summary(data):
+    """Section 1e's question: what ModernBERT-base costs and saves against BERT-base, each side's
+    figures of the two encoders on the same corpus put in one row."""
+    out = ["### The two encoders side by side", "",
+           "| corpus | samples/s ours: BERT-base / ModernBERT-base | samples/s Trainer: BERT-base / ModernBERT-base "
+           "| real tokens/s ours: BERT-base / ModernBERT-base | MFU ours: BERT-base / ModernBERT-base "
+           "| process peak ours (MiB): BERT-base / ModernBERT-base |", "|---|---|---|---|---|---|"]
+    by_corpus = {}
+    for row in data["rows"]:
+        by_corpus.setdefault((row["corpus"], row["max_length"]), {})[row["model"]] = row
+    for (corpus, length), models in by_corpus.items():
+        bert, modern = models.get("bert-base"), models.get("modernbert-base")
+        if not bert or not modern:
+            continue
+
+        def pair(side, key, form):
+            return f"{form.format(bert[side][key])} / {form.format(modern[side][key])}"
+
+        out.append(f"| {corpus} at {length} | {pair('ours', 'samples_per_second', '{:.2f}')} "
+                   f"({modern['ours']['samples_per_second'] / bert['ours']['samples_per_second']:.2f}x) | "
+                   f"{pair('reference', 'samples_per_second', '{:.2f}')} "
+                   f"({modern['reference']['samples_per_second'] / bert['reference']['samples_per_second']:.2f}x) | "
+                   f"{pair('ours', 'tokens_per_second', '{:,.0f}')} | {pair('ours', 'mfu', '{:.1%}')} | "
+                   f"{pair('ours', 'peak_resident_mib', '{:.0f}')} |")
+    costs = [f"{modern_row['ours']['flops_per_real_token'] / bert_row['ours']['flops_per_real_token']:.2f}x at "
+             f"{length}" for (_, length), models in by_corpus.items()
+             for bert_row, modern_row in [(models.get("bert-base"), models.get("modernbert-base"))]
+             if bert_row and modern_row]
+    out += ["", "Per real token ModernBERT-base does " + " and ".join(costs) + " BERT-base's model FLOPs: 22 "
+            "layers with a gated MLP against 12, while two layers in three attend within a 128-token window "
+            "(counted as such: `keys_per_token` in benchmarks/bench_common.py). The accuracy column is a sanity "
+            "check only: both sides shuffle and drop out with their own random streams, so 12 steps from random "
+            "weights may end on either side of the class split (ModernBERT at 512 ends predicting one class on "
+            "each side, a different one); with the same order and dropout off the two sides train alike "
+            "(section 1b).", ""]
+    return out
+
+
 def side_by_side_targets(rows, parity_models):
     """Issue 14's targets, each with what this run measured and whether it is met."""
     def ratios(predicate):
@@ -119,11 +167,20 @@ def side_by_side_targets(rows, parity_models):
     return out
 
 
-def side_by_side_section(data, parity=None):
+def side_by_side_section(data, parity=None, heading=None, about=None, chart_prefix="side-by-side", summary=None):
+    """Section 1 (heading None), or a later set of side-by-side cases measured in a run of its own
+    (heading and about: its title and what it sets side by side; the method is section 1's; its
+    charts named chart_prefix-<case>, and summary(data) giving lines after its cases)."""
     peaks = data["gemm_peak_gflops"]
     # The side-by-side rows are single-label: they lean on that task's parity rows only.
     parity_models = ({row["model"]: row["passed"] for row in parity["rows"]
                       if row.get("task", "single-label") == "single-label"} if parity else None)
+    if heading:
+        out = [heading, "", about, "",
+               f"Machine: {machine_line(data['machine'])}. Threads: {data['threads']} on both sides. The method, "
+               "the columns and MFU are section 1's; the GEMM peak of this run: "
+               + ", ".join(f"{p} {v:.1f} GFLOP/s" for p, v in peaks.items()) + ".", ""]
+        return out + side_by_side_cases(data, parity_models, chart_prefix) + (summary(data) if summary else [])
     out = ["## 1. Side by side with Hugging Face Trainer", "",
            f"Machine: {machine_line(data['machine'])}. Threads: {data['threads']} on both sides.", "",
            "Both sides start from the same weights (one folder written by `transformers`, seeded head), read "
@@ -148,16 +205,31 @@ def side_by_side_section(data, parity=None):
            f"same run ({data['gemm']}) in the row's precision: "
            + ", ".join(f"{p} {v:.1f} GFLOP/s" for p, v in peaks.items())
            + ". It is the ratio to the machine's limit, beside the ratio to Trainer.", ""]
+    out += side_by_side_cases(data, parity_models)
+    out += ["### Targets (issue 14)", ""] + side_by_side_targets(data["rows"], parity_models) + [""]
+    out += ["Reproduce: `benchmarks/side_by_side.sh` (these four cases, 3 alternating repeats; `--cases "
+            "emails-512-minilm` for one), then `python3 benchmarks/report.py`.", ""]
+    return out
+
+
+def side_by_side_cases(data, parity_models, chart_prefix="side-by-side"):
+    """A table and a chart per case. Single-label cases end with the validation accuracy; the other
+    tasks with the validation loss (both sides compute it the same way; Trainer gives them no metric)."""
+    out = []
     for case in dict.fromkeys(row["case"] for row in data["rows"]):  # in the order they ran
         rows = [row for row in data["rows"] if row["case"] == case]
         first = rows[0]
-        out += [f"### {first['corpus'].capitalize()} at {first['max_length']} tokens, {first['model']}", "",
+        task = first.get("task", "single-label")
+        subject = (f"{first['corpus'].capitalize()}" if task == "single-label"
+                   else f"{TASK_TITLES.get(task, task)} (derived from the e-mails)")
+        quality = "accuracy" if task == "single-label" else "validation loss"
+        out += [f"### {subject} at {first['max_length']} tokens, {first['model']}", "",
                 f"{first['train_examples']:,} training examples, micro-batch {first['shared']['batch_size']}, "
                 f"{first['epochs']} epoch{'s' if first['epochs'] > 1 else ''} ({first['steps']} steps), learning "
                 f"rate {first['shared']['lr']:g}.", "",
                 "| row | ours: settings | samples/s ours / Trainer | **ratio** | real tokens/s ours / Trainer "
                 "| padding ours / Trainer | **MFU** ours / Trainer | process peak ours / Trainer (MiB) "
-                "| accuracy ours / Trainer |", "|---|---|---|---|---|---|---|---|---|"]
+                f"| {quality} ours / Trainer |", "|---|---|---|---|---|---|---|---|---|"]
         for row in rows:
             o, r = row["ours"], row["reference"]
             setting = row["setting"]
@@ -179,20 +251,17 @@ def side_by_side_section(data, parity=None):
                        f"{ratio} | {o['tokens_per_second']:,.0f} / "
                        f"{r['tokens_per_second']:,.0f} | {o['padding_share']:.0%} / {r['padding_share']:.0%} | "
                        f"**{o['mfu']:.1%}** / {r['mfu']:.1%} | {o['peak_resident_mib']:.0f} / "
-                       f"{r['peak_resident_mib']:.0f} | {o['accuracy']:.3f} / {r['accuracy']:.3f} |")
+                       f"{r['peak_resident_mib']:.0f} | {quality_of(o, task)} / {quality_of(r, task)} |")
         out.append("")
         categories = [row["setting"].split(" (")[0].replace("ours at our best against", "best vs")
                       .replace("ours training the upper half", "upper half") for row in rows]
-        out.append(bar_chart(f"side-by-side-{case}-throughput.svg",
+        out.append(bar_chart(f"{chart_prefix}-{case}-throughput.svg",
                              f"{first['corpus']} at {first['max_length']}, {first['model']}: samples/s "
                              "(higher is better)", categories,
                              [("ours", OURS_COLOR, [r["ours"]["samples_per_second"] for r in rows]),
                               ("HF Trainer", REFERENCE_COLOR, [r["reference"]["samples_per_second"] for r in rows])],
                              "/s"))
         out.append("")
-    out += ["### Targets (issue 14)", ""] + side_by_side_targets(data["rows"], parity_models) + [""]
-    out += ["Reproduce: `benchmarks/side_by_side.sh` (every case, 3 alternating repeats; `--cases "
-            "emails-512-modernbert-base --repeats 3` for one), then `python3 benchmarks/report.py`.", ""]
     return out
 
 
@@ -437,6 +506,24 @@ def main():
            "Each section names the machine its figures came from and the command that reproduces them. "
            "These are benchmarks, not tests: nothing here passes or fails.", ""]
     sections = [("side_by_side", lambda data: side_by_side_section(data, load("training_parity"))),
+                ("side_by_side_families", lambda data: side_by_side_section(
+                    data, load("training_parity"), "## 1e. ModernBERT-base beside BERT-base (issue 28)",
+                    "The modern encoder against the classic one on the same e-mails at 512 tokens and their subject "
+                    "lines at 128, both with random weights over MiniLM's vocabulary (the cost of the architecture, "
+                    "not of a checkpoint): ours at our best (unpadded, length grouping, bf16) against Trainer's best "
+                    "(dynamic padding, length grouping, bf16), the two alternating, three repeats. Reproduce: "
+                    "`benchmarks/side_by_side.sh --cases emails-512-bert-base emails-512-modernbert-base "
+                    "subjects-128-bert-base subjects-128-modernbert-base --rows best --repeats 3 --results "
+                    "side_by_side_families`, then `python3 benchmarks/report.py`.", "side-by-side-families",
+                    encoders_summary)),
+                ("side_by_side_tasks", lambda data: side_by_side_section(
+                    data, None, "## 1f. Each task beside Trainer (issue 29)",
+                    "MiniLM on the sets scripts/derive_task_sets.py derives from the e-mails, through transformers' "
+                    "matching class and problem_type (training parity per task: section 1b): ours at our best "
+                    "against Trainer's best, the two alternating, three repeats. Reproduce: "
+                    "`benchmarks/side_by_side.sh --cases multi-label-128-minilm regression-128-minilm "
+                    "token-classification-128-minilm --rows best --repeats 3 --results side_by_side_tasks`, then "
+                    "`python3 benchmarks/report.py`.", "side-by-side-tasks")),
                 ("training_parity", parity_section), ("unpadded", unpadded_section), ("first_step", first_step_section),
                 ("technique_matrix-cpu", matrix_section), ("technique_matrix-families-cpu", families_section),
                 ("technique_matrix-cuda", matrix_section), ("technique_matrix-gpu", gpu_section),

@@ -23,7 +23,17 @@ utilisation and process memory are read the same way. Short-text cases train two
 the cache has a second epoch to skip work in. Results go to benchmarks/results/side_by_side.json;
 benchmarks/report.py turns them into docs/benchmarks.md.
 
-Usage: benchmarks/side_by_side.sh [--cases emails-512-minilm ...] [--repeats 3] [--quick]
+The task cases (issue 29, point 7) run MiniLM on the sets scripts/derive_task_sets.py derives
+from the e-mails (multi-label, regression, token classification: the same files, flags and start
+folders as training_parity.py), each through transformers' matching class and problem_type; their
+rows give the validation loss, as the two sides compute no common metric for them.
+
+--rows best runs only what "ours at our best against Trainer's best" needs (two runs a repeat, not
+seven); --results names the results file, so that a set of cases measured on another day (or
+machine) keeps its own machine line and GEMM peak.
+
+Usage: benchmarks/side_by_side.sh [--cases emails-512-minilm ...] [--repeats 3] [--rows all|best]
+                                  [--results side_by_side] [--quick]
 """
 import argparse
 import csv
@@ -34,6 +44,7 @@ import tempfile
 from pathlib import Path
 
 import bench_common as common
+import training_parity
 
 HERE = Path(__file__).resolve().parent
 
@@ -53,6 +64,11 @@ CASES = {
     "subjects-128-modernbert-base": {"corpus": "subjects", "max_length": 128, "model": "modernbert-base",
                                      "train_limit": 240, "validation_limit": 200, "batch_size": 16, "epochs": 2},
 }
+# Task cases: the derived set of a task (its first train_limit examples after a seeded shuffle, then
+# training_parity's 40 validation examples), MiniLM's encoder with the task's head.
+for _task in ("multi-label", "regression", "token-classification"):
+    CASES[f"{_task}-128-minilm"] = {"corpus": "emails", "task": _task, "max_length": 128, "model": "minilm",
+                                    "train_limit": 480, "batch_size": 16, "epochs": 1}
 CORPUS_NAMES = {"emails": "e-mails", "subjects": "subject lines"}
 
 FP32 = {"padding": "fixed"}
@@ -76,6 +92,8 @@ OUR_RUNS = {"ours-defaults": FP32, "ours-trainer-best": TRAINER_BEST, "ours-best
             "ours-best-frozen-embeddings": OUR_BEST_FROZEN,
             "ours-upper-half": {**OUR_BEST_FROZEN, "freeze_layers": "half"}}
 REFERENCE_RUNS = {"trainer-defaults": FP32, "trainer-best": TRAINER_BEST}
+# --rows: every row, or only ours at our best against Trainer's best.
+ROW_SETS = {"all": [title for title, _, _ in ROWS], "best": ["ours at our best against Trainer's best"]}
 
 
 def subject_lines(data, folder):
@@ -91,10 +109,27 @@ def subject_lines(data, folder):
     return target
 
 
-def run_reference(model, train, validation, settings, threads, report, output_dir):
+def count_examples(train):
+    """Examples in a training file: CSV rows, or CoNLL sentences."""
+    if Path(train).suffix == ".conll":
+        return len(training_parity.read_conll(train))
+    with open(train, newline="", encoding="utf-8") as f:
+        return sum(1 for _ in csv.DictReader(f))
+
+
+def word_lengths(train_conll, max_length):
+    """token_lengths of a CoNLL file: sentences encoded as split words, as both sides do."""
+    from transformers import AutoTokenizer
+    tokenizer = AutoTokenizer.from_pretrained(str(common.tokenizer_folder()))
+    sentences = [[word for word, _ in sentence] for sentence in training_parity.read_conll(train_conll)]
+    return [len(ids) for ids in tokenizer(sentences, is_split_into_words=True, truncation=True,
+                                          max_length=max_length)["input_ids"]]
+
+
+def run_reference(model, train, validation, settings, threads, report, output_dir, extra=()):
     command = [sys.executable, str(HERE / "hf_trainer_run.py"), "--model", str(model), "--train", str(train),
                "--validation", str(validation), "--threads", str(threads), "--report", str(report),
-               "--output-dir", str(output_dir), *common.flags(settings)]
+               "--output-dir", str(output_dir), *common.flags(settings), *extra]
     common.run_logged(command)
     return json.loads(Path(report).read_text())
 
@@ -113,11 +148,18 @@ def median_figures(runs):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data", default=str(common.DEFAULT_DATA))
-    parser.add_argument("--cases", nargs="+", choices=list(CASES), default=list(CASES))
+    # Section 1's cases by default; the ModernBERT and task cases go to results files of their own.
+    parser.add_argument("--cases", nargs="+", choices=list(CASES),
+                        default=["emails-512-minilm", "emails-512-bert-base", "subjects-128-minilm",
+                                 "subjects-128-bert-base"])
     parser.add_argument("--threads", type=int, default=common.os.cpu_count())
     parser.add_argument("--repeats", type=int, default=3, help="runs of each side per case, alternating")
+    parser.add_argument("--rows", choices=list(ROW_SETS), default="all",
+                        help="every row, or only ours at our best against Trainer's best (two runs a repeat)")
+    parser.add_argument("--results", default="side_by_side", help="results file name under benchmarks/results")
     parser.add_argument("--quick", action="store_true", help="a few steps only, to check the harness")
     args = parser.parse_args()
+    rows = [row for row in ROWS if row[0] in ROW_SETS[args.rows]]
     common.require_data(args.data)
     csv.field_size_limit(sys.maxsize)
 
@@ -135,23 +177,36 @@ def main():
         for case_name in args.cases:
             case = CASES[case_name]
             model_name = case["model"]
-            train, validation = common.stratified_split(
-                corpora[case["corpus"]], scratch / case_name, train_limit=case["train_limit"],
-                validation_limit=case["validation_limit"])
-            with open(train, newline="", encoding="utf-8") as f:
-                examples = sum(1 for _ in csv.DictReader(f))
+            task = case.get("task", "single-label")
+            if task == "single-label":
+                train, validation = common.stratified_split(
+                    corpora[case["corpus"]], scratch / case_name, train_limit=case["train_limit"],
+                    validation_limit=case["validation_limit"])
+                our_flags, reference_flags = [], []
+                folder = common.classifier_folder(model_name, scratch / f"{case_name}-start")
+            else:
+                train, validation, labels, our_flags, reference_flags, head, problem_type = training_parity.task_data(
+                    task, args.data, scratch / case_name, case["train_limit"])
+                folder = common.classifier_folder(model_name, scratch / f"{case_name}-start", labels=len(labels),
+                                                  label_names=labels, head=head, problem_type=problem_type,
+                                                  keep_label_order=task == "token-classification")
+            examples = count_examples(train)
             per_epoch = -(-examples // case["batch_size"])
             steps = 6 if args.quick else per_epoch * case["epochs"]
-            folder = common.classifier_folder(model_name, scratch / f"{case_name}-start")
             shared = {"max_length": case["max_length"], "batch_size": case["batch_size"], "max_steps": steps,
                       "lr": 1e-4, "seed": 42, "eval_batch_size": 64}
             config = json.loads((folder / "config.json").read_text())
             layers = config["num_hidden_layers"]
-            mean_length, mean_square = common.length_moments(train, case["max_length"])
+            lengths = (common.token_lengths(train, case["max_length"]) if task != "token-classification"
+                       else word_lengths(train, case["max_length"]))
+            mean_length = sum(lengths) / len(lengths)
+            mean_square = sum(n * n for n in lengths) / len(lengths)
+            attended_keys = common.keys_per_token(lengths, config)
+            needed = {name for title, ours, reference in rows for name in (ours, reference)}
 
             def run_reference_named(name):
                 report = run_reference(folder, train, validation, {**shared, **REFERENCE_RUNS[name]}, args.threads,
-                                       scratch / f"{name}.json", scratch / "hf-output")
+                                       scratch / f"{name}.json", scratch / "hf-output", reference_flags)
                 return {"settings": REFERENCE_RUNS[name], "figures": common.figures(report),
                         "engine": report["engine"], "frozen_layers": 0, "cached": False}
 
@@ -163,7 +218,7 @@ def main():
                 # after them, and fewer of them means more steps timed.
                 report = common.run_ours(folder, train, validation, {**shared, **settings}, args.threads,
                                          scratch / f"{name}.json", scratch / "runs.sqlite",
-                                         extra=("--evals-per-epoch", "1", "--epochs", str(case["epochs"])))
+                                         extra=("--evals-per-epoch", "1", "--epochs", str(case["epochs"]), *our_flags))
                 return {"settings": settings, "figures": common.figures(report), "engine": "ours",
                         "frozen_layers": settings.get("freeze_layers", 0),
                         "cached": bool(settings.get("cache_frozen_prefix"))}
@@ -171,7 +226,8 @@ def main():
             # Every repeat runs each of the seven once, the two sides taking turns, and the side that
             # starts alternates between repeats: a slow stretch of the machine falls on both.
             repeats = [{} for _ in range(max(1, args.repeats))]
-            ours_names, reference_names = list(OUR_RUNS), list(REFERENCE_RUNS)
+            ours_names = [name for name in OUR_RUNS if name in needed]
+            reference_names = [name for name in REFERENCE_RUNS if name in needed]
             for index, runs in enumerate(repeats):
                 order = []
                 for i in range(max(len(ours_names), len(reference_names))):
@@ -185,17 +241,19 @@ def main():
                     precision = run["settings"].get("precision", "fp32")
                     share = 1.0 / case["epochs"] if run["cached"] else 1.0
                     flops = common.training_flops_per_real_token(config, mean_length, mean_square,
-                                                                 run["frozen_layers"], frozen_forward_share=share)
+                                                                 run["frozen_layers"], frozen_forward_share=share,
+                                                                 attended_keys=attended_keys)
                     run["figures"]["flops_per_real_token"] = flops
                     run["figures"]["mfu"] = common.model_flop_utilisation(run["figures"]["tokens_per_second"], flops,
                                                                           peaks[precision])
-            for title, ours_name, reference_name in ROWS:
+            for title, ours_name, reference_name in rows:
                 o = median_figures([runs[ours_name]["figures"] for runs in repeats])
                 r = median_figures([runs[reference_name]["figures"] for runs in repeats])
                 ratios = [runs[ours_name]["figures"]["samples_per_second"]
                           / runs[reference_name]["figures"]["samples_per_second"] for runs in repeats]
                 first = repeats[0]
-                row = {"case": case_name, "corpus": CORPUS_NAMES[case["corpus"]], "max_length": case["max_length"],
+                row = {"case": case_name, "task": task, "corpus": CORPUS_NAMES[case["corpus"]],
+                       "max_length": case["max_length"],
                        "model": model_name, "setting": title, "train_examples": examples, "steps": steps,
                        "epochs": case["epochs"], "shared": shared, "ours_settings": first[ours_name]["settings"],
                        "reference_settings": first[reference_name]["settings"], "ours": o, "reference": r,
@@ -209,13 +267,14 @@ def main():
                       f"{r['samples_per_second']:7.2f} ({row['throughput_ratio']:.2f}x, "
                       f"{min(ratios):.2f}-{max(ratios):.2f}); MFU {o['mfu']:.1%} vs "
                       f"{r['mfu']:.1%}; training memory {o['training_growth_mib']:6.0f} vs "
-                      f"{r['training_growth_mib']:6.0f} MiB; accuracy {o['accuracy']:.3f} vs {r['accuracy']:.3f}",
-                      flush=True)
+                      f"{r['training_growth_mib']:6.0f} MiB; validation loss {o['validation_loss']:.4f} vs "
+                      f"{r['validation_loss']:.4f}", flush=True)
     # Cases not run this time keep their rows (each names the repeats it had; none: one run).
-    earlier = common.load_result("side_by_side" + ("-quick" if args.quick else "")) or {"rows": []}
+    name = args.results + ("-quick" if args.quick else "")
+    earlier = common.load_result(name) or {"rows": []}
     ran = {row["case"] for row in results["rows"]}
     results["rows"] = [row for row in earlier["rows"] if row["case"] not in ran] + results["rows"]
-    common.save("side_by_side" + ("-quick" if args.quick else ""), results)
+    common.save(name, results)
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <random>
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -160,6 +161,50 @@ std::size_t CliFixture::waitForSteps(std::size_t count, std::int64_t runId) cons
         }
     }
     return 0;
+}
+
+namespace {
+
+const char* const kWords[] = {"the", "cat", "sat",  "on", "mat",    "movie", "film",
+                              "i",   "was", "very", "it", "report", "here"};
+}  // namespace
+
+void writeTaskCsv(const std::filesystem::path& file, int rows) {
+    std::mt19937_64 random(5);
+    std::ofstream out(file);
+    out << "text,labels,words\n";
+    for (int i = 0; i < rows; ++i) {
+        const auto count = 3 + random() % 14;
+        std::string text;
+        for (std::size_t w = 0; w < count; ++w) {
+            text += std::string(w == 0 ? "" : " ") + kWords[random() % std::size(kWords)];
+        }
+        const bool good = random() % 2 == 0;
+        const bool bad = random() % 3 == 0;
+        text += good ? " good" : "";
+        text += bad ? " bad" : "";
+        std::string labels = good ? "good" : "";
+        labels += bad ? (labels.empty() ? "bad" : ";bad") : "";
+        out << '"' << text << "\"," << labels << ',' << count + (good ? 1 : 0) + (bad ? 1 : 0)
+            << "\n";
+    }
+}
+
+void writeConll(const std::filesystem::path& file, int sentences) {
+    std::mt19937_64 random(6);
+    std::ofstream out(file);
+    out << "-DOCSTART- O\n\n";
+    for (int i = 0; i < sentences; ++i) {
+        const auto count = 3 + random() % 10;
+        for (std::size_t w = 0; w < count; ++w) {
+            if (random() % 5 == 0) {
+                out << (random() % 2 == 0 ? "cat" : "dogs") << " B-ANIMAL\n";
+            } else {
+                out << kWords[2 + random() % 11] << " O\n";
+            }
+        }
+        out << "\n";
+    }
 }
 
 }  // namespace bert::test

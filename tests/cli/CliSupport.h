@@ -48,6 +48,13 @@ pid_t workerOfRank(pid_t parent, int rank);
 /// Whether the process pid exists (and is not a zombie).
 bool processExists(pid_t pid);
 
+/// Sentences over the tiny model's vocabulary in file (text,labels,words): labels "good" and
+/// "bad" when those words are in them (multi-label, separated by ";"), and the number of words
+/// (regression).
+void writeTaskCsv(const std::filesystem::path& file, int rows);
+/// Tagged sentences in CoNLL's layout: "cat" and "dogs" are B-ANIMAL.
+void writeConll(const std::filesystem::path& file, int sentences);
+
 /// A tiny model (dropout 0.1) in dir/model, 80 reviews in dir/reviews.csv, runs in
 /// dir/runs.sqlite.
 class CliFixture : public ::testing::Test {

@@ -2,7 +2,6 @@
 // data and said before training, the run trained and stored with the task's figures, `runs
 // show` printing them, and the exported folder naming transformers' class and problem_type.
 #include <fstream>
-#include <random>
 #include <sstream>
 
 #include <gtest/gtest.h>
@@ -14,50 +13,6 @@ namespace bert::test {
 namespace {
 
 using CliTasks = CliFixture;
-
-const char* const kWords[] = {"the", "cat", "sat", "on", "mat", "movie", "film",
-                              "i",   "was", "very", "it", "report", "here"};
-
-/// Sentences over the tiny vocabulary: labels "good" and "bad" when the words are in them
-/// (multi-label, separated by ";"), and the number of words (regression).
-void writeTaskCsv(const std::filesystem::path& file, int rows) {
-    std::mt19937_64 random(5);
-    std::ofstream out(file);
-    out << "text,labels,words\n";
-    for (int i = 0; i < rows; ++i) {
-        const auto count = 3 + random() % 14;
-        std::string text;
-        for (std::size_t w = 0; w < count; ++w) {
-            text += std::string(w == 0 ? "" : " ") + kWords[random() % std::size(kWords)];
-        }
-        const bool good = random() % 2 == 0;
-        const bool bad = random() % 3 == 0;
-        text += good ? " good" : "";
-        text += bad ? " bad" : "";
-        std::string labels = good ? "good" : "";
-        labels += bad ? (labels.empty() ? "bad" : ";bad") : "";
-        out << '"' << text << "\"," << labels << ',' << count + (good ? 1 : 0) + (bad ? 1 : 0)
-            << "\n";
-    }
-}
-
-/// Tagged sentences in CoNLL's layout: "cat" and "dog" are ANIMAL.
-void writeConll(const std::filesystem::path& file, int sentences) {
-    std::mt19937_64 random(6);
-    std::ofstream out(file);
-    out << "-DOCSTART- O\n\n";
-    for (int i = 0; i < sentences; ++i) {
-        const auto count = 3 + random() % 10;
-        for (std::size_t w = 0; w < count; ++w) {
-            if (random() % 5 == 0) {
-                out << (random() % 2 == 0 ? "cat" : "dogs") << " B-ANIMAL\n";
-            } else {
-                out << kWords[2 + random() % 11] << " O\n";
-            }
-        }
-        out << "\n";
-    }
-}
 
 /// predict --json's lines for texts, from a run (--run 1) or a folder.
 std::vector<nlohmann::json> predictJson(const std::string& db, const std::filesystem::path& dir,

@@ -2482,15 +2482,90 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>run %1:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>No trained model yet: train a run first, or choose a model folder.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Label probabilities of the text (Ctrl+Return on this tab)</source>
+        <source>run %1: %2 (%3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What the model predicts for the text, as its task reads it (Ctrl+Return on this tab)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Classify</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>bert::ui::TryItResultView</name>
+    <message>
+        <source>the run&apos;s threshold</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the threshold in the model folder&apos;s config.json</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the default threshold</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No label reaches the threshold %1 (%2).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Labels at or above the threshold %1 (%2):</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Below the threshold:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Predicted “%1”:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>In the target&apos;s units, as the model was trained on them.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>In the target&apos;s units: the run&apos;s standardisation (mean %1, scale %2) undone.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Entity types:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No entities found in this text.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Text</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>End</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The entity&apos;s first character in the text, counted from 0</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The entity&apos;s last character in the text, included (as predict --file writes it)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

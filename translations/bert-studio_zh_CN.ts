@@ -2478,16 +2478,91 @@
         <translation>运行 %1：%2（准确率 %3）</translation>
     </message>
     <message>
-        <source>run %1:</source>
-        <translation>运行 %1：</translation>
-    </message>
-    <message>
         <source>No trained model yet: train a run first, or choose a model folder.</source>
         <translation>还没有训练好的模型：请先训练一个运行，或选择模型文件夹。</translation>
     </message>
     <message>
-        <source>Label probabilities of the text (Ctrl+Return on this tab)</source>
-        <translation>文本的各标签概率（在此选项卡按 Ctrl+Return）</translation>
+        <source>run %1: %2 (%3)</source>
+        <translation>运行 %1：%2（%3）</translation>
+    </message>
+    <message>
+        <source>What the model predicts for the text, as its task reads it (Ctrl+Return on this tab)</source>
+        <translation>模型按其任务对文本给出的预测（在此选项卡按 Ctrl+Return）</translation>
+    </message>
+    <message>
+        <source>Classify</source>
+        <translation>分类</translation>
+    </message>
+</context>
+<context>
+    <name>bert::ui::TryItResultView</name>
+    <message>
+        <source>the run&apos;s threshold</source>
+        <translation>该运行的阈值</translation>
+    </message>
+    <message>
+        <source>the threshold in the model folder&apos;s config.json</source>
+        <translation>模型文件夹 config.json 中的阈值</translation>
+    </message>
+    <message>
+        <source>the default threshold</source>
+        <translation>默认阈值</translation>
+    </message>
+    <message>
+        <source>No label reaches the threshold %1 (%2).</source>
+        <translation>没有标签达到阈值 %1（%2）。</translation>
+    </message>
+    <message>
+        <source>Labels at or above the threshold %1 (%2):</source>
+        <translation>达到或超过阈值 %1 的标签（%2）：</translation>
+    </message>
+    <message>
+        <source>Below the threshold:</source>
+        <translation>低于阈值：</translation>
+    </message>
+    <message>
+        <source>Predicted “%1”:</source>
+        <translation>预测的“%1”：</translation>
+    </message>
+    <message>
+        <source>In the target&apos;s units, as the model was trained on them.</source>
+        <translation>以目标的单位表示，与模型训练时所用的单位相同。</translation>
+    </message>
+    <message>
+        <source>In the target&apos;s units: the run&apos;s standardisation (mean %1, scale %2) undone.</source>
+        <translation>以目标的单位表示：已撤销该运行的标准化（均值 %1，尺度 %2）。</translation>
+    </message>
+    <message>
+        <source>Entity types:</source>
+        <translation>实体类型：</translation>
+    </message>
+    <message>
+        <source>No entities found in this text.</source>
+        <translation>此文本中未找到实体。</translation>
+    </message>
+    <message>
+        <source>Text</source>
+        <translation>文本</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>起始</translation>
+    </message>
+    <message>
+        <source>End</source>
+        <translation>结束</translation>
+    </message>
+    <message>
+        <source>The entity&apos;s first character in the text, counted from 0</source>
+        <translation>实体在文本中的第一个字符位置，从 0 开始计数</translation>
+    </message>
+    <message>
+        <source>The entity&apos;s last character in the text, included (as predict --file writes it)</source>
+        <translation>实体在文本中的最后一个字符位置，包含该字符（与 predict --file 写出的相同）</translation>
     </message>
 </context>
 </TS>

@@ -15,10 +15,10 @@
 #include "data/TableReader.h"
 #include "hf/ModelFolder.h"
 #include "io/AtomicFile.h"
-#include "model/Inference.h"
 #include "runs/OutputPaths.h"
 #include "runs/RunExport.h"
 #include "runs/RunStore.h"
+#include "runs/TaskPrediction.h"
 
 namespace bert::cli {
 
@@ -140,13 +140,13 @@ int predict(const PredictArguments& args, const std::filesystem::path& database,
         inputs.json = args.json;
         return predictTask(settings, bundle, inputs, out);
     }
-    const auto probabilities =
-        predictProbabilities(*bundle.model, *bundle.tokenizer, texts, maxLength,
-                             std::max<std::size_t>(1, args.batchSize), c10::Device(c10::kCPU));
-    std::vector<std::size_t> predicted(texts.size());
-    for (std::size_t i = 0; i < texts.size(); ++i) {
-        const auto& p = probabilities[i];
-        predicted[i] = static_cast<std::size_t>(std::max_element(p.begin(), p.end()) - p.begin());
+    std::vector<std::vector<double>> probabilities;
+    std::vector<std::size_t> predicted;  // the most likely label of each text
+    for (auto& prediction :
+         predictTexts(settings, *bundle.model, *bundle.tokenizer, texts, maxLength,
+                      std::max<std::size_t>(1, args.batchSize), c10::Device(c10::kCPU))) {
+        probabilities.push_back(std::move(prediction.scores));
+        predicted.push_back(prediction.chosen.front());
     }
 
     if (!args.file.empty()) {

@@ -1,6 +1,7 @@
 // `bert-studio-cli predict` for the tasks other than single-label (issue 29): the labels above
 // the run's threshold (multi-label), the number in the target's units (regression), the
 // entities with their offsets into the text (token classification).
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -10,25 +11,11 @@
 #include "PredictTasks.h"
 #include "Error.h"
 #include "io/AtomicFile.h"
-#include "model/Inference.h"
 #include "runs/OutputPaths.h"
-#include "task/token/EntityMetrics.h"
-#include "task/token/EntityText.h"
+#include "runs/TaskPrediction.h"
 #include "task/multilabel/LabelSets.h"
-#include "task/multilabel/MultiLabelMetrics.h"
-#include "text/Utf8.h"
-#include "tokenizer/UnicodeProperties.h"
-#include "tokenizer/WordEncoding.h"
 
 namespace bert::cli {
-
-namespace {
-
-bool isSpace(char32_t cp) {
-    return cp == ' ' || cp == '\t' || cp == '\n' || cp == '\r' || cp == 0x3000 || cp == 0xA0;
-}
-
-}  // namespace
 
 std::string csvField(const std::string& text) {
     if (text.find_first_of(",\"\n\r") == std::string::npos) {
@@ -47,73 +34,21 @@ std::string csvNumber(double value) {
     return text;
 }
 
-TaggedSentence wordsOfText(const std::string& text) {
-    // Words as a tagging model's training data has them: runs of text between spaces, and each
-    // Chinese character a word of its own (CLUENER's and MSRA's character-level tags).
-    TaggedSentence sentence;
-    sentence.text = text;
-    std::size_t pos = 0;
-    std::size_t chars = 0;
-    std::optional<WordSpan> open;
-    auto close = [&] {
-        if (open) {
-            sentence.words.push_back(text.substr(open->byteBegin, open->byteEnd - open->byteBegin));
-            sentence.wordSpans.push_back(*open);
-            open.reset();
-        }
-    };
-    while (pos < text.size()) {
-        const auto begin = pos;
-        const auto cp = utf8::decode(text, pos);
-        if (isSpace(cp)) {
-            close();
-        } else if (unicode::isChineseChar(cp)) {
-            close();
-            open = WordSpan{begin, pos, chars};
-            close();
-        } else if (open) {
-            open->byteEnd = pos;
-        } else {
-            open = WordSpan{begin, pos, chars};
-        }
-        ++chars;
-    }
-    close();
-    sentence.tags.assign(sentence.words.size(), "O");
-    return sentence;
-}
-
 int predictTask(const TaskSettings& settings, ModelBundle& bundle, const TaskInputs& inputs,
                 std::ostream& out) {
     const auto& labels = bundle.config.labels;
     const auto& texts = inputs.texts;
     std::ostringstream written;  // --output's content
     std::string summary;
+    const auto predictions = predictTexts(settings, *bundle.model, *bundle.tokenizer, texts,
+                                          inputs.maxLength, inputs.batchSize,
+                                          c10::Device(c10::kCPU));
     if (settings.kind == TaskKind::TokenClassification) {
-        std::vector<TaggedSentence> sentences;
-        std::vector<std::vector<std::string>> words;
-        for (const auto& text : texts) {
-            sentences.push_back(wordsOfText(text));
-            words.push_back(sentences.back().words);
-        }
-        const auto predicted = predictWordLabels(*bundle.model, *bundle.tokenizer, words,
-                                                 inputs.maxLength, inputs.batchSize,
-                                                 c10::Device(c10::kCPU));
-        bool iobes = false;
-        for (const auto& label : labels) {
-            iobes = iobes || label.rfind("E-", 0) == 0 || label.rfind("S-", 0) == 0;
-        }
-        const auto mode = entityModeFor(iobes ? TagScheme::Iobes : TagScheme::Bio);
         std::size_t found = 0;
         for (std::size_t i = 0; i < texts.size(); ++i) {
-            std::vector<std::string> tags;
-            for (const auto id : predicted[i]) {
-                tags.push_back(id == kIgnoredLabel ? "O" : labels[static_cast<std::size_t>(id)]);
-            }
-            sentences[i].tags = tags;
             auto entities = nlohmann::json::array();
             std::string line;
-            for (const auto& entity : entitiesInText(sentences[i], entitiesOf(tags, mode))) {
+            for (const auto& entity : predictions[i].entities) {
                 // Offsets into the original text: code points (CLUENER's start and inclusive
                 // end) and bytes.
                 entities.push_back({{"type", entity.type},
@@ -134,9 +69,6 @@ int predictTask(const TaskSettings& settings, ModelBundle& bundle, const TaskInp
         }
         summary = "; " + std::to_string(found) + " entities";
     } else {
-        const auto scores = predictProbabilities(*bundle.model, *bundle.tokenizer, texts,
-                                                 inputs.maxLength, inputs.batchSize,
-                                                 c10::Device(c10::kCPU));
         const bool multiLabel = settings.kind == TaskKind::MultiLabel;
         written << "text" << (inputs.expected.empty() ? "" : ",label") << ",predicted";
         if (multiLabel) {
@@ -152,17 +84,16 @@ int predictTask(const TaskSettings& settings, ModelBundle& bundle, const TaskInp
         for (std::size_t i = 0; i < texts.size(); ++i) {
             std::string predicted;
             nlohmann::json row = {{"text", texts[i]}};
+            const auto& prediction = predictions[i];
             if (multiLabel) {
-                const std::vector<double> p(scores[i].begin(), scores[i].end());
-                const auto chosen = decideLabels(p, settings.threshold);
                 LabelSet names;
                 nlohmann::json probabilities = nlohmann::json::object();
                 for (std::size_t l = 0; l < labels.size(); ++l) {
-                    probabilities[labels[l]] = p[l];
-                    if (chosen[l] != 0) {
-                        names.push_back(labels[l]);
-                        predicted += (predicted.empty() ? "" : ";") + labels[l];
-                    }
+                    probabilities[labels[l]] = prediction.scores[l];
+                }
+                for (const auto l : prediction.chosen) {
+                    names.push_back(labels[l]);
+                    predicted += (predicted.empty() ? "" : ";") + labels[l];
                 }
                 row["labels"] = names;
                 row["probabilities"] = probabilities;
@@ -174,7 +105,7 @@ int predictTask(const TaskSettings& settings, ModelBundle& bundle, const TaskInp
                     exact += truth == names ? 1 : 0;
                 }
             } else {
-                const double value = settings.scaling.inverse(scores[i].front());
+                const double value = prediction.value;
                 predicted = csvNumber(value);
                 row["value"] = value;
                 if (!inputs.expected.empty()) {
@@ -188,7 +119,7 @@ int predictTask(const TaskSettings& settings, ModelBundle& bundle, const TaskInp
             }
             written << ',' << csvField(predicted);
             if (multiLabel) {
-                for (const auto value : scores[i]) {
+                for (const auto value : prediction.scores) {
                     written << "," << csvNumber(value);
                 }
             }

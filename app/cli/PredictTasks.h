@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "Commands.h"
-#include "data/TaggedReader.h"
 #include "hf/ModelFolder.h"
 #include "runs/OutputPaths.h"
 #include "runs/RunTask.h"
@@ -34,14 +33,10 @@ std::string csvField(const std::string& text);
 /// A score or value as predict prints it: 4 decimals.
 std::string csvNumber(double value);
 
-/// A text as the words a tagging model reads: runs between spaces, each Chinese character a
-/// word of its own, with their byte spans and code point offsets.
-TaggedSentence wordsOfText(const std::string& text);
-
-/// Predicts and prints (or writes) inputs for settings' task; returns the exit code. Multi-label
-/// and regression files are written as CSV (text, label, predicted, ...), entities as JSON lines
-/// {"text", "entities": [{"type", "text", "start", "end" (code points, end included),
-/// "byte_start", "byte_end"}]}.
+/// Predicts inputs for settings' task (runs/TaskPrediction.h, as Try it does) and prints (or
+/// writes) them; returns the exit code. Multi-label and regression files are written as CSV
+/// (text, label, predicted, ...), entities as JSON lines {"text", "entities": [{"type", "text",
+/// "start", "end" (code points, end included), "byte_start", "byte_end"}]}.
 int predictTask(const TaskSettings& settings, ModelBundle& bundle, const TaskInputs& inputs,
                 std::ostream& out);
 

@@ -12,19 +12,24 @@
 #include <QShortcut>
 #include <QVBoxLayout>
 
+#include "Error.h"
 #include "common/AsyncTask.h"
 #include "common/Guard.h"
+#include "common/Names.h"
 #include "hf/ModelFolder.h"
-#include "model/Inference.h"
 #include "runs/RunExport.h"
 #include "runs/RunStore.h"
+#include "runs/RunTask.h"
+#include "runs/TaskPrediction.h"
 #include "train/Metrics.h"
+#include "tryit/TryItResultView.h"
 
 namespace bert::ui {
 
 namespace {
 constexpr std::size_t kTryItMaxLength = 512;      // tokens: a model folder's texts are cut here
 constexpr int kMaxLengthRole = Qt::UserRole + 1;  // a run's model reads what the run read
+constexpr int kRunIdRole = Qt::UserRole + 2;      // a run's threshold and scaling are its own
 
 /// The max length a stored run trained at, or kTryItMaxLength when it does not say.
 std::size_t maxLengthOfRun(const RunRecord& run) {
@@ -35,7 +40,34 @@ std::size_t maxLengthOfRun(const RunRecord& run) {
     }
     return kTryItMaxLength;
 }
+
+/// What the combo box says of a run: its accuracy for single-label, else its task.
+QString describeRun(const RunRecord& run) {
+    const auto kind = taskSettingsOfRun(run, {}).kind;
+    const auto name = QString::fromStdString(run.name);
+    return kind == TaskKind::SingleLabel
+               ? TryItPage::tr("run %1: %2 (accuracy %3)")
+                     .arg(run.id)
+                     .arg(name)
+                     .arg(run.bestAccuracy, 0, 'f', 3)
+               : TryItPage::tr("run %1: %2 (%3)").arg(run.id).arg(name, Names::task(kind));
+}
 }  // namespace
+
+/// A loaded model and how its outputs are read: the run's task settings (runId > 0), or the
+/// folder's config.json.
+struct TryItPage::LoadedModel {
+    ModelBundle bundle;
+    std::filesystem::path folder;
+    qint64 runId = 0;
+    TaskSettings settings;
+    ThresholdSource thresholdSource = ThresholdSource::Default;
+};
+
+struct TryItPage::Outcome {
+    std::shared_ptr<LoadedModel> model;
+    TryItResult result;
+};
 
 TryItPage::TryItPage(std::filesystem::path database, QWidget* parent)
     : QWidget(parent), database_(std::move(database)) {
@@ -52,8 +84,11 @@ TryItPage::TryItPage(std::filesystem::path database, QWidget* parent)
     text_ = new QPlainTextEdit(this);
     text_->setPlaceholderText(tr("Type or paste a text to classify…"));
     classify_ = new QPushButton(tr("C&lassify"), this);
-    classify_->setToolTip(tr("Label probabilities of the text (Ctrl+Return on this tab)"));
-    connect(classify_, &QPushButton::clicked, this, [this] { classify(text_->toPlainText()); });
+    classify_->setToolTip(
+        tr("What the model predicts for the text, as its task reads it (Ctrl+Return on this "
+           "tab)"));
+    connect(classify_, &QPushButton::clicked, this,
+            [this] { guarded(this, tr("Classify"), [this] { classify(text_->toPlainText()); }); });
     // Ctrl+Return classifies here; the main window's Start is not bound to it on this tab.
     for (const auto& keys :
          {QKeySequence(Qt::CTRL | Qt::Key_Return), QKeySequence(Qt::CTRL | Qt::Key_Enter)}) {
@@ -93,13 +128,11 @@ void TryItPage::refreshRuns() {
         for (auto it = runs.rbegin(); it != runs.rend(); ++it) {
             const auto checkpoint = modelCheckpointOfRun(store, it->id);
             if (!checkpoint.empty()) {
-                source_->addItem(tr("run %1: %2 (accuracy %3)")
-                                     .arg(it->id)
-                                     .arg(QString::fromStdString(it->name))
-                                     .arg(it->bestAccuracy, 0, 'f', 3),
-                                 QString::fromStdString(checkpoint.string()));
+                source_->addItem(describeRun(*it), QString::fromStdString(checkpoint.string()));
                 source_->setItemData(source_->count() - 1,
                                      static_cast<qulonglong>(maxLengthOfRun(*it)), kMaxLengthRole);
+                source_->setItemData(source_->count() - 1, static_cast<qlonglong>(it->id),
+                                     kRunIdRole);
             }
         }
     } catch (...) {
@@ -112,10 +145,9 @@ void TryItPage::refreshRuns() {
 }
 
 void TryItPage::chooseRun(qint64 runId) {
-    for (int i = 0; i < source_->count(); ++i) {
-        if (source_->itemText(i).startsWith(tr("run %1:").arg(runId))) {
-            source_->setCurrentIndex(i);
-        }
+    const int index = source_->findData(static_cast<qlonglong>(runId), kRunIdRole);
+    if (index >= 0) {
+        source_->setCurrentIndex(index);
     }
 }
 
@@ -145,68 +177,93 @@ void TryItPage::classify(const QString& text) {
     const auto maxLength = source_->currentData(kMaxLengthRole).isValid()
                                ? source_->currentData(kMaxLengthRole).toULongLong()
                                : kTryItMaxLength;
+    const qint64 runId = source_->currentData(kRunIdRole).isValid()
+                             ? source_->currentData(kRunIdRole).toLongLong()
+                             : 0;
     // The task gets the loaded model when it is the chosen one, and loads it otherwise.
-    auto model = folder == loadedFolder_ ? model_ : nullptr;
-    struct Outcome {
-        std::shared_ptr<ModelBundle> model;
-        Probabilities probabilities;
-    };
+    auto model = model_ && model_->folder == folder && model_->runId == runId ? model_ : nullptr;
     setBusy(true);
     runAsync<Outcome>(
         this,
-        [model, folder, maxLength, input = text.toStdString()]() mutable {
+        [model, folder, runId, maxLength, database = database_,
+         input = text.toStdString()]() mutable {
             if (!model) {
-                model = std::make_shared<ModelBundle>(loadModelFolder(folder));
+                model = std::make_shared<LoadedModel>();
+                model->bundle = loadModelFolder(folder);
+                model->folder = folder;
+                model->runId = runId;
+                if (runId > 0) {
+                    // As `predict --run` reads a run: its threshold and target scaling.
+                    RunStore store(database, RunStore::Access::ReadOnly);
+                    const auto run = store.run(runId);
+                    if (!run) {
+                        throw InputError(store.file(), "has no run " + std::to_string(runId));
+                    }
+                    model->settings = taskSettingsOfRun(*run, store.evaluations(runId));
+                    model->thresholdSource = ThresholdSource::Run;
+                } else {
+                    const auto& config = model->bundle.config;
+                    model->settings = taskSettingsOfConfig(config, folder / "config.json");
+                    const auto& original = config.original;
+                    model->thresholdSource =
+                        original.is_object() && original.contains(kTaskSettingsKey) &&
+                                original[kTaskSettingsKey].contains("threshold")
+                            ? ThresholdSource::Folder
+                            : ThresholdSource::Default;
+                }
             }
-            const auto probabilities = predictProbabilities(
-                *model->model, *model->tokenizer, {input}, maxLength, 1, c10::Device(c10::kCPU));
             Outcome outcome{model, {}};
-            for (std::size_t i = 0; i < model->config.labels.size(); ++i) {
-                outcome.probabilities.append({QString::fromStdString(model->config.labels[i]),
-                                              static_cast<double>(probabilities[0][i])});
-            }
-            std::sort(outcome.probabilities.begin(), outcome.probabilities.end(),
-                      [](const auto& a, const auto& b) { return a.second > b.second; });
+            outcome.result.settings = model->settings;
+            outcome.result.thresholdSource = model->thresholdSource;
+            outcome.result.labels = model->bundle.config.labels;
+            outcome.result.prediction =
+                predictTexts(model->settings, *model->bundle.model, *model->bundle.tokenizer,
+                             {input}, maxLength, 1, c10::Device(c10::kCPU))
+                    .front();
             return outcome;
         },
-        [this, folder](Outcome outcome) {
+        [this](Outcome outcome) {
             model_ = std::move(outcome.model);
-            loadedFolder_ = folder;
             setBusy(false);
-            showResult(outcome.probabilities);
-            Q_EMIT classified(outcome.probabilities);
+            showOutcome(outcome);
+            Q_EMIT classified(lastResult_);
         },
         [this](const QString& message) {
             setBusy(false);
             error_->setText(message);
-            showResult({});
+            clearResult();
             Q_EMIT failed(message);
         });
 }
 
-void TryItPage::showResult(const Probabilities& result) {
-    lastResult_ = result;
-    // One widget holds a result's rows: the next result replaces it whole. (Taking the layout's
+void TryItPage::clearResult() {
+    lastResult_.clear();
+    delete results_;
+    results_ = nullptr;
+}
+
+void TryItPage::showOutcome(const Outcome& outcome) {
+    const auto& result = outcome.result;
+    lastTask_ = result.settings.kind;
+    lastResult_.clear();
+    const auto& prediction = result.prediction;
+    if (lastTask_ == TaskKind::Regression) {
+        const auto target = result.labels.empty() ? std::string() : result.labels.front();
+        lastResult_.append({QString::fromStdString(target), prediction.value});
+    } else if (lastTask_ != TaskKind::TokenClassification) {
+        for (std::size_t l = 0; l < prediction.scores.size() && l < result.labels.size(); ++l) {
+            lastResult_.append({QString::fromStdString(result.labels[l]), prediction.scores[l]});
+        }
+        std::stable_sort(lastResult_.begin(), lastResult_.end(),
+                         [](const auto& a, const auto& b) { return a.second > b.second; });
+    }
+    // One widget holds a result's view: the next result replaces it whole. (Taking the layout's
     // items one by one deleted a row's layout twice, and its labels and bars never: the second
     // Classify crashed the studio.)
     delete results_;
-    results_ = new QWidget(this);
-    results_->setObjectName(QStringLiteral("tryItResults"));
-    auto* rows = new QVBoxLayout(results_);
-    rows->setContentsMargins(0, 0, 0, 0);
-    for (const auto& [label, probability] : result) {
-        auto* row = new QHBoxLayout();
-        auto* name = new QLabel(label, results_);
-        name->setMinimumWidth(120);
-        auto* bar = new QProgressBar(results_);
-        bar->setRange(0, 1000);
-        bar->setValue(static_cast<int>(probability * 1000.0));
-        bar->setFormat(QString::number(probability * 100.0, 'f', 1) + QLatin1Char('%'));
-        row->addWidget(name);
-        row->addWidget(bar, 1);
-        rows->addLayout(row);
-    }
+    results_ = new TryItResultView(result, this);
     resultsArea_->addWidget(results_);
+    results_->show();  // now, not when the layout's queued show comes: classified() follows
 }
 
 int TryItPage::resultRows() const {

@@ -7,6 +7,8 @@
 #include <QPair>
 #include <QWidget>
 
+#include "task/TaskKind.h"
+
 QT_BEGIN_NAMESPACE
 class QComboBox;
 class QLabel;
@@ -15,15 +17,16 @@ class QPushButton;
 class QVBoxLayout;
 QT_END_NAMESPACE
 
-namespace bert {
-struct ModelBundle;
-}
-
 namespace bert::ui {
 
-/// "Try it" tab: type or paste a text and see the label probabilities from a run's model (or
-/// any model folder). Classify, or Ctrl+Return anywhere on the tab. A run's model reads the
-/// text as the run did: cut at the run's max length (a model folder's at 512 tokens).
+/// "Try it" tab: type or paste a text and see what a run's model (or any model folder) predicts
+/// for it, as its task reads it (issue 29, point 6; the views in TryItResultView.h): the label
+/// probabilities (single-label), the labels at or above the run's threshold as chips
+/// (multi-label), the number in the target's units (regression), or the text with its entities
+/// highlighted by type (token classification). Classify, or Ctrl+Return anywhere on the tab. A
+/// run's model reads the text as the run did: cut at the run's max length (a model folder's at
+/// 512 tokens), with the run's threshold and target scaling (a folder's from its config.json).
+/// The prediction is runs/TaskPrediction.h's, the one `bert-studio-cli predict` prints.
 ///
 /// Loading the model and classifying run off the GUI thread (runAsync): the tensors they make
 /// are not counted against a running trainer's memory cap, and the window never waits on
@@ -34,7 +37,10 @@ class TryItPage : public QWidget {
     Q_OBJECT
 
 public:
-    using Probabilities = QList<QPair<QString, double>>;  ///< label, probability; most likely first
+    /// Label and score, highest first: each label's probability (single- and multi-label), or
+    /// the target column's name and the predicted value (regression); empty for token
+    /// classification, whose entities the page shows.
+    using Probabilities = QList<QPair<QString, double>>;
 
     explicit TryItPage(std::filesystem::path database, QWidget* parent = nullptr);
     ~TryItPage() override;
@@ -45,7 +51,10 @@ public:
     bool busy() const { return busy_; }
     /// The last result shown.
     Probabilities lastResult() const { return lastResult_; }
-    /// The rows (label and bar) shown now.
+    /// The task of the last result shown.
+    TaskKind lastTask() const { return lastTask_; }
+    /// The probability bars shown now (a row per label; dimmed rows for multi-label's labels
+    /// below the threshold).
     int resultRows() const;
     void chooseRun(qint64 runId);
     /// The model chosen now, as the list shows it.
@@ -58,19 +67,24 @@ Q_SIGNALS:
     void failed(const QString& message);
 
 private:
-    void showResult(const Probabilities& result);
+    struct LoadedModel;  // the model, with its task settings
+    struct Outcome;
+
+    void showOutcome(const Outcome& outcome);
+    void clearResult();
     void setBusy(bool busy);
 
     std::filesystem::path database_;
-    std::shared_ptr<ModelBundle> model_;
+    std::shared_ptr<LoadedModel> model_;
     std::filesystem::path loadedFolder_;
     Probabilities lastResult_;
+    TaskKind lastTask_ = TaskKind::SingleLabel;
     bool busy_ = false;
     QComboBox* source_;
     QPlainTextEdit* text_;
     QPushButton* classify_;
     QVBoxLayout* resultsArea_;
-    QWidget* results_ = nullptr;  ///< the rows of the result shown; replaced by the next
+    QWidget* results_ = nullptr;  ///< the view of the result shown; replaced by the next
     QLabel* error_;
 };
 

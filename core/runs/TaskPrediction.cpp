@@ -1,0 +1,82 @@
+#include "runs/TaskPrediction.h"
+
+#include <algorithm>
+
+#include "model/Inference.h"
+#include "task/multilabel/MultiLabelMetrics.h"
+#include "task/token/EntityMetrics.h"
+#include "task/token/TextWords.h"
+#include "tokenizer/WordEncoding.h"
+
+namespace bert {
+
+namespace {
+
+std::vector<TextPrediction> predictEntities(SequenceClassifier& model, const Tokenizer& tokenizer,
+                                            const std::vector<std::string>& texts,
+                                            std::size_t maxLength, std::size_t batchSize,
+                                            c10::Device device) {
+    const auto& labels = model.config().labels;
+    std::vector<TextPrediction> out(texts.size());
+    std::vector<std::vector<std::string>> words;
+    for (std::size_t i = 0; i < texts.size(); ++i) {
+        out[i].words = wordsOfText(texts[i]);
+        words.push_back(out[i].words.words);
+    }
+    const auto predicted = predictWordLabels(model, tokenizer, words, maxLength, batchSize, device);
+    const bool iobes = std::any_of(labels.begin(), labels.end(), [](const std::string& label) {
+        return label.rfind("E-", 0) == 0 || label.rfind("S-", 0) == 0;
+    });
+    const auto mode = entityModeFor(iobes ? TagScheme::Iobes : TagScheme::Bio);
+    for (std::size_t i = 0; i < texts.size(); ++i) {
+        auto& sentence = out[i].words;
+        sentence.tags.clear();
+        for (const auto id : predicted[i]) {
+            sentence.tags.push_back(id == kIgnoredLabel ? "O"
+                                                        : labels[static_cast<std::size_t>(id)]);
+        }
+        out[i].entities = entitiesInText(sentence, entitiesOf(sentence.tags, mode));
+    }
+    return out;
+}
+
+}  // namespace
+
+std::vector<TextPrediction> predictTexts(const TaskSettings& settings, SequenceClassifier& model,
+                                         const Tokenizer& tokenizer,
+                                         const std::vector<std::string>& texts,
+                                         std::size_t maxLength, std::size_t batchSize,
+                                         c10::Device device) {
+    if (settings.kind == TaskKind::TokenClassification) {
+        return predictEntities(model, tokenizer, texts, maxLength, batchSize, device);
+    }
+    const auto scores = predictProbabilities(model, tokenizer, texts, maxLength, batchSize, device);
+    std::vector<TextPrediction> out(texts.size());
+    for (std::size_t i = 0; i < texts.size(); ++i) {
+        auto& prediction = out[i];
+        prediction.scores.assign(scores[i].begin(), scores[i].end());
+        const auto& p = prediction.scores;
+        switch (settings.kind) {
+            case TaskKind::MultiLabel: {
+                const auto decided = decideLabels(p, settings.threshold);
+                for (std::size_t l = 0; l < decided.size(); ++l) {
+                    if (decided[l] != 0) {
+                        prediction.chosen.push_back(l);
+                    }
+                }
+                break;
+            }
+            case TaskKind::Regression:
+                prediction.value = settings.scaling.inverse(p.front());
+                break;
+            case TaskKind::SingleLabel:
+            case TaskKind::TokenClassification:  // handled above
+                prediction.chosen = {
+                    static_cast<std::size_t>(std::max_element(p.begin(), p.end()) - p.begin())};
+                break;
+        }
+    }
+    return out;
+}
+
+}  // namespace bert

@@ -1173,10 +1173,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Check the columns that are labels</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Check the label columns: each holds 1 (or true) where a row has the label, 0 (or false) where it does not.</source>
         <translation type="unfinished"></translation>
     </message>

@@ -1173,10 +1173,6 @@
         <translation>每个标签各占一列：行带有该标签时为 1（或 true），否则为 0（或 false）</translation>
     </message>
     <message>
-        <source>Check the columns that are labels</source>
-        <translation>勾选作为标签的列</translation>
-    </message>
-    <message>
         <source>Check the label columns: each holds 1 (or true) where a row has the label, 0 (or false) where it does not.</source>
         <translation>勾选标签列：行带有该标签时该列为 1（或 true），否则为 0（或 false）。</translation>
     </message>

@@ -320,6 +320,7 @@ void DatasetPage::columnsChanged() {
     if (!tagged_) {
         labelColumn_->setEnabled(!labelsFromColumns());  // the 0/1 columns are the labels
     }
+    form_->setRowVisible(labelColumn_, !labelsFromColumns());
     if (file_.isEmpty()) {
         return;
     }

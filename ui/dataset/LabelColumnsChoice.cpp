@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include <QHBoxLayout>
-#include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QRadioButton>
@@ -13,7 +12,7 @@
 namespace bert::ui {
 
 namespace {
-constexpr int kListRows = 6;  // rows the list shows before it scrolls
+constexpr int kListRows = 3;  // rows the list shows before it scrolls: the form is tall already
 }  // namespace
 
 LabelColumnsChoice::LabelColumnsChoice(QWidget* parent) : QWidget(parent) {
@@ -32,11 +31,8 @@ LabelColumnsChoice::LabelColumnsChoice(QWidget* parent) : QWidget(parent) {
            "where it does not"));
     list_ = new QListWidget(this);
     list_->setObjectName(QStringLiteral("labelColumns"));
-    list_->setToolTip(tr("Check the columns that are labels"));
-    hint_ = new QLabel(tr("Check the label columns: each holds 1 (or true) where a row has the "
-                          "label, 0 (or false) where it does not."),
-                       this);
-    hint_->setWordWrap(true);
+    list_->setToolTip(tr("Check the label columns: each holds 1 (or true) where a row has the "
+                         "label, 0 (or false) where it does not."));
 
     auto* oneColumn = new QHBoxLayout();
     oneColumn->setContentsMargins(0, 0, 0, 0);
@@ -48,7 +44,6 @@ LabelColumnsChoice::LabelColumnsChoice(QWidget* parent) : QWidget(parent) {
     layout->addLayout(oneColumn);
     layout->addWidget(columns_);
     layout->addWidget(list_);
-    layout->addWidget(hint_);
 
     // The two buttons are exclusive: one toggles whenever the way changes.
     connect(columns_, &QRadioButton::toggled, this, [this] {
@@ -64,10 +59,11 @@ void LabelColumnsChoice::showWay() {
     const bool fromColumns = columns_->isChecked();
     separator_->setEnabled(!fromColumns);
     list_->setVisible(fromColumns);
-    hint_->setVisible(fromColumns);
     if (fromColumns && list_->count() > 0) {
         const int rows = std::min(list_->count(), kListRows);
-        list_->setFixedHeight(rows * list_->sizeHintForRow(0) + 2 * list_->frameWidth());
+        // Before the list is first shown its rows may not know their height yet.
+        const int row = std::max(list_->sizeHintForRow(0), list_->fontMetrics().height() + 6);
+        list_->setFixedHeight(rows * row + 2 * list_->frameWidth());
     }
 }
 

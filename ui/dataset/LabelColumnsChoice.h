@@ -13,7 +13,6 @@
 #include <QWidget>
 
 QT_BEGIN_NAMESPACE
-class QLabel;
 class QLineEdit;
 class QListWidget;
 class QRadioButton;
@@ -55,7 +54,6 @@ private:
     QLineEdit* separator_;
     QRadioButton* columns_;
     QListWidget* list_;
-    QLabel* hint_;
 };
 
 }  // namespace bert::ui

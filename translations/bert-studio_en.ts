@@ -369,6 +369,10 @@
         <source>Tags</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>longer than %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>TrainingOptions</name>
@@ -947,10 +951,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>examples</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>%1 examples in %2 classes; %3 rows without text or label skipped; %4 invalid UTF-8 sequences replaced.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -960,14 +960,6 @@
     </message>
     <message>
         <source>Choose a model to see token lengths.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&gt; %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>tokens (up to)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1007,15 +999,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>The character between the labels of a cell (multi-label)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Tas&amp;k:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Label se&amp;parator:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1067,10 +1051,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>target (up to)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>%1 examples; target “%2” from %3 to %4, mean %5, standard deviation %6.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1104,6 +1084,30 @@
     </message>
     <message>
         <source>the label column holds numbers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Labels:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2 hold only 0 and 1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Label columns</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 examples with %2 labels from their 0/1 columns, %3 labels per example on average. The table counts the examples that have both labels.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: only one of the chosen columns has any 1: a multi-label task needs at least two labels.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1147,6 +1151,29 @@
     </message>
     <message>
         <source>&amp;Close</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>bert::ui::LabelColumnsChoice</name>
+    <message>
+        <source>In one column, se&amp;parated by</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The character between the labels of a cell (multi-label)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>One 0/1 col&amp;umn per label</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Each label has its own column: 1 (or true) where a row has the label, 0 (or false) where it does not</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Check the label columns: each holds 1 (or true) where a row has the label, 0 (or false) where it does not.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

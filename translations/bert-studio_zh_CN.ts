@@ -369,6 +369,10 @@
         <source>Tags</source>
         <translation>标签</translation>
     </message>
+    <message>
+        <source>longer than %1</source>
+        <translation>长于 %1</translation>
+    </message>
 </context>
 <context>
     <name>TrainingOptions</name>
@@ -947,10 +951,6 @@
         <translation>打开数据集</translation>
     </message>
     <message>
-        <source>examples</source>
-        <translation>样本</translation>
-    </message>
-    <message>
         <source>%1 examples in %2 classes; %3 rows without text or label skipped; %4 invalid UTF-8 sequences replaced.</source>
         <translation>共 %1 个样本，%2 个类别；跳过 %3 行缺少文本或标签的数据；替换了 %4 个无效 UTF-8 序列。</translation>
     </message>
@@ -961,14 +961,6 @@
     <message>
         <source>Choose a model to see token lengths.</source>
         <translation>选择模型后可查看词元长度。</translation>
-    </message>
-    <message>
-        <source>&gt; %1</source>
-        <translation>&gt; %1</translation>
-    </message>
-    <message>
-        <source>tokens (up to)</source>
-        <translation>词元数（上限）</translation>
     </message>
     <message>
         <source>Lengths: half of the examples have up to %1 tokens, 90% up to %2, 99% up to %3: a max length of %3 keeps 99% of them whole.</source>
@@ -1007,16 +999,8 @@
         <translation>运行要学习预测的内容：一个标签、任意多个标签、一个数值，或每个词一个标签</translation>
     </message>
     <message>
-        <source>The character between the labels of a cell (multi-label)</source>
-        <translation>单元格中分隔各标签的字符（多标签）</translation>
-    </message>
-    <message>
         <source>Tas&amp;k:</source>
         <translation>任务(&amp;K)：</translation>
-    </message>
-    <message>
-        <source>Label se&amp;parator:</source>
-        <translation>标签分隔符(&amp;P)：</translation>
     </message>
     <message>
         <source>Datasets (*.csv *.tsv *.tab *.jsonl *.ndjson *.json *.conll *.bio *.iob *.iobes);;All files (*)</source>
@@ -1067,10 +1051,6 @@
         <translation>目标值直方图</translation>
     </message>
     <message>
-        <source>target (up to)</source>
-        <translation>目标值（不超过）</translation>
-    </message>
-    <message>
         <source>%1 examples; target “%2” from %3 to %4, mean %5, standard deviation %6.</source>
         <translation>%1 个样本；目标“%2”从 %3 到 %4，均值 %5，标准差 %6。</translation>
     </message>
@@ -1105,6 +1085,30 @@
     <message>
         <source>the label column holds numbers</source>
         <translation>标签列为数值</translation>
+    </message>
+    <message>
+        <source>tokens</source>
+        <translation>词元数</translation>
+    </message>
+    <message>
+        <source>Labels:</source>
+        <translation>标签：</translation>
+    </message>
+    <message>
+        <source>%1: %2 hold only 0 and 1</source>
+        <translation>%1：%2 只含 0 和 1</translation>
+    </message>
+    <message>
+        <source>Label columns</source>
+        <translation>标签列</translation>
+    </message>
+    <message>
+        <source>%1 examples with %2 labels from their 0/1 columns, %3 labels per example on average. The table counts the examples that have both labels.</source>
+        <translation>%1 个样本，%2 个标签（各取自其 0/1 列），平均每个样本 %3 个标签。表格统计同时带有两个标签的样本数。</translation>
+    </message>
+    <message>
+        <source>%1: only one of the chosen columns has any 1: a multi-label task needs at least two labels.</source>
+        <translation>%1：所选列中只有一列含有 1：多标签任务至少需要两个标签。</translation>
     </message>
 </context>
 <context>
@@ -1148,6 +1152,29 @@
     <message>
         <source>&amp;Close</source>
         <translation>关闭(&amp;C)</translation>
+    </message>
+</context>
+<context>
+    <name>bert::ui::LabelColumnsChoice</name>
+    <message>
+        <source>In one column, se&amp;parated by</source>
+        <translation>在同一列中，分隔符为(&amp;P)</translation>
+    </message>
+    <message>
+        <source>The character between the labels of a cell (multi-label)</source>
+        <translation>单元格中分隔各标签的字符（多标签）</translation>
+    </message>
+    <message>
+        <source>One 0/1 col&amp;umn per label</source>
+        <translation>每个标签一个 0/1 列(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Each label has its own column: 1 (or true) where a row has the label, 0 (or false) where it does not</source>
+        <translation>每个标签各占一列：行带有该标签时为 1（或 true），否则为 0（或 false）</translation>
+    </message>
+    <message>
+        <source>Check the label columns: each holds 1 (or true) where a row has the label, 0 (or false) where it does not.</source>
+        <translation>勾选标签列：行带有该标签时该列为 1（或 true），否则为 0（或 false）。</translation>
     </message>
 </context>
 <context>

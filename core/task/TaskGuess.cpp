@@ -1,5 +1,6 @@
 #include "task/TaskGuess.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <fstream>
@@ -7,7 +8,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "Error.h"
 #include "data/TableReader.h"
+#include "task/multilabel/LabelSets.h"
 
 namespace bert {
 
@@ -54,34 +57,61 @@ bool isNumber(const std::string& cell, bool& fraction) {
 
 }  // namespace
 
+std::vector<std::string> indicatorColumns(const Table& table, const ColumnSpec& columns) {
+    std::vector<std::string> found;
+    if (table.rows.empty()) {
+        return found;
+    }
+    for (const auto& column : table.columns) {
+        if (column == columns.text || (!columns.textPair.empty() && column == columns.textPair)) {
+            continue;
+        }
+        // The reader's own check, so that a column guessed here is one training reads.
+        try {
+            labelSetsFromIndicatorColumns(table, {column}, {});
+            found.push_back(column);
+        } catch (const InputError&) {
+        }
+    }
+    return found;
+}
+
 TaskGuess guessTask(const DataSpec& spec) {
     const auto& file = spec.trainFile;
     const auto extension = lowerExtension(file);
     if (extension == ".conll" || extension == ".bio" || extension == ".iob" ||
         extension == ".iobes") {
-        return {TaskKind::TokenClassification, "a CoNLL file of tagged words"};
+        return {TaskKind::TokenClassification, "a CoNLL file of tagged words", {}};
     }
     if (!spec.task.labelColumns.empty()) {
-        return {TaskKind::MultiLabel, "one 0/1 column per label"};
+        return {TaskKind::MultiLabel, "one 0/1 column per label", spec.task.labelColumns};
     }
     if (extension == ".jsonl" || extension == ".ndjson" || extension == ".json") {
         const auto first = firstJsonObject(file);
         if (first.contains("tokens") && (first.contains("tags") || first.contains("ner_tags"))) {
-            return {TaskKind::TokenClassification, "JSON lines of tokens and their tags"};
+            return {TaskKind::TokenClassification, "JSON lines of tokens and their tags", {}};
         }
         if (first.contains("text") && first.contains("label") && first["label"].is_object()) {
-            return {TaskKind::TokenClassification, "JSON lines of entity spans over texts"};
+            return {TaskKind::TokenClassification, "JSON lines of entity spans over texts", {}};
         }
     }
     Table table;
     try {
         table = readTable(file, std::nullopt, 5000);
     } catch (const std::exception&) {
-        return {TaskKind::SingleLabel, "the data could not be read to guess"};
+        return {TaskKind::SingleLabel, "the data could not be read to guess", {}};
     }
     const auto column = table.columnIndex(spec.columns.label);
+    // Several 0/1 columns and no other label column: one column per label (a binary label
+    // column of 0/1 alone stays single-label).
+    auto indicators = indicatorColumns(table, spec.columns);
+    if (indicators.size() >= 2 &&
+        (!column || std::find(indicators.begin(), indicators.end(), spec.columns.label) !=
+                        indicators.end())) {
+        return {TaskKind::MultiLabel, "one 0/1 column per label", std::move(indicators)};
+    }
     if (!column || table.rows.empty()) {
-        return {TaskKind::SingleLabel, "one label per text"};
+        return {TaskKind::SingleLabel, "one label per text", {}};
     }
     std::size_t separated = 0;
     std::size_t numbers = 0;
@@ -101,12 +131,12 @@ TaskGuess guessTask(const DataSpec& spec) {
         distinct.insert(cell);
     }
     if (filled > 0 && separated * 5 >= filled) {
-        return {TaskKind::MultiLabel, "the label column holds several labels per row"};
+        return {TaskKind::MultiLabel, "the label column holds several labels per row", {}};
     }
     if (filled > 0 && numbers == filled && (fraction || distinct.size() > kRegressionDistinctValues)) {
-        return {TaskKind::Regression, "the label column holds numbers"};
+        return {TaskKind::Regression, "the label column holds numbers", {}};
     }
-    return {TaskKind::SingleLabel, "one label per text"};
+    return {TaskKind::SingleLabel, "one label per text", {}};
 }
 
 }  // namespace bert

@@ -3,9 +3,6 @@
 #include <algorithm>
 #include <set>
 
-#include <QBarCategoryAxis>
-#include <QBarSeries>
-#include <QBarSet>
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
@@ -18,7 +15,6 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
-#include <QLineEdit>
 #include <QMenu>
 #include <QMimeData>
 #include <QPushButton>
@@ -27,29 +23,20 @@
 #include <QTableWidget>
 #include <QToolButton>
 #include <QVBoxLayout>
-#include <QValueAxis>
 
 #include "common/Guard.h"
 #include "common/Names.h"
-#include "common/NiceAxis.h"
+#include "dataset/LabelColumnsChoice.h"
 #include "dataset/TaskSummary.h"
-#include "task/multilabel/LabelSets.h"
 #include "task/regression/RegressionTargets.h"
-#include "tokenizer/Tokenizer.h"
 
 namespace bert::ui {
 
 namespace {
-constexpr int kPreviewRows = 200;            // rows shown in the preview table
-constexpr std::size_t kProfileRows = 20000;  // rows tokenized for the histogram
-constexpr std::size_t kHistogramBins = 16;
+constexpr int kPreviewRows = 200;  // rows shown in the preview table
 constexpr int kRecentFiles = 8;
 const char* kRecentKey = "dataset/recent";
 const QString kNone = QStringLiteral("—");
-
-QString percent(double share) {
-    return QString::number(share * 100.0, 'f', 1) + QLatin1Char('%');
-}
 }  // namespace
 
 DatasetPage::DatasetPage(QWidget* parent) : QWidget(parent) {
@@ -88,12 +75,8 @@ DatasetPage::DatasetPage(QWidget* parent) : QWidget(parent) {
         task_->addItem(Names::task(kind), int(kind));
     }
     connect(task_, &QComboBox::currentIndexChanged, this, &DatasetPage::columnsChanged);
-    separator_ = new QLineEdit(QStringLiteral(";"), this);
-    separator_->setObjectName(QStringLiteral("labelSeparator"));
-    separator_->setMaxLength(1);
-    separator_->setMaximumWidth(60);
-    separator_->setToolTip(tr("The character between the labels of a cell (multi-label)"));
-    connect(separator_, &QLineEdit::editingFinished, this, &DatasetPage::columnsChanged);
+    labelChoice_ = new LabelColumnsChoice(this);
+    connect(labelChoice_, &LabelColumnsChoice::changed, this, &DatasetPage::labelChoiceChanged);
     taskGuessLabel_ = new QLabel(this);
     taskGuessLabel_->setObjectName(QStringLiteral("taskGuess"));
     taskGuessLabel_->setWordWrap(true);
@@ -124,14 +107,15 @@ DatasetPage::DatasetPage(QWidget* parent) : QWidget(parent) {
     unknownLabel_->setWordWrap(true);
     unknownLabel_->setObjectName(QStringLiteral("unknownTokens"));
 
-    auto* form = new QFormLayout();
-    form->addRow(tr("Tas&k:"), task_);
-    form->addRow(QString(), taskGuessLabel_);
-    form->addRow(tr("Label se&parator:"), separator_);
-    form->addRow(tr("&Text column:"), textColumn_);
-    form->addRow(tr("&Second text column:"), pairColumn_);
-    form->addRow(tr("&Label column:"), labelColumn_);
-    form->addRow(tr("&Validation share:"), validationFraction_);
+    form_ = new QFormLayout();
+    form_->addRow(tr("Tas&k:"), task_);
+    form_->addRow(QString(), taskGuessLabel_);
+    form_->addRow(tr("Labels:"), labelChoice_);
+    form_->addRow(tr("&Text column:"), textColumn_);
+    form_->addRow(tr("&Second text column:"), pairColumn_);
+    form_->addRow(tr("&Label column:"), labelColumn_);
+    form_->addRow(tr("&Validation share:"), validationFraction_);
+    form_->setRowVisible(labelChoice_, false);  // single-label until a file says otherwise
 
     auto makeChart = [this](const QString& title) {
         auto* chart = new QChart();
@@ -145,6 +129,7 @@ DatasetPage::DatasetPage(QWidget* parent) : QWidget(parent) {
     labelChart_ = makeChart(tr("Label counts"));
     labelChart_->setObjectName(QStringLiteral("taskChart"));
     lengthChart_ = makeChart(tr("Token lengths"));
+    lengthChart_->setObjectName(QStringLiteral("lengthChart"));
     paddingLabel_ = new QLabel(this);
     paddingLabel_->setWordWrap(true);
 
@@ -154,7 +139,7 @@ DatasetPage::DatasetPage(QWidget* parent) : QWidget(parent) {
     top->addWidget(fileLabel_, 1);
     auto* middle = new QHBoxLayout();
     auto* left = new QVBoxLayout();
-    left->addLayout(form);
+    left->addLayout(form_);
     left->addWidget(summaryLabel_);
     left->addWidget(unknownLabel_);
     left->addStretch();
@@ -227,8 +212,9 @@ bool DatasetPage::openFile(const QString& file) {
     fileLabel_->setText(QDir::toNativeSeparators(file));
     rememberRecent(file);
     showTable(*preview_);
-    DataSpec spec = dataSpec();
-    spec.task = {};
+    DataSpec spec;
+    spec.trainFile = file_.toStdString();
+    spec.columns = chosenColumns();
     setTaskGuess(guessTask(spec));
     columnsChanged();
     return errorText().isEmpty();
@@ -287,6 +273,7 @@ void DatasetPage::showTable(const Table& table) {
         labelColumn_->setCurrentIndex(label + 1);  // after "—"
         pairColumn_->setCurrentIndex(0);
     }
+    labelChoice_->setColumns(headers);
     // The text column gets the room; the others fit their contents.
     previewTable_->horizontalHeader()->setStretchLastSection(false);
     for (int c = 0; c < previewTable_->columnCount(); ++c) {
@@ -327,13 +314,20 @@ int DatasetPage::guessLabelColumn(const QStringList& headers, int textColumn) co
 }
 
 void DatasetPage::columnsChanged() {
-    separator_->setEnabled(task() == TaskKind::MultiLabel);
+    // Where a row's labels are is a multi-label question: shown only then.
+    labelChoice_->setEnabled(task() == TaskKind::MultiLabel);
+    form_->setRowVisible(labelChoice_, task() == TaskKind::MultiLabel);
+    if (!tagged_) {
+        labelColumn_->setEnabled(!labelsFromColumns());  // the 0/1 columns are the labels
+    }
+    form_->setRowVisible(labelColumn_, !labelsFromColumns());
     if (file_.isEmpty()) {
         return;
     }
     const auto name = QFileInfo(file_).fileName();
+    examples_.reset();
+    labelSets_.reset();
     if (tagged_ || task() == TaskKind::TokenClassification) {
-        examples_.reset();
         showError(!tagged_ ? tr("%1 is a table: token classification reads tagged words (a CoNLL "
                                 "file, JSON Lines of tokens and tags, or span JSON).")
                                  .arg(name)
@@ -347,10 +341,9 @@ void DatasetPage::columnsChanged() {
     if (textColumn_->count() == 0) {
         return;
     }
-    if (labelColumn_->currentIndex() <= 0) {
+    if (labelColumn_->currentIndex() <= 0 && !labelsFromColumns()) {
         // Never the text column by default: a run would then learn to read its own input, and
         // Start refused later for another reason.
-        examples_.reset();
         showError(tr("%1: no label column; choose the column that holds the classes (Label "
                      "column).")
                       .arg(name));
@@ -359,158 +352,15 @@ void DatasetPage::columnsChanged() {
         return;
     }
     try {
-        examples_ = loadExamples(file_.toStdString(), dataSpec().columns);
-        checkExamplesForTask();
+        readExamples();
         showError({});
     } catch (...) {
         examples_.reset();
+        labelSets_.reset();
         showError(describeError(std::current_exception()));
     }
     refreshProfile();
     Q_EMIT datasetChanged();
-}
-
-void DatasetPage::setTokenizer(std::shared_ptr<const Tokenizer> tokenizer) {
-    tokenizer_ = std::move(tokenizer);
-    refreshProfile();
-}
-
-void DatasetPage::setBatching(std::size_t maxLength, std::size_t batchSize) {
-    if (maxLength == maxLength_ && batchSize == batchSize_) {
-        return;
-    }
-    maxLength_ = maxLength;
-    batchSize_ = batchSize;
-    refreshProfile();
-}
-
-namespace {
-
-// Count axes end on round ticks (0, 50, 100, 150), never 37, 75, 112.
-void setRoundCounts(QValueAxis* axis, std::size_t largest) {
-    constexpr int kMaxTicks = 5;
-    setNiceRange(axis, 0.0, static_cast<double>(std::max<std::size_t>(largest, 1)), kMaxTicks,
-                 true);
-}
-
-}  // namespace
-
-void DatasetPage::refreshProfile() {
-    auto* lengthChart = lengthChart_->chart();
-    clearChart(labelChart_->chart());
-    clearChart(lengthChart);
-    lengths_.clear();
-    unknown_ = {};
-    unknownLabel_->clear();
-    lengthChart->setTitle(tr("Token lengths"));
-    if (!hasData()) {
-        summaryLabel_->clear();
-        paddingLabel_->clear();
-        taskTable_->hide();
-        return;
-    }
-    refreshTaskSummary();
-    if (!tokenizer_) {
-        paddingLabel_->setText(tr("Choose a model to see token lengths."));
-        return;
-    }
-    // Through the tokenizer interface, so any family's tokenizer counts its own unknown token.
-    const auto unknownId = tokenizer_->unkId();
-    const auto specialIds = tokenizer_->specialIds();
-    if (tagged_) {
-        // Sub-words per sentence, as the words are tokenized for training.
-        const auto rows = std::min(tagged_->sentences.size(), kProfileRows);
-        for (std::size_t i = 0; i < rows; ++i) {
-            std::string text;
-            for (const auto& word : tagged_->sentences[i].words) {
-                text += (text.empty() ? "" : " ") + word;
-            }
-            const auto encoding = tokenizer_->encode(text);
-            lengths_.push_back(encoding.size());
-            unknown_.add(encoding.inputIds, unknownId, specialIds);
-        }
-    } else {
-        const auto& set = *examples_;
-        const std::size_t rows = std::min(set.examples.size(), kProfileRows);
-        for (std::size_t i = 0; i < rows; ++i) {
-            const auto& example = set.examples[i];
-            const auto encoding = example.pair.empty()
-                                      ? tokenizer_->encode(example.text)
-                                      : tokenizer_->encodePair(example.text, example.pair);
-            lengths_.push_back(encoding.size());
-            unknown_.add(encoding.inputIds, unknownId, specialIds);
-        }
-    }
-    unknownLabel_->setText(unknownTokenText());
-    unknownLabel_->setStyleSheet(
-        unknown_.warns() ? QStringLiteral("color: #c0392b; font-weight: bold") : QString());
-    const auto bins = binLengths(lengths_, kHistogramBins);
-    auto* lengthSet = new QBarSet(tr("examples"));
-    QStringList binNames;
-    for (std::size_t b = 0; b < bins.counts.size(); ++b) {
-        *lengthSet << static_cast<double>(bins.counts[b]);
-        binNames << QString::number((b + 1) * bins.width);
-    }
-    if (bins.longer > 0) {
-        *lengthSet << static_cast<double>(bins.longer);
-        binNames << tr("> %1").arg(bins.counts.size() * bins.width);
-    }
-    auto* lengthSeries = new QBarSeries();
-    lengthSeries->append(lengthSet);
-    lengthChart->addSeries(lengthSeries);
-    auto* binAxis = new QBarCategoryAxis();
-    binAxis->append(binNames);
-    binAxis->setTitleText(tr("tokens (up to)"));
-    binAxis->setLabelsAngle(-60);
-    lengthChart->addAxis(binAxis, Qt::AlignBottom);
-    lengthSeries->attachAxis(binAxis);
-    auto* lengthAxis = new QValueAxis();
-    lengthAxis->setLabelFormat("%d");
-    lengthChart->addAxis(lengthAxis, Qt::AlignLeft);
-    lengthSeries->attachAxis(lengthAxis);
-    std::size_t tallest = bins.longer;
-    for (const auto count : bins.counts) {
-        tallest = std::max(tallest, count);
-    }
-    setRoundCounts(lengthAxis, tallest);
-    shares_ = estimatePaddingShares(lengths_, maxLength_, batchSize_);
-    const auto truncated = std::count_if(lengths_.begin(), lengths_.end(),
-                                         [&](std::size_t l) { return l > maxLength_; });
-    paddingLabel_->setText(
-        tr("At max length %1 and batch %2, padding would be %3 of the tokens with fixed "
-           "padding, %4 with dynamic padding, %5 with length-grouped batches; unpadded batches "
-           "compute none of it. %6 examples are longer than %1 tokens and will be truncated.")
-            .arg(maxLength_)
-            .arg(batchSize_)
-            .arg(percent(shares_.fixed), percent(shares_.dynamic), percent(shares_.grouped))
-            .arg(truncated) +
-        QLatin1Char(' ') +
-        tr("Lengths: half of the examples have up to %1 tokens, 90% up to %2, 99% up to %3: "
-           "a max length of %3 keeps 99% of them whole.")
-            .arg(bins.p50)
-            .arg(bins.p90)
-            .arg(bins.p99));
-    lengthChart->setTitle(
-        tr("Token lengths (p50 %1, p90 %2, p99 %3)").arg(bins.p50).arg(bins.p90).arg(bins.p99));
-}
-
-QString DatasetPage::unknownTokenText() const {
-    if (unknown_.tokens == 0) {
-        return {};
-    }
-    const QString share = percent(unknown_.share());
-    if (!unknown_.warns()) {
-        return tr("Unknown tokens: %1 of the tokens are not in the model's vocabulary.").arg(share);
-    }
-    return tr("%1 of the tokens are unknown to the model's vocabulary ([UNK]): it cannot read "
-              "this text, and a run would stay at chance. Choose a model for this language in "
-              "Model & techniques (a transformers folder, for example one in the local model "
-              "cache, ~/.cache/huggingface/hub).")
-        .arg(share);
-}
-
-std::size_t DatasetPage::longestExample() const {
-    return lengths_.empty() ? 0 : *std::max_element(lengths_.begin(), lengths_.end());
 }
 
 bool DatasetPage::setDataSpec(const DataSpec& spec, double validationFraction) {
@@ -523,16 +373,28 @@ bool DatasetPage::setDataSpec(const DataSpec& spec, double validationFraction) {
         task_->setCurrentIndex(task_->findData(int(spec.task.kind)));
     }
     if (!spec.task.labelSeparator.empty()) {
-        separator_->setText(QString::fromStdString(spec.task.labelSeparator));
+        labelChoice_->setSeparator(spec.task.labelSeparator.front());
     }
     if (tagged_) {
         columnsChanged();
         return hasData();
     }
+    const bool fromColumns =
+        spec.task.kind == TaskKind::MultiLabel && !spec.task.labelColumns.empty();
+    labelChoice_->setFromColumns(fromColumns);
+    if (fromColumns) {
+        if (const auto missing = labelChoice_->checkColumns(spec.task.labelColumns);
+            !missing.isEmpty()) {
+            showError(tr("%1 has no column %2.").arg(file_, missing.join(QStringLiteral(", "))));
+            return false;
+        }
+    }
     const int text = textColumn_->findText(QString::fromStdString(spec.columns.text));
-    const int label = spec.columns.label.empty()
-                          ? -1
-                          : labelColumn_->findText(QString::fromStdString(spec.columns.label));
+    const int namedLabel = labelColumn_->findText(QString::fromStdString(spec.columns.label));
+    // With 0/1 label columns the label column is not read: none, or the one named.
+    const int label = fromColumns              ? std::max(0, namedLabel)
+                      : spec.columns.label.empty() ? -1
+                                                   : namedLabel;
     const int pair = spec.columns.textPair.empty()
                          ? 0
                          : pairColumn_->findText(QString::fromStdString(spec.columns.textPair));
@@ -555,16 +417,25 @@ bool DatasetPage::setDataSpec(const DataSpec& spec, double validationFraction) {
     return hasData();
 }
 
+ColumnSpec DatasetPage::chosenColumns() const {
+    ColumnSpec columns;
+    columns.text = textColumn_->currentText().toStdString();
+    columns.label =
+        labelColumn_->currentIndex() > 0 ? labelColumn_->currentText().toStdString() : "";
+    columns.textPair =
+        pairColumn_->currentIndex() > 0 ? pairColumn_->currentText().toStdString() : "";
+    return columns;
+}
+
 DataSpec DatasetPage::dataSpec() const {
     DataSpec spec;
     spec.trainFile = file_.toStdString();
-    spec.columns.text = textColumn_->currentText().toStdString();
-    spec.columns.label =
-        labelColumn_->currentIndex() > 0 ? labelColumn_->currentText().toStdString() : "";
-    spec.columns.textPair =
-        pairColumn_->currentIndex() > 0 ? pairColumn_->currentText().toStdString() : "";
+    spec.columns = chosenColumns();
     spec.task.kind = task();
-    if (spec.task.kind == TaskKind::MultiLabel) {
+    if (labelsFromColumns()) {
+        spec.task.labelColumns = labelChoice_->checkedColumns();
+        spec.columns.label.clear();  // not read: the job says so
+    } else if (spec.task.kind == TaskKind::MultiLabel) {
         spec.task.labelSeparator = std::string(1, labelSeparator());
     }
     return spec;

@@ -12,6 +12,7 @@
 #include "data/DatasetProfile.h"
 #include "data/TaggedReader.h"
 #include "data/UnknownTokens.h"
+#include "task/multilabel/LabelSets.h"
 #include "task/token/TagScheme.h"
 #include "task/TaskGuess.h"
 #include "task/TrainingData.h"
@@ -20,8 +21,8 @@ QT_BEGIN_NAMESPACE
 class QChartView;
 class QComboBox;
 class QDoubleSpinBox;
+class QFormLayout;
 class QLabel;
-class QLineEdit;
 class QTableWidget;
 class QPushButton;
 class QMenu;
@@ -33,9 +34,12 @@ class Tokenizer;
 
 namespace bert::ui {
 
+class LabelColumnsChoice;
+
 /// Dataset tab: open a CSV/TSV/JSONL (dialog, drag and drop, recent files) or a tagged file
 /// (CoNLL, JSONL tokens/tags, span JSON), preview it, choose the task (guessed from the data,
-/// changeable; a separator for multi-label), the text, second-text and label columns, see the
+/// changeable; for multi-label, labels separated in one column or one 0/1 column per label,
+/// guessed too), the text, second-text and label columns, see the
 /// task's summary (label counts and co-occurrence, the target's histogram, entities per type) and
 /// the token-length histogram with the padding share of each batching scheme, and the share of
 /// tokens the chosen model cannot read ([UNK]), set the validation split. Import errors are shown
@@ -100,14 +104,24 @@ private:
     bool openTagged(const QString& file, const TaskGuess& guess);
     /// Fills the preview with the table's first rows and the column choices with its columns.
     void showTable(const Table& table);
-    /// Shows guess in the task choice (and the multi-label separator it implies).
+    /// Shows guess in the task choice (and the multi-label separator or 0/1 columns it implies).
     void setTaskGuess(const TaskGuess& guess);
     /// The task's chart, table and summary line for the examples read (DatasetTasks.cpp).
     void refreshTaskSummary();
-    /// Checks that the examples read suit the chosen task; throws InputError naming the file.
-    void checkExamplesForTask() const;
+    /// Reads the examples with the chosen columns as the task reads them (examples_, and
+    /// labelSets_ for multi-label); throws InputError naming the file, line and column at fault.
+    void readExamples();
+    /// The user changed where the multi-label labels are: to 0/1 columns with none checked, the
+    /// columns that look like them are checked.
+    void labelChoiceChanged();
+    /// Multi-label from one 0/1 column per label (else from one label column).
+    bool labelsFromColumns() const;
+    /// The text, second-text and label columns chosen in the combo boxes.
+    ColumnSpec chosenColumns() const;
     char labelSeparator() const;
     void showError(const QString& message);
+    /// The token lengths, their histogram, padding shares and unknown tokens
+    /// (DatasetLengths.cpp), then the task's summary.
     void refreshProfile();
     void rememberRecent(const QString& file);
     void rebuildRecentMenu();
@@ -119,6 +133,7 @@ private:
     QString file_;
     std::optional<Table> preview_;
     std::optional<ExampleSet> examples_;
+    std::optional<std::vector<LabelSet>> labelSets_;  ///< multi-label: examples_'s labels
     std::optional<TaggedFile> tagged_;  ///< a tagged file's sentences, when one is open
     std::optional<TagSummary> tagSummary_;
     std::shared_ptr<const Tokenizer> tokenizer_;
@@ -133,8 +148,9 @@ private:
     QLabel* fileLabel_;
     QLabel* errorLabel_;
     QTableWidget* previewTable_;
+    QFormLayout* form_;
     QComboBox* task_;
-    QLineEdit* separator_;
+    LabelColumnsChoice* labelChoice_;
     QLabel* taskGuessLabel_;
     QTableWidget* taskTable_;
     QComboBox* textColumn_;

@@ -11,12 +11,12 @@
 #include <QFileInfo>
 #include <QHeaderView>
 #include <QLabel>
-#include <QLineEdit>
 #include <QSignalBlocker>
 #include <QTableWidget>
 
 #include "common/Guard.h"
 #include "dataset/DatasetPage.h"
+#include "dataset/LabelColumnsChoice.h"
 #include "dataset/TaskSummary.h"
 #include "task/multilabel/LabelSets.h"
 #include "task/regression/RegressionTargets.h"
@@ -76,13 +76,40 @@ void DatasetPage::setTaskGuess(const TaskGuess& guess) {
         const QSignalBlocker block(task_);
         task_->setCurrentIndex(task_->findData(int(guess.kind)));
     }
-    if (guess.kind == TaskKind::MultiLabel && preview_) {
-        const auto column = preview_->columnIndex(dataSpec().columns.label);
+    QString reason = tr(guess.reason.c_str());
+    if (guess.kind == TaskKind::MultiLabel && preview_ && !guess.labelColumns.empty()) {
+        labelChoice_->checkColumns(guess.labelColumns);
+        labelChoice_->setFromColumns(true);
+        QStringList names;
+        for (const auto& column : guess.labelColumns) {
+            names << QString::fromStdString(column);
+        }
+        // A label column guessed among the 0/1 columns is one of the labels, not the labels.
+        if (names.contains(labelColumn_->currentText())) {
+            const QSignalBlocker block(labelColumn_);
+            labelColumn_->setCurrentIndex(0);
+        }
+        reason = tr("%1: %2 hold only 0 and 1").arg(reason, names.join(QStringLiteral(", ")));
+    } else if (guess.kind == TaskKind::MultiLabel && preview_) {
+        const auto column = preview_->columnIndex(chosenColumns().label);
         const auto separator = column ? guessLabelSeparator(*preview_, *column) : std::nullopt;
-        separator_->setText(QString(QLatin1Char(separator.value_or(';'))));
+        labelChoice_->setSeparator(separator.value_or(';'));
     }
     taskGuessLabel_->setText(tr("Guessed from the data: %1 (%2). Change it if it is wrong.")
-                                 .arg(task_->currentText(), tr(guess.reason.c_str())));
+                                 .arg(task_->currentText(), reason));
+}
+
+void DatasetPage::labelChoiceChanged() {
+    if (labelChoice_->fromColumns() && labelChoice_->checkedColumns().empty() && preview_) {
+        guarded(this, tr("Label columns"), [this] {
+            labelChoice_->checkColumns(indicatorColumns(*preview_, chosenColumns()));
+        });
+    }
+    columnsChanged();
+}
+
+bool DatasetPage::labelsFromColumns() const {
+    return task() == TaskKind::MultiLabel && labelChoice_->fromColumns();
 }
 
 TaskKind DatasetPage::task() const {
@@ -104,29 +131,42 @@ bool DatasetPage::hasData() const {
 }
 
 char DatasetPage::labelSeparator() const {
-    const auto text = separator_->text().trimmed();
-    return text.isEmpty() ? ';' : text.at(0).toLatin1();
+    return labelChoice_->separator();
 }
 
-void DatasetPage::checkExamplesForTask() const {
-    if (!examples_) {
+void DatasetPage::readExamples() {
+    const std::filesystem::path file = file_.toStdString();
+    const auto spec = dataSpec();
+    if (labelsFromColumns()) {
+        // As training reads them (task/multilabel/MultiLabelData.cpp): the rows with a text,
+        // each with the labels of its 0/1 columns; a cell that is not 0/1 is refused with its
+        // line and column.
+        auto rows = loadTextRows(file, spec.columns);
+        const auto all = labelSetsFromIndicatorColumns(rows.table, spec.task.labelColumns, file);
+        std::vector<LabelSet> sets;
+        for (const auto row : rows.rows) {
+            sets.push_back(all[row]);
+        }
+        MultiLabelMap::fromLabelSets(sets, file);  // throws when no row has any label
+        labelSets_ = std::move(sets);
+        examples_ = std::move(rows.set);
         return;
     }
+    auto examples = loadExamples(file, spec.columns);
     if (task() == TaskKind::MultiLabel) {
         std::vector<LabelSet> sets;
-        for (const auto& example : examples_->examples) {
+        for (const auto& example : examples.examples) {
             sets.push_back(splitLabels(example.label, labelSeparator()));
         }
-        MultiLabelMap::fromLabelSets(sets, examples_->file);  // throws when there is no label
-        return;
+        MultiLabelMap::fromLabelSets(sets, file);  // throws when there is no label
+        labelSets_ = std::move(sets);
+    } else if (task() == TaskKind::Regression) {
+        for (const auto& example : examples.examples) {
+            // Throws, with the line.
+            parseTarget(example.label, file, example.line, spec.columns.label);
+        }
     }
-    if (task() != TaskKind::Regression) {
-        return;
-    }
-    const auto& column = dataSpec().columns.label;
-    for (const auto& example : examples_->examples) {
-        parseTarget(example.label, examples_->file, example.line, column);  // throws, with line
-    }
+    examples_ = std::move(examples);
 }
 
 void DatasetPage::refreshTaskSummary() {
@@ -164,11 +204,8 @@ void DatasetPage::refreshTaskSummary() {
                                "sequences replaced.")
                                 .arg(set.skippedEmpty)
                                 .arg(set.invalidUtf8Replaced);
-    if (kind == TaskKind::MultiLabel) {
-        std::vector<LabelSet> sets;
-        for (const auto& example : set.examples) {
-            sets.push_back(splitLabels(example.label, labelSeparator()));
-        }
+    if (kind == TaskKind::MultiLabel && labelSets_) {
+        const auto& sets = *labelSets_;
         const auto map = MultiLabelMap::fromLabelSets(sets, set.file);
         const auto together = labelCoOccurrence(map, sets);
         QStringList names;
@@ -184,21 +221,32 @@ void DatasetPage::refreshTaskSummary() {
         fillCoOccurrence(taskTable_, map, together);
         taskTable_->setToolTip(tr("Label co-occurrence: examples that have both labels"));
         taskTable_->show();
+        const double perExample = set.examples.empty()
+                                      ? 0.0
+                                      : static_cast<double>(labelsGiven) /
+                                            static_cast<double>(set.examples.size());
+        const bool fromColumns = labelsFromColumns();
         summaryLabel_->setText(
-            tr("%1 examples with %2 labels, %3 labels per example on average (separator “%4”). "
-               "The table counts the examples that have both labels.")
-                .arg(set.examples.size())
-                .arg(map.size())
-                .arg(set.examples.empty() ? 0.0
-                                          : static_cast<double>(labelsGiven) /
-                                                static_cast<double>(set.examples.size()),
-                     0, 'f', 2)
-                .arg(QLatin1Char(labelSeparator())) +
+            (fromColumns
+                 ? tr("%1 examples with %2 labels from their 0/1 columns, %3 labels per example "
+                      "on average. The table counts the examples that have both labels.")
+                       .arg(set.examples.size())
+                       .arg(map.size())
+                       .arg(perExample, 0, 'f', 2)
+                 : tr("%1 examples with %2 labels, %3 labels per example on average (separator "
+                      "“%4”). The table counts the examples that have both labels.")
+                       .arg(set.examples.size())
+                       .arg(map.size())
+                       .arg(perExample, 0, 'f', 2)
+                       .arg(QLatin1Char(labelSeparator()))) +
             QLatin1Char(' ') + skipped);
         if (map.size() < 2) {
-            showError(tr("%1 has a single label: a multi-label task needs at least two. Is the "
-                         "separator right?")
-                          .arg(file_));
+            showError(fromColumns ? tr("%1: only one of the chosen columns has any 1: a "
+                                       "multi-label task needs at least two labels.")
+                                        .arg(file_)
+                                  : tr("%1 has a single label: a multi-label task needs at least "
+                                       "two. Is the separator right?")
+                                        .arg(file_));
         }
         return;
     }
@@ -209,7 +257,8 @@ void DatasetPage::refreshTaskSummary() {
         }
         const auto histogram = histogramOf(targets, kTargetBins);
         chart->setTitle(tr("Target histogram"));
-        showCounts(chart, binNames(histogram), histogram.counts, tr("target (up to)"));
+        showHistogram(chart, histogram.counts, histogram.low, histogram.width, 0,
+                      QString::fromStdString(dataSpec().columns.label));
         const double mean = targets.empty() ? 0.0
                                             : std::accumulate(targets.begin(), targets.end(), 0.0) /
                                                   static_cast<double>(targets.size());

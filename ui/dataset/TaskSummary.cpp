@@ -6,9 +6,13 @@
 #include <QBarCategoryAxis>
 #include <QBarSeries>
 #include <QBarSet>
+#include <QCategoryAxis>
 #include <QChart>
+#include <QColor>
 #include <QCoreApplication>
 #include <QHeaderView>
+#include <QLegend>
+#include <QStackedBarSeries>
 #include <QTableWidget>
 #include <QValueAxis>
 
@@ -23,10 +27,23 @@ class TaskSummary {
     Q_DECLARE_TR_FUNCTIONS(TaskSummary)
 };
 
+constexpr int kHistogramLabels = 7;      // round values named under a histogram
+constexpr qreal kHistogramBarWidth = 0.92;  // of a bin: bars that nearly touch
+
 QTableWidgetItem* numberItem(std::size_t value) {
     auto* item = new QTableWidgetItem(QString::number(value));
     item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
     return item;
+}
+
+/// A count axis on the left of series, ending on a round tick (0, 50, 100, 150), never 37, 75,
+/// 112.
+void addCountAxis(QChart* chart, QAbstractSeries* series, std::size_t largest) {
+    auto* countAxis = new QValueAxis();
+    countAxis->setLabelFormat("%d");
+    chart->addAxis(countAxis, Qt::AlignLeft);
+    series->attachAxis(countAxis);
+    setNiceRange(countAxis, 0.0, static_cast<double>(std::max<std::size_t>(largest, 1)), 5, true);
 }
 
 }  // namespace
@@ -56,13 +73,87 @@ void showCounts(QChart* chart, const QStringList& categories,
     }
     chart->addAxis(categoryAxis, Qt::AlignBottom);
     series->attachAxis(categoryAxis);
-    auto* countAxis = new QValueAxis();
-    countAxis->setLabelFormat("%d");
-    chart->addAxis(countAxis, Qt::AlignLeft);
-    series->attachAxis(countAxis);
-    const auto largest = counts.empty() ? 1 : *std::max_element(counts.begin(), counts.end());
-    // Count axes end on round ticks (0, 50, 100, 150), never 37, 75, 112.
-    setNiceRange(countAxis, 0.0, static_cast<double>(std::max<std::size_t>(largest, 1)), 5, true);
+    chart->legend()->hide();
+    addCountAxis(chart, series,
+                 counts.empty() ? 1 : *std::max_element(counts.begin(), counts.end()));
+}
+
+std::vector<HistogramTick> histogramTicks(double low, double width, std::size_t bins,
+                                          int maxLabels) {
+    std::vector<HistogramTick> ticks;
+    if (bins == 0 || !(width > 0.0) || !std::isfinite(low)) {
+        return ticks;
+    }
+    const double high = low + static_cast<double>(bins) * width;
+    // Whole bins (token counts) are named by whole numbers. niceAxis counts intervals: one fewer
+    // than the values it may name.
+    const bool whole = low == std::floor(low) && width == std::floor(width);
+    const auto nice = niceAxis(low, high, std::max(1, maxLabels - 1), whole);
+    const int decimals =
+        nice.interval >= 1.0
+            ? 0
+            : std::min(6, static_cast<int>(std::ceil(-std::log10(nice.interval) - 1e-9)));
+    const double slack = 1e-9 * (high - low);
+    for (int i = 0;; ++i) {
+        const double value = nice.minimum + i * nice.interval;  // not summed: no drift
+        if (value > high + slack) {
+            break;
+        }
+        if (value < low - slack) {
+            continue;
+        }
+        auto label = QString::number(value, 'f', decimals);
+        if (label.toDouble() == 0.0) {
+            label = QString::number(0.0, 'f', decimals);  // "0.0", not "-0.0"
+        }
+        ticks.push_back({(value - low) / width - 0.5, label});
+    }
+    return ticks;
+}
+
+void showHistogram(QChart* chart, const std::vector<std::size_t>& counts, double low,
+                   double width, std::size_t longer, const QString& axisTitle) {
+    const std::size_t bars = counts.size() + (longer > 0 ? 1 : 0);
+    auto* inBins = new QBarSet(TaskSummary::tr("examples"));
+    for (const auto count : counts) {
+        *inBins << static_cast<double>(count);
+    }
+    // Stacked, so that the bar of the longer values stands in its own place, in its own colour.
+    auto* series = new QStackedBarSeries();
+    series->setBarWidth(kHistogramBarWidth);
+    series->append(inBins);
+    const double edge = low + static_cast<double>(counts.size()) * width;
+    if (longer > 0) {
+        *inBins << 0.0;
+        auto* beyond = new QBarSet(
+            TaskSummary::tr("longer than %1").arg(QString::number(edge, 'g', 6)));
+        for (std::size_t b = 0; b < counts.size(); ++b) {
+            *beyond << 0.0;
+        }
+        *beyond << static_cast<double>(longer);
+        beyond->setColor(QColor(0x95, 0xa5, 0xa6));
+        series->append(beyond);
+    }
+    chart->addSeries(series);
+    // A value axis over the bars, labelled only at round values (QCategoryAxis places each
+    // label on its value): a label under every bar was cut to "..." once the bars were narrow.
+    auto* valueAxis = new QCategoryAxis();
+    valueAxis->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+    valueAxis->setRange(-0.5, static_cast<double>(bars) - 0.5);
+    valueAxis->setStartValue(-0.5);
+    for (const auto& tick : histogramTicks(low, width, counts.size(), kHistogramLabels)) {
+        valueAxis->append(tick.label, tick.position);
+    }
+    valueAxis->setTitleText(axisTitle);
+    chart->addAxis(valueAxis, Qt::AlignBottom);
+    series->attachAxis(valueAxis);
+    chart->legend()->setVisible(longer > 0);
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    std::size_t largest = longer;
+    for (const auto count : counts) {
+        largest = std::max(largest, count);
+    }
+    addCountAxis(chart, series, largest);
 }
 
 ValueHistogram histogramOf(const std::vector<double>& values, std::size_t bins) {

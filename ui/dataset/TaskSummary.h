@@ -38,6 +38,25 @@ ValueHistogram histogramOf(const std::vector<double>& values, std::size_t bins);
 /// The bins' names: each bin's upper edge, with as many decimals as its width's first digit needs.
 QStringList binNames(const ValueHistogram& histogram);
 
+/// Draws a histogram whose bin b counts the values in (low + b x width, low + (b + 1) x width]:
+/// touching bars over an axis labelled at a few round values of what was binned (histogramTicks),
+/// not under every bar, so that no label is ever cut short; longer > 0 adds a bar past the last
+/// bin for the values beyond it, in another colour and named in the legend.
+void showHistogram(QChart* chart, const std::vector<std::size_t>& counts, double low,
+                   double width, std::size_t longer, const QString& axisTitle);
+
+/// A label of a histogram's axis: a round value, and where it falls on the axis of the bars
+/// (bar b spans b - 0.5 to b + 0.5).
+struct HistogramTick {
+    double position = 0.0;
+    QString label;
+};
+/// The round values (1, 2 or 5 times a power of ten apart, at most maxLabels of them) within
+/// [low, low + bins x width], each with as many decimals as their interval needs (whole numbers
+/// when low and width are).
+std::vector<HistogramTick> histogramTicks(double low, double width, std::size_t bins,
+                                          int maxLabels);
+
 /// The label-by-label co-occurrence (counts[i][j] examples have labels i and j; the diagonal is
 /// each label's count) in a table with the labels as row and column headers.
 void fillCoOccurrence(QTableWidget* table, const MultiLabelMap& labels,

@@ -1,0 +1,132 @@
+// The dataset tab's token lengths: each example's length in the chosen model's tokens (sub-words
+// per sentence for tagged files), their histogram, the padding each batching scheme would add,
+// and the share of tokens the model does not know. The rest of the page is in DatasetPage.cpp.
+#include <algorithm>
+
+#include <QChart>
+#include <QChartView>
+#include <QLabel>
+#include <QTableWidget>
+
+#include "dataset/DatasetPage.h"
+#include "dataset/TaskSummary.h"
+#include "tokenizer/Tokenizer.h"
+
+namespace bert::ui {
+
+namespace {
+constexpr std::size_t kProfileRows = 20000;  // rows tokenized for the histogram
+constexpr std::size_t kHistogramBins = 16;
+
+QString percent(double share) {
+    return QString::number(share * 100.0, 'f', 1) + QLatin1Char('%');
+}
+}  // namespace
+
+void DatasetPage::setTokenizer(std::shared_ptr<const Tokenizer> tokenizer) {
+    tokenizer_ = std::move(tokenizer);
+    refreshProfile();
+}
+
+void DatasetPage::setBatching(std::size_t maxLength, std::size_t batchSize) {
+    if (maxLength == maxLength_ && batchSize == batchSize_) {
+        return;
+    }
+    maxLength_ = maxLength;
+    batchSize_ = batchSize;
+    refreshProfile();
+}
+
+void DatasetPage::refreshProfile() {
+    auto* lengthChart = lengthChart_->chart();
+    clearChart(labelChart_->chart());
+    clearChart(lengthChart);
+    lengths_.clear();
+    unknown_ = {};
+    unknownLabel_->clear();
+    lengthChart->setTitle(tr("Token lengths"));
+    if (!hasData()) {
+        summaryLabel_->clear();
+        paddingLabel_->clear();
+        taskTable_->hide();
+        return;
+    }
+    refreshTaskSummary();
+    if (!tokenizer_) {
+        paddingLabel_->setText(tr("Choose a model to see token lengths."));
+        return;
+    }
+    // Through the tokenizer interface, so any family's tokenizer counts its own unknown token.
+    const auto unknownId = tokenizer_->unkId();
+    const auto specialIds = tokenizer_->specialIds();
+    if (tagged_) {
+        // Sub-words per sentence, as the words are tokenized for training.
+        const auto rows = std::min(tagged_->sentences.size(), kProfileRows);
+        for (std::size_t i = 0; i < rows; ++i) {
+            std::string text;
+            for (const auto& word : tagged_->sentences[i].words) {
+                text += (text.empty() ? "" : " ") + word;
+            }
+            const auto encoding = tokenizer_->encode(text);
+            lengths_.push_back(encoding.size());
+            unknown_.add(encoding.inputIds, unknownId, specialIds);
+        }
+    } else {
+        const auto& set = *examples_;
+        const std::size_t rows = std::min(set.examples.size(), kProfileRows);
+        for (std::size_t i = 0; i < rows; ++i) {
+            const auto& example = set.examples[i];
+            const auto encoding = example.pair.empty()
+                                      ? tokenizer_->encode(example.text)
+                                      : tokenizer_->encodePair(example.text, example.pair);
+            lengths_.push_back(encoding.size());
+            unknown_.add(encoding.inputIds, unknownId, specialIds);
+        }
+    }
+    unknownLabel_->setText(unknownTokenText());
+    unknownLabel_->setStyleSheet(
+        unknown_.warns() ? QStringLiteral("color: #c0392b; font-weight: bold") : QString());
+    const auto bins = binLengths(lengths_, kHistogramBins);
+    showHistogram(lengthChart, bins.counts, 0.0, static_cast<double>(bins.width), bins.longer,
+                  tr("tokens"));
+    shares_ = estimatePaddingShares(lengths_, maxLength_, batchSize_);
+    const auto truncated = std::count_if(lengths_.begin(), lengths_.end(),
+                                         [&](std::size_t l) { return l > maxLength_; });
+    paddingLabel_->setText(
+        tr("At max length %1 and batch %2, padding would be %3 of the tokens with fixed "
+           "padding, %4 with dynamic padding, %5 with length-grouped batches; unpadded batches "
+           "compute none of it. %6 examples are longer than %1 tokens and will be truncated.")
+            .arg(maxLength_)
+            .arg(batchSize_)
+            .arg(percent(shares_.fixed), percent(shares_.dynamic), percent(shares_.grouped))
+            .arg(truncated) +
+        QLatin1Char(' ') +
+        tr("Lengths: half of the examples have up to %1 tokens, 90% up to %2, 99% up to %3: "
+           "a max length of %3 keeps 99% of them whole.")
+            .arg(bins.p50)
+            .arg(bins.p90)
+            .arg(bins.p99));
+    lengthChart->setTitle(
+        tr("Token lengths (p50 %1, p90 %2, p99 %3)").arg(bins.p50).arg(bins.p90).arg(bins.p99));
+}
+
+QString DatasetPage::unknownTokenText() const {
+    if (unknown_.tokens == 0) {
+        return {};
+    }
+    const QString share = percent(unknown_.share());
+    if (!unknown_.warns()) {
+        return tr("Unknown tokens: %1 of the tokens are not in the model's vocabulary.").arg(share);
+    }
+    return tr("%1 of the tokens are unknown to the model's vocabulary ([UNK]): it cannot read "
+              "this text, and a run would stay at chance. Choose a model for this language in "
+              "Model & techniques (a transformers folder, for example one in the local model "
+              "cache, ~/.cache/huggingface/hub).")
+        .arg(share);
+}
+
+std::size_t DatasetPage::longestExample() const {
+    return lengths_.empty() ? 0 : *std::max_element(lengths_.begin(), lengths_.end());
+}
+
+}  // namespace bert::ui

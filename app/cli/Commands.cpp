@@ -327,6 +327,8 @@ TrainingJob TrainArguments::resolve(std::string* note) const {
     } else if (!taskFromConfig) {
         const auto guess = guessTask(resolved.data);
         resolved.data.task.kind = guess.kind;
+        // A file of 0/1 columns trains on the columns the guess found, as the studio does.
+        resolved.data.task.labelColumns = guess.labelColumns;
         if (note != nullptr) {
             *note = "task: " + toString(guess.kind) + " (" + guess.reason +
                     "; --task chooses another)";

@@ -88,6 +88,36 @@ TEST_F(CliTasks, MultiLabelIsGuessedTrainedShownAndExportedAsTransformersMultiLa
     }
 }
 
+// A file of one 0/1 column per label, trained with no flag: the guess said multi-label from
+// those columns and then training failed with "no label column" (the guess's columns were not
+// used); the studio trained the same file.
+TEST_F(CliTasks, ZeroOneColumnsAreGuessedAndTrainedUnderTheirNamesWithoutFlags) {
+    {
+        std::ofstream out(dir_ / "flags.csv");
+        out << "text,good,bad\n";
+        for (int i = 0; i < 48; ++i) {
+            const bool good = i % 2 == 0;
+            const bool bad = i % 3 == 0;
+            out << "the cat sat" << (good ? " good" : "") << (bad ? " bad" : "") << ','
+                << (good ? 1 : 0) << ',' << (bad ? 1 : 0) << "\n";
+        }
+    }
+    std::vector<std::string> args = {"--db",        db_,   "train", "--model",
+                                     (dir_ / "model").string(), "--train",
+                                     (dir_ / "flags.csv").string(), "--max-steps", "2",
+                                     "--max-length", "16"};
+    const auto trained = runCli(args, dir_.path());
+    ASSERT_EQ(trained.code, 0) << trained.err;
+    EXPECT_NE(trained.err.find("task: multi-label (one 0/1 column per label"), std::string::npos)
+        << trained.err;
+    const auto folder = dir_ / "exported";
+    ASSERT_EQ(runCli({"--db", db_, "export", "1", folder.string()}, dir_.path()).code, 0);
+    const auto config = exportedConfig(folder);
+    EXPECT_EQ(config["problem_type"], "multi_label_classification");
+    EXPECT_EQ(config["id2label"]["0"], "bad");
+    EXPECT_EQ(config["id2label"]["1"], "good");
+}
+
 TEST_F(CliTasks, RegressionIsChosenStandardisedTrainedAndExportedWithOneOutput) {
     writeTaskCsv(dir_ / "tasks.csv", 80);
     // 3..18 words: few enough distinct integers to read as classes, so the user says.

@@ -892,10 +892,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>best %1 (lower is better)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>best task metric</source>
         <translation type="unfinished"></translation>
     </message>
@@ -909,6 +905,10 @@
     </message>
     <message>
         <source>The best of each run&apos;s evaluations by its task&apos;s metric (the lowest for an error such as RMSE)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>lowest %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -892,10 +892,6 @@
         <translation>最佳%1</translation>
     </message>
     <message>
-        <source>best %1 (lower is better)</source>
-        <translation>最佳%1（越低越好）</translation>
-    </message>
-    <message>
         <source>best task metric</source>
         <translation>最佳任务指标</translation>
     </message>
@@ -910,6 +906,10 @@
     <message>
         <source>The best of each run&apos;s evaluations by its task&apos;s metric (the lowest for an error such as RMSE)</source>
         <translation>按各自任务的指标取每个运行各次评估中的最佳值（RMSE 等误差取最低值）</translation>
+    </message>
+    <message>
+        <source>lowest %1</source>
+        <translation>最低%1</translation>
     </message>
 </context>
 <context>

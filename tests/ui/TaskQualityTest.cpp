@@ -138,7 +138,7 @@ TEST_F(TaskQuality, RegressionRunsCompareOnTheirLowestRmse) {
     EXPECT_EQ(dialog->scatterPoint(0), QPointF(300.0, 0.8));
     EXPECT_EQ(dialog->scatterPoint(1), QPointF(500.0, 1.2));
     EXPECT_EQ(dialog->scatterTitle(), QStringLiteral("Peak memory against RMSE and duration"));
-    EXPECT_EQ(dialog->scatterAxisTitle(), QStringLiteral("best RMSE (lower is better)"));
+    EXPECT_EQ(dialog->scatterAxisTitle(), QStringLiteral("lowest RMSE"));
     // The curves overlay every evaluation's RMSE.
     EXPECT_TRUE(dialog->metricTitle().contains(QStringLiteral("RMSE")))
         << dialog->metricTitle().toStdString();

@@ -183,8 +183,8 @@ void fillScatter(QChart* chart, const std::vector<RunRecord>& runs,
     memoryAxis->setTitleText(CompareDialog::tr("peak memory (MiB)"));
     auto* metricAxis = new QValueAxis();
     metricAxis->setTitleText(
-        higherIsBetter ? CompareDialog::tr("best %1").arg(metricName(metric))
-                       : CompareDialog::tr("best %1 (lower is better)").arg(metricName(metric)));
+        (higherIsBetter ? CompareDialog::tr("best %1") : CompareDialog::tr("lowest %1"))
+            .arg(metricName(metric)));
     chart->addAxis(memoryAxis, Qt::AlignBottom);
     chart->addAxis(metricAxis, Qt::AlignLeft);
     double maxMemory = 1.0;

@@ -788,19 +788,11 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Peak memory against accuracy and duration</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Setting</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Run %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>best accuracy</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -889,6 +881,38 @@
     </message>
     <message>
         <source>The runs&apos; tasks differ: they are compared on their loss only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No scatter: the runs&apos; tasks are judged by different metrics (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Peak memory against %1 and duration</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>best %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>best task metric</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The lowest of each run&apos;s evaluations: lower is better</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The best of each run&apos;s evaluations by its task&apos;s metric (the lowest for an error such as RMSE)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>lowest %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2098,6 +2122,22 @@
     </message>
     <message>
         <source>Entity type</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>spurious</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>missed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Entity types: true (rows) against predicted (columns), entities matched by their exact span</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Each true entity is counted in the row of its type: in the column of the type of the predicted entity over exactly the same words, or under “missed” when no predicted entity has its boundaries. A predicted entity whose words no true entity spans exactly counts in the “spurious” row. The diagonal holds the correct entities (the true positives above); a boundary error is one missed and one spurious entity.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

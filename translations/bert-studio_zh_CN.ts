@@ -788,20 +788,12 @@
         <translation>验证准确率</translation>
     </message>
     <message>
-        <source>Peak memory against accuracy and duration</source>
-        <translation>峰值内存与准确率和用时</translation>
-    </message>
-    <message>
         <source>Setting</source>
         <translation>设置</translation>
     </message>
     <message>
         <source>Run %1</source>
         <translation>运行 %1</translation>
-    </message>
-    <message>
-        <source>best accuracy</source>
-        <translation>最佳准确率</translation>
     </message>
     <message>
         <source>peak memory</source>
@@ -890,6 +882,38 @@
     <message>
         <source>The runs&apos; tasks differ: they are compared on their loss only</source>
         <translation>这些运行的任务不同：只比较它们的损失</translation>
+    </message>
+    <message>
+        <source>No scatter: the runs&apos; tasks are judged by different metrics (%1)</source>
+        <translation>不绘制散点图：这些运行的任务使用不同的指标（%1）</translation>
+    </message>
+    <message>
+        <source>Peak memory against %1 and duration</source>
+        <translation>峰值内存与%1和用时</translation>
+    </message>
+    <message>
+        <source>best %1</source>
+        <translation>最佳%1</translation>
+    </message>
+    <message>
+        <source>best task metric</source>
+        <translation>最佳任务指标</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>The lowest of each run&apos;s evaluations: lower is better</source>
+        <translation>每个运行各次评估中的最低值：越低越好</translation>
+    </message>
+    <message>
+        <source>The best of each run&apos;s evaluations by its task&apos;s metric (the lowest for an error such as RMSE)</source>
+        <translation>按各自任务的指标取每个运行各次评估中的最佳值（RMSE 等误差取最低值）</translation>
+    </message>
+    <message>
+        <source>lowest %1</source>
+        <translation>最低%1</translation>
     </message>
 </context>
 <context>
@@ -2095,6 +2119,22 @@
     <message>
         <source>Entity type</source>
         <translation>实体类型</translation>
+    </message>
+    <message>
+        <source>spurious</source>
+        <translation>误报</translation>
+    </message>
+    <message>
+        <source>missed</source>
+        <translation>漏报</translation>
+    </message>
+    <message>
+        <source>Entity types: true (rows) against predicted (columns), entities matched by their exact span</source>
+        <translation>实体类型：真实（行）对预测（列），实体按完全相同的片段匹配</translation>
+    </message>
+    <message>
+        <source>Each true entity is counted in the row of its type: in the column of the type of the predicted entity over exactly the same words, or under “missed” when no predicted entity has its boundaries. A predicted entity whose words no true entity spans exactly counts in the “spurious” row. The diagonal holds the correct entities (the true positives above); a boundary error is one missed and one spurious entity.</source>
+        <translation>每个真实实体计入其类型所在的行：若有预测实体恰好覆盖同样的词，计入该预测实体类型所在的列；若没有边界相同的预测实体，计入“漏报”列。预测实体覆盖的词若与任何真实实体的片段都不完全相同，则计入“误报”行。对角线是正确的实体（即上表的真阳性）；一个边界错误算作一个漏报加一个误报。</translation>
     </message>
 </context>
 <context>

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <string>
+#include <utility>
 
 namespace bert {
 
@@ -39,6 +41,21 @@ std::optional<double> optionalOf(const Json& json, const char* key) {
         return std::nullopt;
     }
     return it->get<double>();
+}
+
+// Non-negative integer counts, each as size_t; nullopt if any is not.
+std::optional<std::vector<std::size_t>> countsOf(const Json& json) {
+    if (!json.is_array()) {
+        return std::nullopt;
+    }
+    std::vector<std::size_t> counts;
+    for (const auto& count : json) {
+        if (!count.is_number_integer() || count.get<std::int64_t>() < 0) {
+            return std::nullopt;
+        }
+        counts.push_back(static_cast<std::size_t>(count.get<std::int64_t>()));
+    }
+    return counts;
 }
 
 }  // namespace
@@ -138,6 +155,65 @@ RegressionReport regressionReportFromJson(const Json& json) {
     report.spearman = optionalOf(json, "spearman");
     report.r2 = optionalOf(json, "r2");
     return report;
+}
+
+Json toJson(const EntityReport& report) {
+    Json perType = Json::array();
+    for (const auto& [type, row] : report.perType) {
+        perType.push_back({{"type", type},
+                           {"precision", row.precision},
+                           {"recall", row.recall},
+                           {"f1", row.f1},
+                           {"support", row.support},
+                           {"predicted", row.predicted},
+                           {"true_positives", row.truePositives}});
+    }
+    return {{"figures",
+             {{"entity_f1", report.micro.f1},
+              {"entity_precision", report.micro.precision},
+              {"entity_recall", report.micro.recall},
+              {"macro_f1", report.macroF1},
+              {"token_accuracy", report.tokenAccuracy}}},
+            {"per_type", std::move(perType)},
+            {"entity_confusion", toJson(report.confusion)}};
+}
+
+Json toJson(const EntityConfusion& confusion) {
+    return {{"types", confusion.types},
+            {"counts", confusion.counts},
+            {"missed", confusion.missed},
+            {"spurious", confusion.spurious}};
+}
+
+std::optional<EntityConfusion> entityConfusionFromJson(const Json& json) {
+    if (!json.is_object() || !json.contains("types") || !json["types"].is_array()) {
+        return std::nullopt;
+    }
+    EntityConfusion confusion;
+    for (const auto& type : json["types"]) {
+        if (!type.is_string()) {
+            return std::nullopt;
+        }
+        confusion.types.push_back(type.get<std::string>());
+    }
+    const auto n = confusion.types.size();
+    auto missed = countsOf(json.value("missed", Json()));
+    auto spurious = countsOf(json.value("spurious", Json()));
+    const auto rows = json.value("counts", Json());
+    if (!missed || !spurious || missed->size() != n || spurious->size() != n ||
+        !rows.is_array() || rows.size() != n) {
+        return std::nullopt;
+    }
+    for (const auto& row : rows) {
+        auto counts = countsOf(row);
+        if (!counts || counts->size() != n) {
+            return std::nullopt;
+        }
+        confusion.counts.push_back(std::move(*counts));
+    }
+    confusion.missed = std::move(*missed);
+    confusion.spurious = std::move(*spurious);
+    return confusion;
 }
 
 }  // namespace bert

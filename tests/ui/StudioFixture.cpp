@@ -22,6 +22,8 @@
 
 #include "../core/TinyModel.h"
 #include "main/MainWindow.h"
+#include "runs/ModelReport.h"
+#include "runs/RunDialog.h"
 #include "runs/RunStore.h"
 #include "runs/RunsPage.h"
 #include "runs/TrainingJob.h"
@@ -299,6 +301,21 @@ qint64 StudioFixture::storedRun(const std::string& name) {
     result.status = RunStatus::Completed;
     store.finishRun(id, result);
     return id;
+}
+
+ui::ModelReport* StudioFixture::openModelQualityOf(qint64 runId) {
+    clickRuns(window_->runsPage(), {runId});
+    clickButton(window_->runsPage(), QStringLiteral("Open"));
+    ui::RunDialog* dialog = nullptr;
+    for (auto* found : window_->runsPage()->findChildren<ui::RunDialog*>()) {
+        dialog = found;
+    }
+    if (dialog == nullptr) {
+        ADD_FAILURE() << "no run dialog opened";
+        return nullptr;
+    }
+    bringToFront(dialog->report());
+    return dialog->report();
 }
 
 }  // namespace bert::test

@@ -27,6 +27,7 @@ struct TrainingConfig;
 
 namespace bert::ui {
 class MainWindow;
+class ModelReport;
 class RunsPage;
 }  // namespace bert::ui
 
@@ -86,6 +87,9 @@ protected:
     qint64 trainThroughTheStartButton(int timeoutMs = 180000);
     /// A stored, completed run with a job pointing at reviews.csv and the tiny model.
     qint64 storedRun(const std::string& name);
+    /// Opens a run from the Runs tab (selected with the mouse, then Open) and brings its Model
+    /// quality tab to the front; null, with a failure, when no run dialog opened.
+    ui::ModelReport* openModelQualityOf(qint64 runId);
 
     TempDir dir_;
     std::unique_ptr<ui::MainWindow> window_;

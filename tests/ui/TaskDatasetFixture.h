@@ -25,7 +25,6 @@
 #include "dataset/DatasetPage.h"
 #include "main/MainWindow.h"
 #include "runs/ModelReport.h"
-#include "runs/RunDialog.h"
 #include "runs/RunStore.h"
 #include "runs/RunsPage.h"
 #include "runs/TaskReport.h"
@@ -102,21 +101,11 @@ protected:
         EXPECT_FALSE(store.evaluations(runId).empty());
         return *run;
     }
-    /// Opens the run from the Runs tab (selected, Open) and brings its Model quality tab up.
+    /// Opens the run's Model quality tab from the Runs tab; its task's report is shown.
     ui::ModelReport* openModelQuality(qint64 runId) {
-        clickRuns(window_->runsPage(), {runId});
-        clickButton(window_->runsPage(), QStringLiteral("Open"));
-        ui::RunDialog* dialog = nullptr;
-        for (auto* found : window_->runsPage()->findChildren<ui::RunDialog*>()) {
-            dialog = found;
-        }
-        if (dialog == nullptr) {
-            ADD_FAILURE() << "no run dialog opened";
-            return nullptr;
-        }
-        bringToFront(dialog->report());
-        EXPECT_TRUE(dialog->report()->taskReport()->isVisible());
-        return dialog->report();
+        auto* report = openModelQualityOf(runId);
+        EXPECT_TRUE(report != nullptr && report->taskReport()->isVisible());
+        return report;
     }
     /// The number the report shows for a stored figure.
     static QString shown(const nlohmann::json& value) {
@@ -134,6 +123,29 @@ protected:
             EXPECT_EQ(table->item(r, 2)->text(), shown(row["recall"]));
             EXPECT_EQ(table->item(r, 3)->text(), shown(row["f1"]));
             EXPECT_EQ(table->item(r, 4)->text(), shown(row["support"]));
+        }
+    }
+    /// Checks the entity-type confusion table against the stored one: a row per true type and
+    /// "spurious", a column per predicted type and "missed"; its diagonal is the true positives
+    /// of the per-type table.
+    static void expectConfusionTable(QTableWidget* table, const nlohmann::json& task) {
+        const auto& stored = task["entity_confusion"];
+        const int n = static_cast<int>(stored["types"].size());
+        ASSERT_GT(n, 0);
+        ASSERT_EQ(table->rowCount(), n + 1);
+        ASSERT_EQ(table->columnCount(), n + 1);
+        EXPECT_EQ(table->verticalHeaderItem(n)->text(), QStringLiteral("spurious"));
+        EXPECT_EQ(table->horizontalHeaderItem(n)->text(), QStringLiteral("missed"));
+        for (int t = 0; t < n; ++t) {
+            const auto type = QString::fromStdString(stored["types"][t].get<std::string>());
+            EXPECT_EQ(table->verticalHeaderItem(t)->text(), type);
+            EXPECT_EQ(table->horizontalHeaderItem(t)->text(), type);
+            for (int p = 0; p < n; ++p) {
+                EXPECT_EQ(table->item(t, p)->text(), shown(stored["counts"][t][p]));
+            }
+            EXPECT_EQ(table->item(t, n)->text(), shown(stored["missed"][t]));
+            EXPECT_EQ(table->item(n, t)->text(), shown(stored["spurious"][t]));
+            EXPECT_EQ(table->item(t, t)->text(), shown(task["per_type"][t]["true_positives"]));
         }
     }
     /// The live quality chart ends at the last evaluation's headline figure, named for it.

@@ -321,6 +321,9 @@ TEST_F(TaskDataset, ACoNLLFileLoadsWithItsEntitiesChecksTheTaskAndTrains) {
     for (int r = 0; r < 2; ++r) {
         EXPECT_EQ(perType->item(r, 5)->text(), shown(shownTask["per_type"][r]["predicted"]));
     }
+    // Under it, which type each true entity was given, as stored.
+    ASSERT_TRUE(report->taskReport()->confusionTable()->isVisible());
+    expectConfusionTable(report->taskReport()->confusionTable(), shownTask);
 }
 
 // "Runs of different tasks are compared only on what they share": a single-label run and a

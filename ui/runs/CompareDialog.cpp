@@ -26,6 +26,7 @@
 #include "common/NiceAxis.h"
 #include "runs/RunCompare.h"
 #include "runs/RunStore.h"
+#include "train/Metrics.h"
 #include "train/TrainingOptions.h"
 
 namespace bert::ui {
@@ -96,6 +97,121 @@ QString settingValue(const std::string& key, const std::string& value) {
     return QString::fromStdString(value);
 }
 
+/// The figure a run's evaluations are judged by: its task's headline ("micro_f1", "rmse",
+/// "entity_f1"; task/TaskObjective.h), accuracy for single-label, which stores no task report.
+std::string headlineKey(const EvalMetrics& eval) {
+    if (!eval.task.is_object()) {
+        return "accuracy";
+    }
+    const auto main = eval.task.find("main");
+    return main != eval.task.end() && main->is_string() ? main->get<std::string>() : "accuracy";
+}
+
+bool headlineHigherIsBetter(const EvalMetrics& eval) {
+    if (!eval.task.is_object()) {
+        return true;
+    }
+    const auto found = eval.task.find("higher_is_better");
+    return found == eval.task.end() || !found->is_boolean() || found->get<bool>();
+}
+
+/// Whether an evaluation has a macro-F1: single-label and the tasks whose report lists one;
+/// not regression, whose macroF1 is only a placeholder 0.
+bool hasMacroF1(const EvalMetrics& eval) {
+    if (!eval.task.is_object()) {
+        return true;
+    }
+    const auto figures = eval.task.find("figures");
+    return figures != eval.task.end() && figures->is_object() && figures->contains("macro_f1");
+}
+
+QString metricName(const std::string& key) {
+    return key == "accuracy" ? CompareDialog::tr("accuracy") : Names::figure(key);
+}
+
+/// What a run achieved, from its stored evaluations and steps.
+struct RunOutcome {
+    std::string metric;  ///< its headline's key; empty when it has no evaluation
+    bool higherIsBetter = true;
+    std::optional<double> best;         ///< its best headline: the highest, or the lowest RMSE
+    std::optional<double> bestMacroF1;  ///< none for a task without one
+    double samplesPerSecond = 0.0;
+};
+
+RunOutcome outcomeOf(RunStore& store, std::int64_t runId) {
+    RunOutcome outcome;
+    const auto evaluations = store.evaluations(runId);
+    // Best as the trainer judges by the task's metric: higher, or lower where lower is better.
+    if (const auto* best = bestEvaluation(evaluations, BestMetric::Task)) {
+        outcome.metric = headlineKey(*best);
+        outcome.higherIsBetter = headlineHigherIsBetter(*best);
+        outcome.best = metricOf(*best, BestMetric::Task);
+    }
+    for (const auto& eval : evaluations) {
+        if (hasMacroF1(eval)) {
+            outcome.bestMacroF1 = std::max(outcome.bestMacroF1.value_or(0.0), eval.macroF1);
+        }
+    }
+    const auto steps = store.steps(runId);
+    double sum = 0.0;
+    for (const auto& step : steps) {
+        sum += step.samplesPerSecond;
+    }
+    outcome.samplesPerSecond = steps.empty() ? 0.0 : sum / static_cast<double>(steps.size());
+    return outcome;
+}
+
+/// Peak memory (x) against the best of the runs' shared metric (y), a point per evaluated run
+/// whose name carries its duration; with no metric shared (metric empty), only a title that
+/// names the metrics and says why.
+void fillScatter(QChart* chart, const std::vector<RunRecord>& runs,
+                 const std::vector<RunOutcome>& outcomes, const std::string& metric,
+                 bool higherIsBetter, const std::set<std::string>& metrics) {
+    if (metric.empty()) {
+        QStringList names;
+        for (const auto& key : metrics) {
+            names << metricName(key);
+        }
+        chart->setTitle(
+            CompareDialog::tr("No scatter: the runs' tasks are judged by different metrics (%1)")
+                .arg(names.join(QStringLiteral(", "))));
+        return;
+    }
+    chart->setTitle(
+        CompareDialog::tr("Peak memory against %1 and duration").arg(metricName(metric)));
+    auto* memoryAxis = new QValueAxis();
+    memoryAxis->setTitleText(CompareDialog::tr("peak memory (MiB)"));
+    auto* metricAxis = new QValueAxis();
+    metricAxis->setTitleText(
+        (higherIsBetter ? CompareDialog::tr("best %1") : CompareDialog::tr("lowest %1"))
+            .arg(metricName(metric)));
+    chart->addAxis(memoryAxis, Qt::AlignBottom);
+    chart->addAxis(metricAxis, Qt::AlignLeft);
+    double maxMemory = 1.0;
+    double maxMetric = 0.0;
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        const auto& run = runs[i];
+        if (!outcomes[i].best) {
+            continue;  // no evaluation to place it at
+        }
+        auto* point = new QScatterSeries();
+        point->setName(CompareDialog::tr("run %1 (%2)").arg(run.id).arg(duration(run.seconds)));
+        point->setMarkerSize(8.0 + std::min(30.0, run.seconds / 10.0));  // larger: longer
+        const double memory = toMiB(static_cast<double>(run.peakMemoryBytes));
+        maxMemory = std::max(maxMemory, memory);
+        maxMetric = std::max(maxMetric, *outcomes[i].best);
+        point->append(memory, *outcomes[i].best);
+        chart->addSeries(point);
+        point->attachAxis(memoryAxis);
+        point->attachAxis(metricAxis);
+    }
+    setNiceRange(memoryAxis, 0.0, maxMemory * 1.1, kMaxTicks, false);
+    // Scores span 0 to 1; an error in the target's units (RMSE) spans what the runs reached.
+    setNiceRange(metricAxis, 0.0,
+                 higherIsBetter ? std::max(1.0, maxMetric) : std::max(maxMetric * 1.1, 1e-3),
+                 kMaxTicks, false);
+}
+
 }  // namespace
 
 CompareDialog::CompareDialog(const std::filesystem::path& database, const QList<qint64>& runIds,
@@ -117,7 +233,7 @@ CompareDialog::CompareDialog(const std::filesystem::path& database, const QList<
     };
     lossView_ = makeView(tr("Training loss"));
     accuracyView_ = makeView(tr("Validation accuracy"));
-    scatterView_ = makeView(tr("Peak memory against accuracy and duration"));
+    scatterView_ = makeView(QString());
     differences_ = new QTableWidget(this);
 
     RunStore store(database_, RunStore::Access::ReadOnly);
@@ -128,22 +244,23 @@ CompareDialog::CompareDialog(const std::filesystem::path& database, const QList<
         }
     }
     const auto differences = settingDifferences(runs);
-    // What each run achieved: runs without an evaluation have no accuracy (not 0).
-    std::vector<std::optional<double>> bestF1(runs.size());
-    std::vector<double> samplesPerSecond(runs.size(), 0.0);
-    std::vector<bool> evaluated(runs.size(), false);
-    for (std::size_t i = 0; i < runs.size(); ++i) {
-        for (const auto& eval : store.evaluations(runs[i].id)) {
-            evaluated[i] = true;
-            bestF1[i] = std::max(bestF1[i].value_or(0.0), eval.macroF1);
+    // What each run achieved: runs without an evaluation have no metric (not 0).
+    std::vector<RunOutcome> outcomes;
+    std::set<std::string> metrics;
+    bool anyMacroF1 = false;
+    for (const auto& run : runs) {
+        outcomes.push_back(outcomeOf(store, run.id));
+        if (!outcomes.back().metric.empty()) {
+            metrics.insert(outcomes.back().metric);
         }
-        const auto steps = store.steps(runs[i].id);
-        double sum = 0.0;
-        for (const auto& step : steps) {
-            sum += step.samplesPerSecond;
-        }
-        samplesPerSecond[i] = steps.empty() ? 0.0 : sum / static_cast<double>(steps.size());
+        anyMacroF1 |= outcomes.back().bestMacroF1.has_value();
     }
+    // Runs judged by one metric are compared on it; runs of tasks with different metrics show
+    // each its own, named, and are not placed on one axis.
+    const bool sharedMetric = metrics.size() <= 1;
+    metric_ = metrics.size() == 1 ? *metrics.begin() : std::string(sharedMetric ? "accuracy" : "");
+    higherIsBetter_ = std::all_of(outcomes.begin(), outcomes.end(),
+                                  [](const RunOutcome& o) { return o.higherIsBetter; });
     const QString none = QStringLiteral("—");
     differences_->setColumnCount(static_cast<int>(runs.size()) + 1);
     differences_->setRowCount(static_cast<int>(differences.size()) + 6);
@@ -165,45 +282,37 @@ CompareDialog::CompareDialog(const std::filesystem::path& database, const QList<
             return settingValue(difference.setting, difference.values[i]);
         });
     }
-    setRow(tr("best accuracy"), [&](std::size_t i) {
-        return evaluated[i] ? QString::number(runs[i].bestAccuracy, 'f', 4) : none;
-    });
-    setRow(tr("best macro-F1"),
-           [&](std::size_t i) { return bestF1[i] ? QString::number(*bestF1[i], 'f', 4) : none; });
+    setRow(sharedMetric ? tr("best %1").arg(metricName(metric_)) : tr("best task metric"),
+           [&](std::size_t i) {
+               const auto& outcome = outcomes[i];
+               if (!outcome.best) {
+                   return none;
+               }
+               const auto value = QString::number(*outcome.best, 'f', 4);
+               return sharedMetric ? value : tr("%1 (%2)").arg(value, metricName(outcome.metric));
+           });
+    differences_->item(row - 1, 0)->setToolTip(
+        sharedMetric && !higherIsBetter_
+            ? tr("The lowest of each run's evaluations: lower is better")
+            : tr("The best of each run's evaluations by its task's metric (the lowest for an "
+                 "error such as RMSE)"));
+    // Regression has no macro-F1: its runs show none rather than a placeholder 0.
+    if (anyMacroF1) {
+        setRow(tr("best macro-F1"), [&](std::size_t i) {
+            const auto& f1 = outcomes[i].bestMacroF1;
+            return f1 ? QString::number(*f1, 'f', 4) : none;
+        });
+    }
     setRow(tr("samples/s"), [&](std::size_t i) {
-        return samplesPerSecond[i] > 0.0 ? QString::number(samplesPerSecond[i], 'f', 1) : none;
+        const double speed = outcomes[i].samplesPerSecond;
+        return speed > 0.0 ? QString::number(speed, 'f', 1) : none;
     });
     setRow(tr("peak memory"), [&](std::size_t i) { return mib(runs[i].peakMemoryBytes); });
     setRow(tr("forecast"), [&](std::size_t i) { return mib(runs[i].forecastBytes); });
     setRow(tr("duration"), [&](std::size_t i) { return duration(runs[i].seconds); });
+    differences_->setRowCount(row);
     differences_->resizeColumnsToContents();
-
-    // Peak memory (x) against accuracy (y); the point's name carries the duration.
-    auto* scatterChart = scatterView_->chart();
-    auto* memoryAxis = new QValueAxis();
-    memoryAxis->setTitleText(tr("peak memory (MiB)"));
-    auto* accuracyAxis = new QValueAxis();
-    accuracyAxis->setTitleText(tr("best accuracy"));
-    scatterChart->addAxis(memoryAxis, Qt::AlignBottom);
-    scatterChart->addAxis(accuracyAxis, Qt::AlignLeft);
-    double maxMemory = 1.0;
-    for (std::size_t i = 0; i < runs.size(); ++i) {
-        const auto& run = runs[i];
-        if (!evaluated[i]) {
-            continue;  // no accuracy to place it at
-        }
-        auto* point = new QScatterSeries();
-        point->setName(tr("run %1 (%2)").arg(run.id).arg(duration(run.seconds)));
-        point->setMarkerSize(8.0 + std::min(30.0, run.seconds / 10.0));  // larger: longer
-        const double memory = toMiB(static_cast<double>(run.peakMemoryBytes));
-        maxMemory = std::max(maxMemory, memory);
-        point->append(memory, run.bestAccuracy);
-        scatterChart->addSeries(point);
-        point->attachAxis(memoryAxis);
-        point->attachAxis(accuracyAxis);
-    }
-    setNiceRange(memoryAxis, 0.0, maxMemory * 1.1, kMaxTicks, false);
-    setNiceRange(accuracyAxis, 0.0, 1.0, kMaxTicks, false);
+    fillScatter(scatterView_->chart(), runs, outcomes, metric_, higherIsBetter_, metrics);
 
     auto* charts = new QHBoxLayout();
     charts->addWidget(lossView_);
@@ -250,21 +359,13 @@ void CompareDialog::drawCurves() {
     };
     // The quality curve is the runs' task's headline metric; runs of different tasks share no
     // such metric and are compared on their loss only.
-    std::set<std::string> mains;
-    for (const auto id : runIds_) {
-        for (const auto& evaluation : store.evaluations(id)) {
-            mains.insert(evaluation.task.is_object() ? evaluation.task.value("main", std::string())
-                                                     : std::string());
-        }
-    }
-    const bool shared = mains.size() <= 1;
-    const std::string main = mains.size() == 1 ? *mains.begin() : std::string();
-    const QString metricName = main.empty() ? tr("accuracy") : Names::figure(main);
+    const bool shared = !metric_.empty();
     accuracyView_->chart()->setTitle(
-        shared ? tr("Validation %1").arg(metricName)
+        shared ? tr("Validation %1").arg(metricName(metric_))
                : tr("The runs' tasks differ: they are compared on their loss only"));
     const auto [lossX, lossY] = addAxes(lossView_->chart(), tr("loss"));
-    const auto [accX, accY] = addAxes(accuracyView_->chart(), metricName);
+    const auto [accX, accY] =
+        addAxes(accuracyView_->chart(), shared ? metricName(metric_) : tr("accuracy"));
     double maxMetric = 1.0;
     double maxX = 1.0;
     double maxLoss = 0.1;
@@ -284,15 +385,7 @@ void CompareDialog::drawCurves() {
             if (!shared) {
                 break;
             }
-            double value = evaluation.accuracy;
-            if (!main.empty()) {
-                const auto figures = evaluation.task.value("figures", nlohmann::json::object());
-                const auto found = figures.find(main);
-                if (found == figures.end() || !found->is_number()) {
-                    continue;
-                }
-                value = found->get<double>();
-            }
+            const double value = metricOf(evaluation, BestMetric::Task);
             maxMetric = std::max(maxMetric, value);
             accuracy->append(byEpoch ? evaluation.epoch : static_cast<double>(evaluation.step),
                              value);
@@ -310,7 +403,7 @@ void CompareDialog::drawCurves() {
     }
     setNiceRange(lossY, 0.0, maxLoss, kMaxTicks, false);
     // Scores span 0 to 1; an error in target units (RMSE) fits the data.
-    setNiceRange(accY, 0.0, main == "rmse" ? maxMetric : 1.0, kMaxTicks, false);
+    setNiceRange(accY, 0.0, higherIsBetter_ ? 1.0 : maxMetric, kMaxTicks, false);
 }
 
 QString CompareDialog::metricTitle() const {
@@ -349,6 +442,22 @@ int CompareDialog::rowOf(const QString& name) const {
 
 int CompareDialog::scatterPoints() const {
     return static_cast<int>(scatterView_->chart()->series().size());
+}
+
+QString CompareDialog::scatterTitle() const {
+    return scatterView_->chart()->title();
+}
+
+QString CompareDialog::scatterAxisTitle() const {
+    const auto axes = scatterView_->chart()->axes(Qt::Vertical);
+    return axes.isEmpty() ? QString() : axes.front()->titleText();
+}
+
+QPointF CompareDialog::scatterPoint(int run) const {
+    const auto series = scatterView_->chart()->series();
+    auto* points =
+        run >= 0 && run < series.size() ? qobject_cast<QScatterSeries*>(series[run]) : nullptr;
+    return points != nullptr && points->count() > 0 ? points->at(0) : QPointF();
 }
 
 }  // namespace bert::ui

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <filesystem>
+#include <string>
 
 #include <QDialog>
 #include <QList>
@@ -14,8 +15,10 @@ QT_END_NAMESPACE
 
 namespace bert::ui {
 
-/// Runs overlaid by step or by epoch, their setting differences, and peak memory against
-/// accuracy and duration. Reads a read-only store.
+/// Runs overlaid by step or by epoch, their setting differences and results, and peak memory
+/// against their task's metric and duration. Runs are judged by their task's headline metric
+/// (accuracy, micro-F1, RMSE, entity F1; the lowest where lower is better); runs of tasks with
+/// different metrics show each its own and share no curve or scatter. Reads a read-only store.
 class CompareDialog : public QDialog {
     Q_OBJECT
 
@@ -29,8 +32,12 @@ public:
     QString cell(int row, int column) const;
     /// The row whose first cell is name, or -1.
     int rowOf(const QString& name) const;
-    /// Runs placed on the memory-against-accuracy scatter.
+    /// Runs placed on the memory-against-metric scatter, the scatter's title (or the note that
+    /// replaces it), its vertical axis's title, and run i's point (peak MiB, best metric).
     int scatterPoints() const;
+    QString scatterTitle() const;
+    QString scatterAxisTitle() const;
+    QPointF scatterPoint(int run) const;
     /// The quality chart's title (the runs' shared task metric) and its run i's points.
     QString metricTitle() const;
     QList<QPointF> metricPoints(int run) const;
@@ -45,6 +52,8 @@ private:
     QChartView* accuracyView_;
     QChartView* scatterView_;
     QTableWidget* differences_;
+    std::string metric_;  ///< the runs' shared headline ("accuracy", "rmse"...); empty: none
+    bool higherIsBetter_ = true;
 };
 
 }  // namespace bert::ui

@@ -16,6 +16,7 @@
 #include "common/Names.h"
 #include "common/NiceAxis.h"
 #include "dataset/TaskSummary.h"
+#include "task/TaskMetricsJson.h"
 
 namespace bert::ui {
 
@@ -54,6 +55,14 @@ QValueAxis* addAxis(QChart* chart, Qt::Alignment alignment, const QString& title
     return axis;
 }
 
+/// Caps a table's height at its rows', so that a short table does not stand over empty cells
+/// and what follows it sits right under it; a longer one than the space scrolls.
+void fitHeightToRows(QTableWidget* table) {
+    const int frame = 2 * table->frameWidth();
+    table->setMaximumHeight(table->horizontalHeader()->sizeHint().height() +
+                            table->verticalHeader()->length() + frame);
+}
+
 }  // namespace
 
 TaskReport::TaskReport(QWidget* parent) : QWidget(parent) {
@@ -66,6 +75,12 @@ TaskReport::TaskReport(QWidget* parent) : QWidget(parent) {
     table_->setObjectName(QStringLiteral("taskTable"));
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    confusionTitle_ = new QLabel(this);
+    confusionTitle_->setWordWrap(true);
+    confusion_ = new QTableWidget(this);
+    confusion_->setObjectName(QStringLiteral("entityConfusion"));
+    confusion_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    confusion_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     first_ = makeChartView(this);
     first_->setObjectName(QStringLiteral("taskChart"));
     second_ = makeChartView(this);
@@ -73,6 +88,9 @@ TaskReport::TaskReport(QWidget* parent) : QWidget(parent) {
     auto* left = new QVBoxLayout();
     left->addWidget(tableTitle_);
     left->addWidget(table_, 1);
+    left->addWidget(confusionTitle_);
+    left->addWidget(confusion_, 1);
+    left->addStretch();
     auto* charts = new QVBoxLayout();
     charts->addWidget(first_, 1);
     charts->addWidget(second_, 1);
@@ -95,10 +113,15 @@ void TaskReport::showReport(const nlohmann::json& report) {
         view->chart()->setTitle({});
         view->hide();
     }
-    table_->clear();
-    table_->setRowCount(0);
-    table_->hide();
+    for (auto* grid : {table_, confusion_}) {
+        grid->clear();
+        grid->setRowCount(0);
+        grid->setColumnCount(0);
+        grid->setMaximumHeight(QWIDGETSIZE_MAX);
+        grid->hide();
+    }
     tableTitle_->hide();
+    confusionTitle_->hide();
     figures_->clear();
     if (!report.is_object()) {
         return;
@@ -124,8 +147,10 @@ void TaskReport::showReport(const nlohmann::json& report) {
     } else if (task == "token-classification") {
         showTokenClassification(report);
     }
-    // A report without a table (regression) gives its charts the whole width.
+    // A report without a table (regression) gives its charts the whole width, one without
+    // charts (token classification) its tables.
     columns_->setStretch(0, table_->isHidden() ? 0 : 1);
+    columns_->setStretch(1, first_->isHidden() && second_->isHidden() ? 0 : 1);
 }
 
 void TaskReport::fillTable(const nlohmann::json& rows, const char* nameKey,
@@ -234,6 +259,66 @@ void TaskReport::showRegression(const nlohmann::json& report) {
 void TaskReport::showTokenClassification(const nlohmann::json& report) {
     tableTitle_->setText(tr("Entities per type (exact span and type, as seqeval scores them)"));
     fillTable(report.value("per_type", nlohmann::json::array()), "type", tr("Entity type"), true);
+    // Without charts beside them, both tables stand at their rows' height, one over the other.
+    fitHeightToRows(table_);
+    if (fillConfusion(report.value("entity_confusion", nlohmann::json()))) {
+        fitHeightToRows(confusion_);
+    }
+}
+
+bool TaskReport::fillConfusion(const nlohmann::json& stored) {
+    // Runs stored before the table existed have none: no table then, not an empty one.
+    const auto confusion = entityConfusionFromJson(stored);
+    if (!confusion || confusion->types.empty()) {
+        return false;
+    }
+    const auto& types = confusion->types;
+    const int n = static_cast<int>(types.size());
+    QStringList rows;
+    QStringList columns;
+    for (const auto& type : types) {
+        rows << QString::fromStdString(type);
+        columns << QString::fromStdString(type);
+    }
+    rows << tr("spurious");
+    columns << tr("missed");
+    confusion_->setRowCount(n + 1);
+    confusion_->setColumnCount(n + 1);
+    confusion_->setVerticalHeaderLabels(rows);
+    confusion_->setHorizontalHeaderLabels(columns);
+    confusion_->verticalHeader()->show();
+    const auto count = [](std::size_t value) { return cell(QString::number(value)); };
+    for (int t = 0; t < n; ++t) {
+        const auto& row = confusion->counts[static_cast<std::size_t>(t)];
+        for (int p = 0; p < n; ++p) {
+            auto* item = count(row[static_cast<std::size_t>(p)]);
+            if (t == p) {  // the correct entities
+                auto font = item->font();
+                font.setBold(true);
+                item->setFont(font);
+            }
+            confusion_->setItem(t, p, item);
+        }
+        confusion_->setItem(t, n, count(confusion->missed[static_cast<std::size_t>(t)]));
+        confusion_->setItem(n, t, count(confusion->spurious[static_cast<std::size_t>(t)]));
+    }
+    // No entity is both spurious and missed.
+    auto* corner = new QTableWidgetItem();
+    corner->setFlags(Qt::NoItemFlags);
+    confusion_->setItem(n, n, corner);
+    confusionTitle_->setText(
+        tr("Entity types: true (rows) against predicted (columns), entities matched by their "
+           "exact span"));
+    confusion_->setToolTip(
+        tr("Each true entity is counted in the row of its type: in the column of the type of "
+           "the predicted entity over exactly the same words, or under “missed” when no "
+           "predicted entity has its boundaries. A predicted entity whose words no true entity "
+           "spans exactly counts in the “spurious” row. The diagonal holds the correct entities "
+           "(the true positives above); a boundary error is one missed and one spurious "
+           "entity."));
+    confusionTitle_->show();
+    confusion_->show();
+    return true;
 }
 
 }  // namespace bert::ui

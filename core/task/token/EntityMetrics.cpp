@@ -180,6 +180,7 @@ EntityReport reportOf(const std::vector<EntitySpan>& truth,
     EntityReport report;
     const auto trueKeys = keysOf(truth);
     const auto predictedKeys = keysOf(predicted);
+    report.confusion = entityConfusion(truth, predicted);
     for (const auto& key : trueKeys) {
         ++report.perType[std::get<0>(key)].support;
     }

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "task/token/EntityConfusion.h"
+#include "task/token/EntitySpan.h"
 #include "task/token/TagScheme.h"
 
 namespace bert {
@@ -22,16 +24,6 @@ enum class EntityMode {
 
 /// The mode users of each scheme expect: conlleval's for BIO, strict for IOBES.
 EntityMode entityModeFor(TagScheme scheme);
-
-/// One entity: a type over the words [begin, end) of a sentence.
-struct EntitySpan {
-    std::string type;
-    std::size_t begin = 0;
-    std::size_t end = 0;
-    bool operator==(const EntitySpan& other) const {
-        return begin == other.begin && end == other.end && type == other.type;
-    }
-};
 
 /// The entities one sentence's tags hold, in the mode's reading.
 std::vector<EntitySpan> entitiesOf(const std::vector<std::string>& tags, EntityMode mode);
@@ -60,6 +52,9 @@ struct EntityReport {
     std::size_t tokens = 0;         ///< tags compared (every word of every sentence)
     std::size_t correctTokens = 0;  ///< tags predicted as they are in the truth
     double tokenAccuracy = 0.0;     ///< correctTokens / tokens: seqeval's accuracy_score
+    /// Which type each true entity was given, from the same entities as the scores: its
+    /// diagonal is perType's truePositives (task/token/EntityConfusion.h).
+    EntityConfusion confusion;
 };
 
 /// Entity-level scores of predicted tags against true tags, equal to seqeval 1.2.2's

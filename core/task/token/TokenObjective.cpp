@@ -5,6 +5,7 @@
 #include <ATen/ATen.h>
 
 #include "data/Batch.h"
+#include "task/TaskMetricsJson.h"
 #include "task/TaskObjectiveKinds.h"
 #include "task/token/EntityMetrics.h"
 #include "tokenizer/WordEncoding.h"
@@ -69,26 +70,11 @@ public:
         TaskScores scores;
         scores.accuracy = report.tokenAccuracy;
         scores.macroF1 = report.macroF1;
-        auto perType = nlohmann::json::array();
-        for (const auto& [type, row] : report.perType) {
-            perType.push_back({{"type", type},
-                               {"precision", row.precision},
-                               {"recall", row.recall},
-                               {"f1", row.f1},
-                               {"support", row.support},
-                               {"predicted", row.predicted},
-                               {"true_positives", row.truePositives}});
-        }
-        scores.report = {{"task", toString(TaskKind::TokenClassification)},
-                         {"main", "entity_f1"},
-                         {"higher_is_better", true},
-                         {"figures",
-                          {{"entity_f1", report.micro.f1},
-                           {"entity_precision", report.micro.precision},
-                           {"entity_recall", report.micro.recall},
-                           {"macro_f1", report.macroF1},
-                           {"token_accuracy", report.tokenAccuracy}}},
-                         {"per_type", perType}};
+        // The figures, the per-type rows and the entity-type confusion (task/TaskMetricsJson.h).
+        scores.report = toJson(report);
+        scores.report["task"] = toString(TaskKind::TokenClassification);
+        scores.report["main"] = "entity_f1";
+        scores.report["higher_is_better"] = true;
         return scores;
     }
 

@@ -128,6 +128,9 @@ TEST_F(Desktop, ResumeIsInTheTrainingMenu) {
     QSignalSpy started(window_->worker(), &ui::TrainingWorker::started);
     resume->trigger();
     ASSERT_TRUE(waitUntil([&] { return started.count() == 1; }, 60000));
+    // QSignalSpy counts in the worker's thread as the signal is emitted; the window hears of it
+    // through the GUI thread's queue, where it was posted first: deliver it before looking.
+    QCoreApplication::processEvents();
     EXPECT_GT(started.front().at(0).value<RunStart>().resumedFromStep, 0U);
     EXPECT_EQ(training->currentRun(), run);
     window_->menuAction(QStringLiteral("Cancel"))->trigger();

@@ -431,6 +431,9 @@ TEST_F(Studio, DataParallelRunsAsProcessesLiveCancelledAndResumed) {
     QSignalSpy failed(window_->worker(), &ui::TrainingWorker::failed);
     ASSERT_TRUE(window_->startTraining());
     ASSERT_TRUE(waitUntil([&] { return failed.count() > 0; }, 30000));
+    // QSignalSpy counts in the worker's thread as the signal is emitted; the window hears of it
+    // through the GUI thread's queue, where it was posted first: deliver it before looking.
+    QCoreApplication::processEvents();
     EXPECT_TRUE(training->status().contains(QStringLiteral("no-such-program")))
         << training->status().toStdString();
     EXPECT_EQ(RunStore(dir_ / "runs.sqlite", RunStore::Access::ReadOnly).runs().size(), 2U)

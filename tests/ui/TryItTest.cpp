@@ -333,6 +333,9 @@ TEST_F(TryIt, CtrlReturnClassifiesInTryItAndStartsARunOnlyWhereOneIsSetUp) {
     QSignalSpy failed(window_->worker(), &ui::TrainingWorker::failed);
     QTest::keyClick(window_->trainingPage(), Qt::Key_Period, Qt::ControlModifier);
     ASSERT_TRUE(waitUntil([&] { return finished.count() + failed.count() > 0; }, 60000));
+    // QSignalSpy counts in the worker's thread as the signal is emitted; the window hears of it
+    // through the GUI thread's queue, where it was posted first: deliver it before looking.
+    QCoreApplication::processEvents();
     EXPECT_FALSE(window_->isTraining());
 }
 

@@ -208,7 +208,20 @@ void compareRuns(const std::filesystem::path& database, const std::vector<std::i
         out << "\n";
     };
     resultRow("status", [](const RunRecord& r) { return toString(r.status); });
-    resultRow("best accuracy", [](const RunRecord& r) { return percent(r.bestAccuracy); });
+    // Each run's best by its task's metric, as the trainer judges it (the lowest RMSE; the
+    // highest accuracy, micro-F1 or entity F1), named: runs of other tasks share no accuracy.
+    resultRow("best task metric", [&store](const RunRecord& r) -> std::string {
+        const auto evaluations = store.evaluations(r.id);
+        const auto* best = bestEvaluation(evaluations, BestMetric::Task);
+        if (best == nullptr) {
+            return "-";
+        }
+        const auto main = best->task.is_object() ? best->task.value("main", "accuracy") : "accuracy";
+        std::ostringstream value;
+        value << std::fixed << std::setprecision(4) << metricOf(*best, BestMetric::Task) << " ("
+              << main << ")";
+        return value.str();
+    });
     resultRow("peak memory", [](const RunRecord& r) {
         return formatBytes(static_cast<double>(r.peakMemoryBytes));
     });

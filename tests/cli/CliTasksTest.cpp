@@ -59,6 +59,20 @@ TEST_F(CliTasks, MultiLabelIsGuessedTrainedShownAndExportedAsTransformersMultiLa
     ASSERT_EQ(show.code, 0) << show.err;
     EXPECT_NE(show.out.find("subset accuracy"), std::string::npos) << show.out;
 
+    // Compared with a single-label run, each is judged by its own task's metric, named (it read
+    // "best accuracy", the multi-label run's subset accuracy).
+    ASSERT_EQ(runCli(taskArgs(db_, dir_.path(), dir_ / "tasks.csv",
+                              {"--label-column", "labels", "--task", "single-label", "--epochs", "1"}),
+                     dir_.path())
+                  .code,
+              0);
+    const auto compare = runCli({"--db", db_, "runs", "compare", "1", "2"}, dir_.path());
+    ASSERT_EQ(compare.code, 0) << compare.err;
+    EXPECT_EQ(compare.out.find("best accuracy"), std::string::npos) << compare.out;
+    EXPECT_NE(compare.out.find("best task metric"), std::string::npos) << compare.out;
+    EXPECT_NE(compare.out.find("(micro_f1)"), std::string::npos) << compare.out;
+    EXPECT_NE(compare.out.find("(accuracy)"), std::string::npos) << compare.out;
+
     const auto folder = dir_ / "exported";
     ASSERT_EQ(runCli({"--db", db_, "export", "1", folder.string()}, dir_.path()).code, 0);
     const auto config = exportedConfig(folder);

@@ -109,13 +109,11 @@ TEST(FamilyTechniques, EveryFamilyTrainsWithEveryTechniqueAtOnceAndRecoversFromO
         config.gradientCheckpointing = true;
         config.maxSteps = 4;
         auto peakAt = [&](std::size_t batch) {
-            Recorder recorder;
-            auto bundle = test::makeFamilyModel(type, kLayers, 64, kHeads, 0.1, 7);
             auto c = config;
-            c.batchSize = batch;
             c.cacheFrozenPrefix = false;  // the trial measures the prefix too: the larger peak
-            Trainer trainer(bundle, data, c, recorder);
-            return trainer.trialStepPeak();
+            return test::trialPeakAtBatch(
+                [&] { return test::makeFamilyModel(type, kLayers, 64, kHeads, 0.1, 7); }, data, c,
+                batch);
         };
         const auto peak8 = peakAt(8);
         const auto peak4 = peakAt(4);

@@ -432,13 +432,9 @@ TEST(TaskTraining, EveryTaskTrainsWithEveryTechniqueAtOnceAndRecoversFromOutOfMe
         config.maxSteps = 3;  // 3 x 16 of the 60 training examples: every step whole
         config.bestMetric = BestMetric::Task;
         auto peakAt = [&](std::size_t batch) {
-            Recorder recorder;
-            auto bundle = taskModel(data, 64, 0.1);
             auto c = config;
-            c.batchSize = batch;
             c.cacheFrozenPrefix = false;  // the trial measures the prefix too: the larger peak
-            Trainer trainer(bundle, data, c, recorder);
-            return trainer.trialStepPeak();
+            return test::trialPeakAtBatch([&] { return taskModel(data, 64, 0.1); }, data, c, batch);
         };
         const auto peak8 = peakAt(8);
         const auto peak4 = peakAt(4);

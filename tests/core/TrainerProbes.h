@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include "hf/ModelFolder.h"
+#include "train/Trainer.h"
 #include "train/TrainerEvents.h"
 #include "train/TrainingConfig.h"
 
@@ -47,6 +48,18 @@ struct Recorder : TrainerObserver {
             events.begin(), events.end(), [&](const auto& e) { return e.kind == kind; }));
     }
 };
+
+/// The trial step's measured peak of a fresh model (makeBundle()) at micro-batch batch: what the
+/// memory-cap tests measure at two batches to place a cap between them.
+template <typename MakeBundle>
+std::int64_t trialPeakAtBatch(MakeBundle&& makeBundle, const TrainingData& data,
+                              TrainingConfig config, std::size_t batch) {
+    Recorder recorder;
+    auto bundle = makeBundle();
+    config.batchSize = batch;
+    Trainer trainer(bundle, data, config, recorder);
+    return trainer.trialStepPeak();
+}
 
 inline std::map<std::string, at::Tensor> gradients(const ModelBundle& bundle) {
     std::map<std::string, at::Tensor> grads;

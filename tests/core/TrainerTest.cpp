@@ -288,12 +288,8 @@ TEST(Trainer, OutOfMemoryUnderACpuCapKeepsTheEffectiveBatch) {
     config.maxSteps = 3;
     // Measure what micro-batches of 16 and 8 need, then cap between the two.
     auto peakAt = [&](std::size_t batch) {
-        Recorder recorder;
-        auto bundle = test::makeModel(2, 64, 4, 0.0, 11);
-        auto c = config;
-        c.batchSize = batch;
-        Trainer trainer(bundle, data, c, recorder);
-        return trainer.trialStepPeak();
+        return test::trialPeakAtBatch([] { return test::makeModel(2, 64, 4, 0.0, 11); }, data,
+                                      config, batch);
     };
     const auto peak16 = peakAt(16);
     const auto peak8 = peakAt(8);

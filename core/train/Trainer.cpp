@@ -22,6 +22,7 @@
 #include "train/RandomState.h"
 #include "train/Recompute.h"
 #include "train/TestHooks.h"
+#include "train/WeightDecay.h"
 
 namespace bert {
 
@@ -31,11 +32,6 @@ using Clock = std::chrono::steady_clock;
 
 double secondsSince(Clock::time_point start) {
     return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-bool isNoDecay(const std::string& name) {
-    return name.find("LayerNorm") != std::string::npos ||
-           (name.size() >= 4 && name.compare(name.size() - 4, 4, "bias") == 0);
 }
 
 }  // namespace
@@ -138,7 +134,7 @@ void Trainer::makeOptimizer(const std::function<bool(const at::Tensor&)>& owned)
     std::vector<at::Tensor> noDecay;
     for (const auto& item : bundle_.model->named_parameters()) {
         if (item.value().requires_grad() && owned(item.value())) {
-            (isNoDecay(item.key()) ? noDecay : decay).push_back(item.value());
+            (takesWeightDecay(item.key()) ? decay : noDecay).push_back(item.value());
         }
     }
     std::vector<torch::optim::OptimizerParamGroup> groups;

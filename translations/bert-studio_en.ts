@@ -2113,10 +2113,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>residual (up to)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Entities per type (exact span and type, as seqeval scores them)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2138,6 +2134,10 @@
     </message>
     <message>
         <source>Each true entity is counted in the row of its type: in the column of the type of the predicted entity over exactly the same words, or under “missed” when no predicted entity has its boundaries. A predicted entity whose words no true entity spans exactly counts in the “spurious” row. The diagonal holds the correct entities (the true positives above); a boundary error is one missed and one spurious entity.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>residual</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -2109,10 +2109,6 @@
         <translation>残差（预测值 − 真实值）</translation>
     </message>
     <message>
-        <source>residual (up to)</source>
-        <translation>残差（不超过）</translation>
-    </message>
-    <message>
         <source>Entities per type (exact span and type, as seqeval scores them)</source>
         <translation>各类型实体（片段与类型完全一致，与 seqeval 的计分方式相同）</translation>
     </message>
@@ -2135,6 +2131,10 @@
     <message>
         <source>Each true entity is counted in the row of its type: in the column of the type of the predicted entity over exactly the same words, or under “missed” when no predicted entity has its boundaries. A predicted entity whose words no true entity spans exactly counts in the “spurious” row. The diagonal holds the correct entities (the true positives above); a boundary error is one missed and one spurious entity.</source>
         <translation>每个真实实体计入其类型所在的行：若有预测实体恰好覆盖同样的词，计入该预测实体类型所在的列；若没有边界相同的预测实体，计入“漏报”列。预测实体覆盖的词若与任何真实实体的片段都不完全相同，则计入“误报”行。对角线是正确的实体（即上表的真阳性）；一个边界错误算作一个漏报加一个误报。</translation>
+    </message>
+    <message>
+        <source>residual</source>
+        <translation>残差</translation>
     </message>
 </context>
 <context>

@@ -8,6 +8,7 @@
 
 #include <QBarSeries>
 #include <QBarSet>
+#include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
@@ -224,13 +225,19 @@ TEST_F(TaskDataset, RegressionIsGuessedShowsTheTargetHistogramAndTrains) {
     }
     EXPECT_TRUE(taskReport->secondChart()->isVisible());
     auto* residuals =
-        qobject_cast<QBarSeries*>(taskReport->secondChart()->chart()->series().front());
+        qobject_cast<QAbstractBarSeries*>(taskReport->secondChart()->chart()->series().front());
     ASSERT_NE(residuals, nullptr);
     double counted = 0.0;
     for (int b = 0; b < residuals->barSets().front()->count(); ++b) {
         counted += residuals->barSets().front()->at(b);
     }
     EXPECT_EQ(counted, 8.0);
+    // The residuals' axis names round values, none cut short (it named each bar's edge, cut to
+    // "..." once the bars were narrow).
+    EXPECT_NE(qobject_cast<QCategoryAxis*>(
+                  taskReport->secondChart()->chart()->axes(Qt::Horizontal).front()),
+              nullptr);
+    expectLabelsWhole(taskReport->secondChart());
     EXPECT_TRUE(taskReport->figuresText().contains(
         QStringLiteral("RMSE %1").arg(shown(shownTask["figures"]["rmse"]))))
         << taskReport->figuresText().toStdString();

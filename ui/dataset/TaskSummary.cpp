@@ -172,24 +172,6 @@ ValueHistogram histogramOf(const std::vector<double>& values, std::size_t bins) 
     return histogram;
 }
 
-QStringList binNames(const ValueHistogram& histogram) {
-    // As many decimals as the width's first digit needs: short enough to stand under a bar.
-    const int decimals =
-        histogram.width >= 1.0
-            ? 0
-            : std::min(6, static_cast<int>(std::ceil(-std::log10(histogram.width))));
-    QStringList names;
-    for (std::size_t b = 0; b < histogram.counts.size(); ++b) {
-        const double edge = histogram.low + static_cast<double>(b + 1) * histogram.width;
-        auto name = QString::number(edge, 'f', decimals);
-        if (name.toDouble() == 0.0) {
-            name = QString::number(0.0, 'f', decimals);  // "0.0", not "-0.0" for -0.03
-        }
-        names << name;
-    }
-    return names;
-}
-
 void fillCoOccurrence(QTableWidget* table, const MultiLabelMap& labels,
                       const std::vector<std::vector<std::int64_t>>& counts) {
     table->clear();

@@ -35,8 +35,6 @@ struct ValueHistogram {
     std::vector<std::size_t> counts;
 };
 ValueHistogram histogramOf(const std::vector<double>& values, std::size_t bins);
-/// The bins' names: each bin's upper edge, with as many decimals as its width's first digit needs.
-QStringList binNames(const ValueHistogram& histogram);
 
 /// Draws a histogram whose bin b counts the values in (low + b x width, low + (b + 1) x width]:
 /// touching bars over an axis labelled at a few round values of what was binned (histogramTicks),

@@ -252,7 +252,10 @@ void TaskReport::showRegression(const nlohmann::json& report) {
     const auto histogram = histogramOf(residuals, kResidualBins);
     second_->chart()->setTitle(tr("Residuals (predicted − true)"));
     second_->chart()->legend()->hide();
-    showCounts(second_->chart(), binNames(histogram), histogram.counts, tr("residual (up to)"));
+    // A value axis at round residuals, as the dataset tab's histograms: a name under each of the
+    // narrow bars was cut to "..." on a small window.
+    showHistogram(second_->chart(), histogram.counts, histogram.low, histogram.width, 0,
+                  tr("residual"));
     second_->show();
 }
 

@@ -4,7 +4,8 @@
 Builds a small random model of each family with transformers' own classes (nothing is
 downloaded), perturbs every parameter so that LayerNorms and biases are not at their defaults,
 saves it with save_pretrained beside MiniLM's vocab.txt (the ids are random: the tokenizer only
-has to load), and writes the eval-mode logits of padded batches of single sequences and of pairs.
+has to load), and writes the eval-mode logits of padded batches of single sequences and of pairs,
+and the names of the parameters transformers' Trainer applies weight decay to (case.json).
 
   make OUT          one folder per case under OUT, each with expected.safetensors
   load OUT MODEL... loads folders we exported with AutoModelForSequenceClassification and writes
@@ -116,7 +117,7 @@ def legacy_modernbert_config(folder):
 
 
 def cmd_make(args):
-    from transformers import AutoModelForSequenceClassification
+    from transformers import AutoModelForSequenceClassification, Trainer
 
     for index, (name, config, pad, types, lengths) in enumerate(cases()):
         torch.manual_seed(100 + index)
@@ -137,7 +138,10 @@ def cmd_make(args):
             tensors[f"{kind}.logits"] = logits_of(model, inputs, types)
         save_file(tensors, os.path.join(folder, "expected.safetensors"))
         with open(os.path.join(folder, "case.json"), "w", encoding="utf-8") as f:
-            json.dump({"name": name, "token_types": types, "class": type(model).__name__}, f)
+            # The parameters transformers' Trainer decays (its own rule, called on this model).
+            decayed = sorted(Trainer.get_decay_parameter_names(None, model))
+            json.dump({"name": name, "token_types": types, "class": type(model).__name__,
+                       "decayed": decayed}, f)
 
 
 def cmd_load(args):

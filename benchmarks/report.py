@@ -409,16 +409,22 @@ def parity_section(data):
                    f"{row['largest_loss_difference']:.2e} ({row['at_step']}) | "
                    f"{row['largest_weight_difference']:.2e} ({row['in_tensor']}) | {first[0]:.6f} / {first[1]:.6f} | "
                    f"{'yes' if row['passed'] else '**no**'} | {row.get('commit') or data['machine']['commit']} |")
-    out += ["", "roberta-small (4 layers, 256 wide) and modernbert-small (6 layers, 256 wide, local window 64, "
-            "max length 256 so that the window matters) start from random weights over MiniLM's vocabulary, "
-            "their padding id its [PAD]: the comparison is of the families' arithmetic. The one row outside "
-            "the bound, modernbert-small's regression, trains on the raw target (log body length, near 7): "
-            "its second step's loss is equal to every digit stored, so the first update is the same, and "
-            "the difference grows from fp32 rounding, which ModernBERT amplifies (its single-label row is "
-            "100 times MiniLM's) and a squared error on targets of that size amplifies again."]
+    out += ["", "roberta-small, distilbert-small and electra-small (4 layers, 256 wide; ELECTRA's embeddings 128) "
+            "and modernbert-small (6 layers, 256 wide, local window 64, max length 256 so that the window "
+            "matters) start from random weights over MiniLM's vocabulary, their padding id its [PAD]: the "
+            "comparison is of the families' arithmetic.", "",
+            "Until commit 397ba4b ModernBERT's rows were a hundred times the others': 2.7e-5 in its norm "
+            "weights in every task, and 2.8e-4 in its regression losses, outside the bound. The cause was "
+            "ours: the weight-decay rule looked for \"LayerNorm\" in a parameter's name, so it decayed "
+            "ModernBERT's norms (embeddings.norm, attn_norm, mlp_norm, final_norm, head.norm) and DistilBERT's "
+            "(sa_layer_norm, output_layer_norm), which Trainer leaves undecayed; a norm weight near 1 then "
+            "moves by lr x decay every step. The rule is now Trainer's (core/train/WeightDecay.h), and "
+            "`FamilyParity.EveryFamilyDecaysTheWeightsTransformersTrainerDecays` checks it against "
+            "`Trainer.get_decay_parameter_names` on every family."]
     return out + ["", "Reproduce: `benchmarks/training_parity.sh --models minilm bert-base roberta-small "
-                  "modernbert-small --steps 50` (single-label) and `benchmarks/training_parity.sh --models minilm "
-                  "roberta-small modernbert-small --tasks multi-label regression token-classification --steps 50`, then "
+                  "modernbert-small distilbert-small electra-small --steps 50` (single-label) and "
+                  "`benchmarks/training_parity.sh --models minilm roberta-small modernbert-small distilbert-small "
+                  "electra-small --tasks multi-label regression token-classification --steps 50`, then "
                   "`python3 benchmarks/report.py`.", ""]
 
 

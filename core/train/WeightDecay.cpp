@@ -21,8 +21,9 @@ bool takesWeightDecay(std::string_view parameterName) {
     while (!rest.empty()) {
         const auto dot = rest.find('.');
         const auto part = rest.substr(0, dot);
-        if (part == kNorm || (part.size() >= kUnderscoreNorm.size() &&
-                              part.substr(part.size() - kUnderscoreNorm.size()) == kUnderscoreNorm)) {
+        if (part == kNorm ||
+            (part.size() >= kUnderscoreNorm.size() &&
+             part.substr(part.size() - kUnderscoreNorm.size()) == kUnderscoreNorm)) {
             return false;
         }
         rest = dot == std::string_view::npos ? std::string_view() : rest.substr(dot + 1);

@@ -39,7 +39,8 @@ std::set<std::string> normAndBiasParameters(const ModelBundle& bundle) {
 }
 
 // The weights after one step at the given weight decay, from the same start and batch.
-std::map<std::string, at::Tensor> weightsAfterOneStep(const std::string& type, const TrainingData& data,
+std::map<std::string, at::Tensor> weightsAfterOneStep(const std::string& type,
+                                                      const TrainingData& data,
                                                       double weightDecay) {
     auto config = test::smallConfig();
     config.maxSteps = 1;
@@ -94,9 +95,9 @@ TEST(WeightDecay, TheRuleReadsNamesAsTrainerReadsThem) {
           "distilbert.transformer.layer.0.sa_layer_norm.weight", "x.rmsnorm.weight"}) {
         EXPECT_FALSE(takesWeightDecay(undecayed)) << undecayed;
     }
-    for (const char* decayed : {"bert.encoder.layer.0.attention.self.query.weight",
-                                "model.layers.0.mlp.Wi.weight", "classifier.weight",
-                                "model.normal.weight", "normalizer.weight"}) {
+    for (const char* decayed :
+         {"bert.encoder.layer.0.attention.self.query.weight", "model.layers.0.mlp.Wi.weight",
+          "classifier.weight", "model.normal.weight", "normalizer.weight"}) {
         EXPECT_TRUE(takesWeightDecay(decayed)) << decayed;
     }
 }

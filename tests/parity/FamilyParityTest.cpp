@@ -18,13 +18,13 @@
 #include <nlohmann/json.hpp>
 #include <torch/csrc/autograd/grad_mode.h>
 
+#include "ScriptCases.h"
 #include "data/Batch.h"
 #include "hf/ModelFolder.h"
 #include "hf/SafeTensors.h"
 #include "model/FamilyTraits.h"
-#include "train/WeightDecay.h"
-#include "ScriptCases.h"
 #include "support/TestSupport.h"
+#include "train/WeightDecay.h"
 
 namespace bert {
 namespace {
@@ -44,7 +44,8 @@ std::vector<Encoding> unpaddedRows(const PaddedInputs& inputs) {
             if (inputs.attentionMask[b][s].item<std::int64_t>() == 0) {
                 break;
             }
-            encoding.inputIds.push_back(static_cast<std::int32_t>(inputs.inputIds[b][s].item<std::int64_t>()));
+            encoding.inputIds.push_back(
+                static_cast<std::int32_t>(inputs.inputIds[b][s].item<std::int64_t>()));
             encoding.tokenTypeIds.push_back(
                 static_cast<std::int32_t>(inputs.tokenTypeIds[b][s].item<std::int64_t>()));
             encoding.attentionMask.push_back(1);
@@ -66,8 +67,10 @@ TEST_F(FamilyParity, EveryFamilyLoadsWholeAndGivesTransformersLogitsPaddedAndUnp
         const auto name = folder.filename().string();
         const auto bundle = loadModelFolder(folder);
         EXPECT_TRUE(bundle.report.missingKeys.empty()) << name << ": " << bundle.report.describe();
-        EXPECT_TRUE(bundle.report.unexpectedKeys.empty()) << name << ": " << bundle.report.describe();
-        EXPECT_EQ(bundle.config.labels, (std::vector<std::string>{"negative", "neutral", "positive"}));
+        EXPECT_TRUE(bundle.report.unexpectedKeys.empty())
+            << name << ": " << bundle.report.describe();
+        EXPECT_EQ(bundle.config.labels,
+                  (std::vector<std::string>{"negative", "neutral", "positive"}));
         bundle.model->eval();
         const torch::NoGradGuard noGrad;
         const auto expected = readSafeTensors(folder / "expected.safetensors");

@@ -373,6 +373,10 @@
         <source>longer than %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>%1: the %2 most frequent of %3</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>TrainingOptions</name>

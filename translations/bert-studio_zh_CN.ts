@@ -373,6 +373,10 @@
         <source>longer than %1</source>
         <translation>长于 %1</translation>
     </message>
+    <message>
+        <source>%1: the %2 most frequent of %3</source>
+        <translation>%1：%3 个中最常见的 %2 个</translation>
+    </message>
 </context>
 <context>
     <name>TrainingOptions</name>

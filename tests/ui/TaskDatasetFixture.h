@@ -5,6 +5,7 @@
 // box chosen with the keyboard, the task's chart and table, a run trained through Start and
 // opened from the Runs tab.
 
+#include <algorithm>
 #include <vector>
 
 #include <QAbstractBarSeries>
@@ -43,13 +44,17 @@ protected:
     QChart* taskChart() const {
         return page()->findChild<QChartView*>(QStringLiteral("taskChart"))->chart();
     }
-    /// The bars of the task's chart (a histogram's: those of the values in its bins).
+    /// The bars of the task's chart in reading order (a histogram's: those of the values in its
+    /// bins, left to right; horizontal bars of counts: top to bottom, where Qt draws the last).
     std::vector<double> bars() const {
         std::vector<double> values;
         for (auto* series : taskChart()->series()) {
             if (auto* bars = qobject_cast<QAbstractBarSeries*>(series); bars != nullptr) {
                 for (int i = 0; i < bars->barSets().front()->count(); ++i) {
                     values.push_back(bars->barSets().front()->at(i));
+                }
+                if (series->type() == QAbstractSeries::SeriesTypeHorizontalBar) {
+                    std::reverse(values.begin(), values.end());
                 }
             }
         }

@@ -184,8 +184,7 @@ void DatasetPage::refreshTaskSummary() {
             counts.push_back(found == summary.entityCounts.end() ? 0 : found->second);
             entities += counts.back();
         }
-        chart->setTitle(tr("Entities per type"));
-        showCounts(chart, types, counts);
+        showCounts(chart, tr("Entities per type"), types, counts);
         fillEntityCounts(taskTable_, summary);
         taskTable_->show();
         summaryLabel_->setText(tr("%1 sentences, %2 words, %3 entities of %4 types; tag scheme %5.")
@@ -216,8 +215,7 @@ void DatasetPage::refreshTaskSummary() {
             counts.push_back(static_cast<std::size_t>(together[i][i]));
             labelsGiven += counts.back();
         }
-        chart->setTitle(tr("Examples per label"));
-        showCounts(chart, names, counts);
+        showCounts(chart, tr("Examples per label"), names, counts);
         fillCoOccurrence(taskTable_, map, together);
         taskTable_->setToolTip(tr("Label co-occurrence: examples that have both labels"));
         taskTable_->show();
@@ -288,8 +286,7 @@ void DatasetPage::refreshTaskSummary() {
         names << QString::fromStdString(name).left(kLabelChars);
         counts.push_back(count);
     }
-    chart->setTitle(tr("Label counts"));
-    showCounts(chart, names, counts);
+    showCounts(chart, tr("Label counts"), names, counts);
     summaryLabel_->setText(
         tr("%1 examples in %2 classes; %3 rows without text or label skipped; %4 invalid "
            "UTF-8 sequences replaced.")

@@ -2,15 +2,17 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 
 #include <QBarCategoryAxis>
-#include <QBarSeries>
 #include <QBarSet>
 #include <QCategoryAxis>
 #include <QChart>
 #include <QColor>
 #include <QCoreApplication>
+#include <QFontMetricsF>
 #include <QHeaderView>
+#include <QHorizontalBarSeries>
 #include <QLegend>
 #include <QStackedBarSeries>
 #include <QTableWidget>
@@ -27,8 +29,12 @@ class TaskSummary {
     Q_DECLARE_TR_FUNCTIONS(TaskSummary)
 };
 
-constexpr int kHistogramLabels = 7;      // round values named under a histogram
-constexpr qreal kHistogramBarWidth = 0.92;  // of a bin: bars that nearly touch
+constexpr int kHistogramLabels = 7;          // round values named under a histogram
+constexpr qreal kHistogramBarWidth = 0.92;   // of a bin: bars that nearly touch
+constexpr qreal kCountBarWidth = 0.7;        // of a label's row
+constexpr qsizetype kMostCountBars = 20;     // rows that the tab's chart gives a readable name
+constexpr qreal kSmallestLabelPoints = 6.5;  // the smallest font a label's name is drawn in
+constexpr qreal kLabelRowGap = 3.0;          // between two names, so that they never touch
 
 QTableWidgetItem* numberItem(std::size_t value) {
     auto* item = new QTableWidgetItem(QString::number(value));
@@ -36,14 +42,40 @@ QTableWidgetItem* numberItem(std::size_t value) {
     return item;
 }
 
-/// A count axis on the left of series, ending on a round tick (0, 50, 100, 150), never 37, 75,
-/// 112.
-void addCountAxis(QChart* chart, QAbstractSeries* series, std::size_t largest) {
+/// A count axis (on the left of a histogram, under horizontal bars), ending on a round tick (0,
+/// 50, 100, 150), never 37, 75, 112.
+void addCountAxis(QChart* chart, QAbstractSeries* series, std::size_t largest,
+                  Qt::Alignment alignment = Qt::AlignLeft) {
     auto* countAxis = new QValueAxis();
     countAxis->setLabelFormat("%d");
-    chart->addAxis(countAxis, Qt::AlignLeft);
+    chart->addAxis(countAxis, alignment);
     series->attachAxis(countAxis);
     setNiceRange(countAxis, 0.0, static_cast<double>(std::max<std::size_t>(largest, 1)), 5, true);
+}
+
+/// Keeps the names of a category axis on the left whole and apart: each row of the plot gets a
+/// name in a font that fits the row's height (many labels: a smaller font, down to
+/// kSmallestLabelPoints), never one cut to "..." (Qt Charts cuts a name that is taller than its
+/// row as well as one that is wider than the axis).
+void fitNamesToRows(QChart* chart, QBarCategoryAxis* names) {
+    names->setTruncateLabels(false);
+    const QFont base = names->labelsFont();
+    const auto fit = [names, base](const QRectF& plot) {
+        const auto rows = std::max<qsizetype>(names->count(), 1);
+        const qreal row = plot.height() / static_cast<qreal>(rows);
+        QFont font = base;
+        qreal points = base.pointSizeF();
+        while (points > kSmallestLabelPoints && QFontMetricsF(font).height() + kLabelRowGap > row) {
+            points = std::max(kSmallestLabelPoints, points - 0.5);
+            font.setPointSizeF(points);
+        }
+        if (names->labelsFont() != font) {
+            names->setLabelsFont(font);  // lays the chart out again: the plot keeps its height
+        }
+    };
+    // The axis as context: the connection ends with it (clearChart deletes it).
+    QObject::connect(chart, &QChart::plotAreaChanged, names, fit);
+    fit(chart->plotArea());
 }
 
 }  // namespace
@@ -56,26 +88,49 @@ void clearChart(QChart* chart) {
     }
 }
 
-void showCounts(QChart* chart, const QStringList& categories,
+void showCounts(QChart* chart, const QString& title, const QStringList& categories,
                 const std::vector<std::size_t>& counts, const QString& axisTitle) {
-    auto* set = new QBarSet(TaskSummary::tr("examples"));
-    for (const auto count : counts) {
-        *set << static_cast<double>(count);
+    // The most frequent categories, in their order, when there are more than rows for them.
+    std::vector<qsizetype> shown(static_cast<std::size_t>(categories.size()));
+    std::iota(shown.begin(), shown.end(), 0);
+    if (categories.size() > kMostCountBars) {
+        std::stable_sort(shown.begin(), shown.end(), [&counts](qsizetype a, qsizetype b) {
+            return counts[static_cast<std::size_t>(a)] > counts[static_cast<std::size_t>(b)];
+        });
+        shown.resize(kMostCountBars);
+        std::sort(shown.begin(), shown.end());
+        chart->setTitle(TaskSummary::tr("%1: the %2 most frequent of %3")
+                            .arg(title)
+                            .arg(kMostCountBars)
+                            .arg(categories.size()));
+    } else {
+        chart->setTitle(title);
     }
-    auto* series = new QBarSeries();
+    // Horizontal bars with a name on the left of each: a name under a vertical bar had the
+    // bar's width and was cut to "ma..." once there were a few labels. Qt draws the first row
+    // at the bottom: appended last to first, the first name is at the top, read downwards.
+    auto* set = new QBarSet(TaskSummary::tr("examples"));
+    QStringList names;
+    std::size_t largest = 1;
+    for (auto i = shown.rbegin(); i != shown.rend(); ++i) {
+        const auto count = counts[static_cast<std::size_t>(*i)];
+        *set << static_cast<double>(count);
+        names << categories[*i];
+        largest = std::max(largest, count);
+    }
+    auto* series = new QHorizontalBarSeries();
+    series->setBarWidth(kCountBarWidth);
     series->append(set);
     chart->addSeries(series);
     auto* categoryAxis = new QBarCategoryAxis();
-    categoryAxis->append(categories);
+    categoryAxis->append(names);
     categoryAxis->setTitleText(axisTitle);
-    if (categories.size() > 12) {
-        categoryAxis->setLabelsAngle(-60);
-    }
-    chart->addAxis(categoryAxis, Qt::AlignBottom);
+    categoryAxis->setGridLineVisible(false);
+    chart->addAxis(categoryAxis, Qt::AlignLeft);
     series->attachAxis(categoryAxis);
     chart->legend()->hide();
-    addCountAxis(chart, series,
-                 counts.empty() ? 1 : *std::max_element(counts.begin(), counts.end()));
+    addCountAxis(chart, series, largest, Qt::AlignBottom);
+    fitNamesToRows(chart, categoryAxis);
 }
 
 std::vector<HistogramTick> histogramTicks(double low, double width, std::size_t bins,

@@ -24,8 +24,11 @@ namespace bert::ui {
 
 /// Removes the chart's series and axes.
 void clearChart(QChart* chart);
-/// A bar per category with its count, on a round count axis.
-void showCounts(QChart* chart, const QStringList& categories,
+/// The chart titled `title`: a horizontal bar per category with its count along a round count
+/// axis, the categories' names whole on the left, the first at the top, in a font that fits
+/// their rows. Past 20 categories, the 20 with the most counts (in their order), the title
+/// saying so.
+void showCounts(QChart* chart, const QString& title, const QStringList& categories,
                 const std::vector<std::size_t>& counts, const QString& axisTitle = {});
 
 /// A histogram of values in equal-width bins.

@@ -2,7 +2,7 @@
 // and the shortcuts; Delete removes the selected runs after a question whose default is No;
 // Resume in the Training menu; the window's size and splitter kept; each run's disk use shown,
 // and a finished run's checkpoints removed with its record kept. (Undoing the suggested change
-// is in ForecastTest.)
+// is in ForecastTest.) Quitting while a run trains (the newcomer's finding 1).
 #include <QAction>
 #include <QMessageBox>
 #include <QPushButton>
@@ -195,6 +195,51 @@ TEST_F(Desktop, EachRunShowsItsDiskUseAndItsCheckpointsCanGoWhileItsRecordStays)
     clickRuns(window_->runsPage(), {run});
     clickButton(window_->runsPage(), QStringLiteral("Open"));
     EXPECT_FALSE(window_->runsPage()->findChildren<QDialog*>().isEmpty());
+}
+
+// Finding 1: Quit answered Yes once the run had ended left the window open, and the "close when
+// stopped" it left closed the studio at the end of the next run. The question is answered here
+// only after the run has ended (a person who leaves it open).
+TEST_F(Desktop, QuitAnsweredAfterTheRunEndedClosesTheWindow) {
+    openReviewsThroughTheDialog();
+    chooseTinyModel();
+    setConfig(quickConfig(1));
+    QSignalSpy finished(window_.get(), &ui::MainWindow::trainingFinished);
+    auto* start = window_->menuAction(QStringLiteral("Start"));
+    auto* quit = window_->menuAction(QStringLiteral("Quit"));
+    ASSERT_NE(start, nullptr);
+    ASSERT_NE(quit, nullptr);
+    const auto answerOnceTheRunEnded = [&finished](QMessageBox::StandardButton button) {
+        const auto runs = finished.count() + 1;
+        return whenModal([&finished, button, runs](QWidget* dialog) {
+            auto* box = qobject_cast<QMessageBox*>(dialog);
+            ASSERT_NE(box, nullptr);
+            EXPECT_TRUE(box->text().contains(QStringLiteral("Stop the run and close?")))
+                << box->text().toStdString();
+            EXPECT_TRUE(waitUntil([&] { return finished.count() == runs; }, 180000))
+                << "the run did not end";
+            QTest::mouseClick(box->button(button), Qt::LeftButton);
+        });
+    };
+    // No: the window stays, and nothing is left to close it later.
+    start->trigger();
+    ASSERT_TRUE(window_->isTraining());
+    auto answered = answerOnceTheRunEnded(QMessageBox::No);
+    quit->trigger();
+    ASSERT_TRUE(*answered) << "Quit during a run asked nothing";
+    EXPECT_TRUE(window_->isVisible());
+    // A second run: Quit asks again; Yes after the run ended closes the window.
+    start->trigger();
+    ASSERT_TRUE(window_->isTraining());
+    answered = answerOnceTheRunEnded(QMessageBox::Yes);
+    quit->trigger();
+    ASSERT_TRUE(*answered) << "the second Quit asked nothing";
+    EXPECT_FALSE(window_->isVisible()) << "Yes left the window open";
+    ASSERT_EQ(finished.count(), 2);
+    RunStore store(dir_ / "runs.sqlite", RunStore::Access::ReadOnly);
+    for (const auto& arguments : finished) {
+        EXPECT_EQ(store.run(arguments.at(0).toLongLong())->status, RunStatus::Completed);
+    }
 }
 
 }  // namespace

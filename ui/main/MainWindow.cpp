@@ -130,6 +130,10 @@ MainWindow::MainWindow(std::filesystem::path database, QWidget* parent)
     connect(worker_, &TrainingWorker::finished, this, [this](qint64 runId) { onFinished(runId); });
     connect(worker_, &TrainingWorker::failed, this, [this](const QString& message) {
         training_active_ = false;
+        if (closeAfterRun_) {
+            close();  // cancelled by closing before the run started
+            return;
+        }
         showNotice(this, tr("Training could not start"), message, /*warning=*/true);
         settingsMessage_ = statusBar()->currentMessage();  // true until the settings change
     });
@@ -535,19 +539,23 @@ void MainWindow::closeEvent(QCloseEvent* event) {
         event->ignore();
         return;
     }
-    if (training_active_) {
-        if (!closeAfterRun_) {
-            const auto answer =
-                QMessageBox::question(this, tr("Training is running"),
-                                      tr("Stop the run and close? The run keeps everything it "
-                                         "recorded and can resume from its checkpoint."));
-            if (answer != QMessageBox::Yes) {
-                event->ignore();
-                return;
-            }
+    if (training_active_ && !closeAfterRun_) {
+        const auto answer =
+            QMessageBox::question(this, tr("Training is running"),
+                                  tr("Stop the run and close? The run keeps everything it "
+                                     "recorded and can resume from its checkpoint."));
+        if (answer != QMessageBox::Yes) {
+            event->ignore();
+            return;
+        }
+        // The run may have ended while the question was open: then the window closes now, and
+        // no "close when stopped" is left behind to close it at the end of a later run.
+        if (training_active_) {
             closeAfterRun_ = true;
             cancelTraining();
         }
+    }
+    if (training_active_) {
         event->ignore();  // closes when the worker reports the run finished
         return;
     }

@@ -1522,6 +1522,10 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Resume</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Task: %1. %2</source>
         <translation type="unfinished"></translation>
     </message>

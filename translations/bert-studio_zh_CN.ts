@@ -1520,6 +1520,10 @@
         <translation>重命名运行 %1</translation>
     </message>
     <message>
+        <source>Resume</source>
+        <translation>继续训练</translation>
+    </message>
+    <message>
         <source>Task: %1. %2</source>
         <translation>任务：%1。%2</translation>
     </message>

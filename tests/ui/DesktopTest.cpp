@@ -2,7 +2,10 @@
 // and the shortcuts; Delete removes the selected runs after a question whose default is No;
 // Resume in the Training menu; the window's size and splitter kept; each run's disk use shown,
 // and a finished run's checkpoints removed with its record kept. (Undoing the suggested change
-// is in ForecastTest.) Quitting while a run trains (the newcomer's finding 1).
+// is in ForecastTest.) Quitting while a run trains, and a stopped run resumed from the Runs tab
+// after a restart (the newcomer's findings 1 and 2).
+#include <atomic>
+
 #include <QAction>
 #include <QMessageBox>
 #include <QPushButton>
@@ -17,6 +20,7 @@
 #include "main/MainWindow.h"
 #include "runs/RunStore.h"
 #include "runs/RunsPage.h"
+#include "runs/TrainingJob.h"
 #include "training/TrainingPage.h"
 #include "tryit/TryItPage.h"
 
@@ -240,6 +244,62 @@ TEST_F(Desktop, QuitAnsweredAfterTheRunEndedClosesTheWindow) {
     for (const auto& arguments : finished) {
         EXPECT_EQ(store.run(arguments.at(0).toLongLong())->status, RunStatus::Completed);
     }
+}
+
+namespace {
+/// Cancels a run at its third step, as a Quit answered Yes during it does.
+struct CancelAtThirdStep final : TrainerObserver {
+    std::atomic<bool> cancel{false};
+    void onStep(const StepMetrics& metrics) override {
+        if (metrics.step >= 3) {
+            cancel.store(true);
+        }
+    }
+};
+}  // namespace
+
+// Finding 2: after a restart, a cancelled run could be resumed only from the command line.
+TEST_F(Desktop, AStoppedRunSelectedInTheRunsTabResumesAfterARestart) {
+    TrainingJob job;
+    job.modelFolder = dir_ / "model";
+    job.data.trainFile = dir_ / "reviews.csv";
+    job.data.columns.text = "review";
+    job.data.columns.label = "sentiment";
+    job.training = quickConfig(1);
+    CancelAtThirdStep stopper;
+    const auto stopped =
+        runTrainingJob(job, dir_ / "runs.sqlite", &stopper, stopper.cancel).runId;
+    {
+        RunStore store(dir_ / "runs.sqlite", RunStore::Access::ReadOnly);
+        ASSERT_EQ(store.run(stopped)->status, RunStatus::Cancelled);
+        ASSERT_FALSE(store.checkpoints(stopped).empty()) << "no checkpoint to resume from";
+    }
+    // The studio starts again over the same database.
+    window_->close();
+    window_ = std::make_unique<ui::MainWindow>(dir_ / "runs.sqlite");
+    window_->show();
+    window_->activateWindow();
+    ASSERT_TRUE(QTest::qWaitForWindowActive(window_.get()));
+    auto* resume = window_->menuAction(QStringLiteral("Resume"));
+    ASSERT_NE(resume, nullptr);
+    EXPECT_FALSE(resume->isEnabled()) << "nothing chosen to resume yet";
+    const auto completed = storedRun("completed");
+    window_->runsPage()->refresh();
+    clickRuns(window_->runsPage(), {completed});
+    EXPECT_FALSE(resume->isEnabled()) << "a completed run offered to resume";
+    clickRuns(window_->runsPage(), {stopped});
+    ASSERT_TRUE(resume->isEnabled()) << "the cancelled run selected cannot be resumed";
+    EXPECT_TRUE(findButton(window_->trainingPage(), QStringLiteral("resumeTraining"))->isEnabled());
+    QSignalSpy started(window_->worker(), &ui::TrainingWorker::started);
+    QSignalSpy finished(window_.get(), &ui::MainWindow::trainingFinished);
+    resume->trigger();
+    ASSERT_TRUE(waitUntil([&] { return finished.count() == 1; }, 180000));
+    ASSERT_EQ(started.count(), 1);
+    EXPECT_GE(started.front().at(0).value<RunStart>().resumedFromStep, 3U);
+    EXPECT_EQ(finished.front().at(0).toLongLong(), stopped);
+    RunStore store(dir_ / "runs.sqlite", RunStore::Access::ReadOnly);
+    EXPECT_EQ(store.run(stopped)->status, RunStatus::Completed);
+    EXPECT_GT(store.steps(stopped).back().step, 3U) << "the resumed run trained no further";
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <QChart>
 #include <QChartView>
 #include <QFileDialog>
+#include <QItemSelectionModel>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -15,11 +16,13 @@
 #include <QStyle>
 #include <QStyleFactory>
 #include <QTabWidget>
+#include <QTableView>
 
 #include "common/Guard.h"
 #include "dataset/DatasetPage.h"
 #include "help/HelpDialog.h"
 #include "main/MainWindow.h"
+#include "runs/RunStore.h"
 #include "runs/RunsPage.h"
 #include "training/TechniquesPage.h"
 #include "training/TrainingPage.h"
@@ -84,6 +87,10 @@ void MainWindow::createMenus() {
     resumeAction_->setEnabled(training_->resumableRun() > 0);
     connect(training_, &TrainingPage::resumableChanged, resumeAction_,
             [this](qint64 runId) { resumeAction_->setEnabled(runId > 0); });
+    // A stopped run chosen in the Runs tab is what Resume continues (after a restart, the
+    // training tab knows of no run of its own).
+    connect(runs_->table()->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            &MainWindow::offerSelectedRunToResume);
     train->addSeparator();
     auto* refresh = train->addAction(tr("&Refresh runs"), runs_, &RunsPage::refresh);
     refresh->setShortcut(QKeySequence::Refresh);
@@ -130,6 +137,23 @@ void MainWindow::updateShortcuts() {
     const auto* page = tabs_->currentWidget();
     const bool training = page == dataset_ || page == techniques_ || page == training_;
     startAction_->setShortcut(training ? kStartKeys : QKeySequence());
+}
+
+void MainWindow::offerSelectedRunToResume() {
+    const auto selected = runs_->selectedRuns();
+    if (training_active_ || selected.size() != 1) {
+        return;
+    }
+    guarded(this, tr("Resume"), [&] {
+        RunStore store(database_, RunStore::Access::ReadOnly);
+        const auto run = store.run(selected.front());
+        // What resumeTrainingRun accepts: a stopped run (cancelled, interrupted, failed) that
+        // has a checkpoint.
+        if (run && run->status != RunStatus::Completed && run->status != RunStatus::Running &&
+            !store.checkpoints(run->id).empty()) {
+            training_->setResumable(run->id);
+        }
+    });
 }
 
 QAction* MainWindow::menuAction(const QString& text) const {

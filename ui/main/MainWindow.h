@@ -94,6 +94,8 @@ private:
     /// A new run's automatic name in the interface's language (core names runs in English).
     void nameRunInLanguage(qint64 runId);
     void resumeRun(qint64 runId);
+    /// The run selected in the Runs tab becomes what Resume continues, when it can resume.
+    void offerSelectedRunToResume();
     /// Refreshes the training tab's line about what Start will train on.
     void updatePlan();
     /// The job the dataset and techniques pages describe now.

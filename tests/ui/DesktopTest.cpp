@@ -2,8 +2,8 @@
 // and the shortcuts; Delete removes the selected runs after a question whose default is No;
 // Resume in the Training menu; the window's size and splitter kept; each run's disk use shown,
 // and a finished run's checkpoints removed with its record kept. (Undoing the suggested change
-// is in ForecastTest.) Quitting while a run trains, and a stopped run resumed from the Runs tab
-// after a restart (the newcomer's findings 1 and 2).
+// is in ForecastTest.) Quitting while a run trains, a stopped run resumed from the Runs tab
+// after a restart, and Cancel only while a run trains (the newcomer's findings 1 to 3).
 #include <atomic>
 
 #include <QAction>
@@ -300,6 +300,21 @@ TEST_F(Desktop, AStoppedRunSelectedInTheRunsTabResumesAfterARestart) {
     RunStore store(dir_ / "runs.sqlite", RunStore::Access::ReadOnly);
     EXPECT_EQ(store.run(stopped)->status, RunStatus::Completed);
     EXPECT_GT(store.steps(stopped).back().step, 3U) << "the resumed run trained no further";
+}
+
+// Finding 3: Training > Cancel was enabled with nothing to cancel.
+TEST_F(Desktop, CancelIsEnabledOnlyWhileARunTrains) {
+    openReviewsThroughTheDialog();
+    chooseTinyModel();
+    setConfig(quickConfig(1));
+    auto* cancel = window_->menuAction(QStringLiteral("Cancel"));
+    ASSERT_NE(cancel, nullptr);
+    EXPECT_FALSE(cancel->isEnabled()) << "Cancel is enabled with nothing training";
+    QSignalSpy finished(window_.get(), &ui::MainWindow::trainingFinished);
+    window_->menuAction(QStringLiteral("Start"))->trigger();
+    EXPECT_TRUE(cancel->isEnabled());
+    ASSERT_TRUE(waitUntil([&] { return finished.count() == 1; }, 180000));
+    EXPECT_FALSE(cancel->isEnabled()) << "Cancel stayed enabled after the run";
 }
 
 }  // namespace

@@ -80,6 +80,9 @@ void MainWindow::createMenus() {
     startAction_ = train->addAction(tr("&Start"), this, &MainWindow::startTraining);
     auto* cancel = train->addAction(tr("&Cancel"), this, &MainWindow::cancelTraining);
     cancel->setShortcut(QKeySequence(QStringLiteral("Ctrl+.")));
+    // Only a run in progress can be cancelled, as the training tab's button says.
+    cancel->setEnabled(isTraining());
+    connect(training_, &TrainingPage::runningChanged, cancel, &QAction::setEnabled);
     resumeAction_ =
         train->addAction(tr("&Resume"), this, [this] { resumeRun(training_->resumableRun()); });
     resumeAction_->setToolTip(

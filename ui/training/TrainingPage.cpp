@@ -121,6 +121,7 @@ void TrainingPage::setRunning(bool running) {
     cancelButton_->setEnabled(running);
     resumeButton_->setEnabled(!running && resumable_ > 0);
     Q_EMIT resumableChanged(resumeButton_->isEnabled() ? resumable_ : 0);
+    Q_EMIT runningChanged(running);
 }
 
 void TrainingPage::prepareRun(qint64 resumedRun, std::optional<TrainingConfig> config) {

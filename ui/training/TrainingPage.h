@@ -84,6 +84,8 @@ Q_SIGNALS:
     void startRequested();
     void cancelRequested();
     void resumeRequested(qint64 runId);
+    /// A run began (true) or ended (false): what Cancel can act on.
+    void runningChanged(bool running);
     /// What Resume would continue changed (0: nothing).
     void resumableChanged(qint64 runId);
     /// The processor-time warning changed (empty: it ended).

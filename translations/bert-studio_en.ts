@@ -1526,7 +1526,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Task: %1. %2</source>
+        <source>Task: %1. %2 examples for training, %3 for validation.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -1524,8 +1524,8 @@
         <translation>继续训练</translation>
     </message>
     <message>
-        <source>Task: %1. %2</source>
-        <translation>任务：%1。%2</translation>
+        <source>Task: %1. %2 examples for training, %3 for validation.</source>
+        <translation>任务：%1。%2 个样本用于训练，%3 个用于验证。</translation>
     </message>
 </context>
 <context>

@@ -202,18 +202,43 @@ void MainWindow::forgetSettingsMessage() {
 }
 
 void MainWindow::updatePlan() {
-    const auto* examples = dataset_->examples();
-    if (dataset_->hasData() && dataset_->task() != TaskKind::SingleLabel) {
-        // The class checks below are single-label's; the other tasks say what the page says.
-        training_->setPlan(
-            tr("Task: %1. %2").arg(Names::task(dataset_->task()), dataset_->summaryText()), {});
-        return;
-    }
-    if (examples == nullptr) {
+    if (!dataset_->hasData()) {
         training_->setPlan(tr("Open a dataset to see what a run will train on."), {});
         return;
     }
+    QStringList warnings;
+    QString line;
+    if (dataset_->task() == TaskKind::SingleLabel) {
+        line = singleLabelPlan(warnings);
+    } else {
+        // The class checks are single-label's; the other tasks are split at random (the size
+        // of the held-out part as in randomValidationRows). A tagged file's examples are its
+        // sentences, whose lengths the dataset page measured.
+        const auto* examples = dataset_->examples();
+        const auto count =
+            examples != nullptr ? examples->examples.size() : dataset_->exampleLengths().size();
+        const auto validation = stratifiedValidationCount(count, dataset_->validationFraction());
+        line = tr("Task: %1. %2 examples for training, %3 for validation.")
+                   .arg(Names::task(dataset_->task()))
+                   .arg(count - validation)
+                   .arg(validation);
+    }
+    // Whether the model can read the text at all (issue 27: 70% of a Chinese review set was
+    // [UNK] for the English default model, and nothing said so), for every task.
+    const auto& unknown = dataset_->unknownTokens();
+    if (unknown.tokens > 0) {
+        line += QLatin1Char(' ') +
+                tr("Unknown tokens: %1%.").arg(100.0 * unknown.share(), 0, 'f', 1);
+        if (unknown.warns()) {
+            warnings << dataset_->unknownTokenText();
+        }
+    }
+    training_->setPlan(line, warnings.join(QLatin1Char('\n')));
+}
+
+QString MainWindow::singleLabelPlan(QStringList& warnings) const {
     const auto job = currentJob();
+    const auto* examples = dataset_->examples();
     const auto plan = planTraining(*examples, job.data.columns, job.training.validationFraction,
                                    techniques_->modelLabels());
     QStringList classes;
@@ -238,7 +263,6 @@ void MainWindow::updatePlan() {
                  texts.join(QStringLiteral(" + ")))
             .arg(plan.trainExamples)
             .arg(plan.validationExamples);
-    QStringList warnings;
     for (const auto& warning : plan.warnings) {
         switch (warning.kind) {
             case PlanWarning::Kind::OneClass:
@@ -272,18 +296,7 @@ void MainWindow::updatePlan() {
             }
         }
     }
-    // Whether the model can read the text at all (issue 27: 70% of a Chinese review set was
-    // [UNK] for the English default model, and nothing said so).
-    const auto& unknown = dataset_->unknownTokens();
-    QString unknownLine;
-    if (unknown.tokens > 0) {
-        unknownLine =
-            QLatin1Char(' ') + tr("Unknown tokens: %1%.").arg(100.0 * unknown.share(), 0, 'f', 1);
-        if (unknown.warns()) {
-            warnings << dataset_->unknownTokenText();
-        }
-    }
-    training_->setPlan(line + unknownLine, warnings.join(QLatin1Char('\n')));
+    return line;
 }
 
 bool MainWindow::applyJob(const TrainingJob& job) {

@@ -98,6 +98,8 @@ private:
     void offerSelectedRunToResume();
     /// Refreshes the training tab's line about what Start will train on.
     void updatePlan();
+    /// The single-label line of it (columns, classes, split), with warnings about the columns.
+    QString singleLabelPlan(QStringList& warnings) const;
     /// The job the dataset and techniques pages describe now.
     TrainingJob currentJob() const;
     /// False, after telling the user why (titled action), when there is no data or model.

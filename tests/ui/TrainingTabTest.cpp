@@ -1,14 +1,21 @@
-// The newcomer's finding 4: the training tab's line above Start is its own (examples for
+// The newcomer's findings 4 and 5: the training tab's line above Start is its own (examples for
 // training and validation, the task) with the dataset tab's unknown-token warning, for every
-// task.
+// task; the mouse wheel over the Model & techniques page's fields scrolls the page unless the
+// field has the focus.
 #include <fstream>
 
+#include <QApplication>
+#include <QComboBox>
+#include <QLineEdit>
+#include <QSpinBox>
 #include <QTest>
+#include <QWheelEvent>
 
 #include "StudioFixture.h"
 #include "common/Names.h"
 #include "dataset/DatasetPage.h"
 #include "main/MainWindow.h"
+#include "training/TechniquesPage.h"
 #include "training/TrainingPage.h"
 
 namespace bert::test {
@@ -47,6 +54,41 @@ TEST_F(TrainingTab, ItsPlanLineIsItsOwnAndWarnsOfUnknownTokensForEveryTask) {
     EXPECT_TRUE(plan.contains(QStringLiteral("Unknown tokens:"))) << plan.toStdString();
     EXPECT_EQ(training->planWarnings(), dataset->unknownTokenText())
         << training->planWarnings().toStdString();
+}
+
+// Finding 5: scrolling the Model & techniques page over "CPU threads" set it from 0 to 3.
+TEST_F(TrainingTab, TheWheelChangesNoFieldThatHasNotTheFocus) {
+    auto* page = window_->techniquesPage();
+    auto* threads = page->findChild<QSpinBox*>(QStringLiteral("threads"));
+    auto* precision = page->findChild<QComboBox*>(QStringLiteral("precision"));
+    ASSERT_NE(threads, nullptr);
+    ASSERT_NE(precision, nullptr);
+    bringToFront(threads);
+    // The model folder has the focus, as after typing a model's path.
+    auto* folder = findLineEdit(window_.get(), QStringLiteral("modelFolder"));
+    folder->setFocus();
+    ASSERT_FALSE(threads->hasFocus());
+    const auto wheelDown = [](QWidget* field) {
+        const QPointF at = QRectF(field->rect()).center();
+        QWheelEvent wheel(at, field->mapToGlobal(at), QPoint(), QPoint(0, -120), Qt::NoButton,
+                          Qt::NoModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(field, &wheel);
+    };
+    const int threadsBefore = threads->value();
+    const int precisionBefore = precision->currentIndex();
+    ASSERT_LT(threadsBefore, threads->maximum());
+    wheelDown(threads);
+    wheelDown(precision);
+    EXPECT_EQ(threads->value(), threadsBefore) << "the wheel changed a field it only passed";
+    EXPECT_EQ(precision->currentIndex(), precisionBefore);
+    // Clicked into, the field takes the wheel.
+    QTest::mouseClick(threads, Qt::LeftButton, {}, threads->rect().center());
+    ASSERT_TRUE(threads->hasFocus());
+    const QPointF at = QRectF(threads->rect()).center();
+    QWheelEvent up(at, threads->mapToGlobal(at), QPoint(), QPoint(0, 120), Qt::NoButton,
+                   Qt::NoModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(threads, &up);
+    EXPECT_EQ(threads->value(), threadsBefore + 1);
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include <tuple>
 
+#include <QAbstractSpinBox>
 #include <QBarCategoryAxis>
 #include <QBarSet>
 #include <QChart>
@@ -206,8 +207,26 @@ TechniquesPage::TechniquesPage(QWidget* parent) : QWidget(parent) {
     auto* outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
     outer->addWidget(scroll);
+    // The fields take the wheel only once clicked or tabbed into; until then it scrolls the page.
+    for (auto* field : content->findChildren<QWidget*>()) {
+        if (qobject_cast<QAbstractSpinBox*>(field) != nullptr ||
+            qobject_cast<QComboBox*>(field) != nullptr) {
+            field->setFocusPolicy(Qt::StrongFocus);
+            field->installEventFilter(this);
+        }
+    }
     constructed_ = true;
     loadModel();
+}
+
+bool TechniquesPage::eventFilter(QObject* watched, QEvent* event) {
+    if (event->type() == QEvent::Wheel) {
+        if (auto* field = qobject_cast<QWidget*>(watched); field != nullptr && !field->hasFocus()) {
+            event->ignore();  // passed on to the scroll area
+            return true;
+        }
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 void TechniquesPage::setModelFolder(const QString& folder) {

@@ -93,6 +93,11 @@ Q_SIGNALS:
     /// The suggested change was applied (description: what it changed) or undone (empty).
     void adviceApplied(const QString& description);
 
+protected:
+    /// A wheel over a spin box or combo box that has not the focus scrolls the page instead of
+    /// changing the field (a user scrolling past "CPU threads" set it to 3).
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
     static QString describeAdvice(const FitAdvice& advice);
     void loadModel();

@@ -267,8 +267,7 @@ TEST_F(Desktop, AStoppedRunSelectedInTheRunsTabResumesAfterARestart) {
     job.data.columns.label = "sentiment";
     job.training = quickConfig(1);
     CancelAtThirdStep stopper;
-    const auto stopped =
-        runTrainingJob(job, dir_ / "runs.sqlite", &stopper, stopper.cancel).runId;
+    const auto stopped = runTrainingJob(job, dir_ / "runs.sqlite", &stopper, stopper.cancel).runId;
     {
         RunStore store(dir_ / "runs.sqlite", RunStore::Access::ReadOnly);
         ASSERT_EQ(store.run(stopped)->status, RunStatus::Cancelled);

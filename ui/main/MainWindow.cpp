@@ -227,8 +227,8 @@ void MainWindow::updatePlan() {
     // [UNK] for the English default model, and nothing said so), for every task.
     const auto& unknown = dataset_->unknownTokens();
     if (unknown.tokens > 0) {
-        line += QLatin1Char(' ') +
-                tr("Unknown tokens: %1%.").arg(100.0 * unknown.share(), 0, 'f', 1);
+        line +=
+            QLatin1Char(' ') + tr("Unknown tokens: %1%.").arg(100.0 * unknown.share(), 0, 'f', 1);
         if (unknown.warns()) {
             warnings << dataset_->unknownTokenText();
         }

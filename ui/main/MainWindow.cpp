@@ -153,11 +153,13 @@ MainWindow::MainWindow(std::filesystem::path database, QWidget* parent)
     connect(training_, &TrainingPage::startRequested, this, &MainWindow::startTraining);
     connect(training_, &TrainingPage::cancelRequested, this, &MainWindow::cancelTraining);
     connect(training_, &TrainingPage::resumeRequested, this, &MainWindow::resumeRun);
+    // The warning names its run, as every run's status line does ("Run 2 is training." before
+    // it); once it goes, that line comes back, and after the run it leaves the run's outcome.
     connect(training_, &TrainingPage::cpuContention, this, [this](const QString& warning) {
-        if (warning.isEmpty()) {
-            statusBar()->clearMessage();
-        } else {
-            statusBar()->showMessage(warning);
+        if (!warning.isEmpty()) {
+            statusBar()->showMessage(tr("Run %1: %2").arg(training_->currentRun()).arg(warning));
+        } else if (training_active_) {
+            statusBar()->showMessage(tr("Run %1 is training.").arg(training_->currentRun()));
         }
     });
     connect(runs_, &RunsPage::runsChanged, tryIt_, &TryItPage::refreshRuns);

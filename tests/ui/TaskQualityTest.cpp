@@ -5,6 +5,11 @@
 // as training stores it (a job of its task, evaluations through RunRecorder, task reports made
 // by core's own serialisers), then reached as a person reaches it: Refresh, the runs clicked in
 // the table, Compare or Open.
+#include <QAbstractButton>
+#include <QChartView>
+#include <QComboBox>
+#include <QMessageBox>
+#include <QTableView>
 #include <QTableWidget>
 #include <QTest>
 
@@ -195,6 +200,34 @@ TEST_F(TaskQuality, RunsOfDifferentMetricsShowEachItsOwnAndNoScatter) {
                 dialog->scatterTitle().contains(QStringLiteral("micro-F1")))
         << dialog->scatterTitle().toStdString();
     EXPECT_TRUE(dialog->metricTitle().contains(QStringLiteral("compared on their loss only")));
+}
+
+// The Runs tab's column showed "—" for every run but single-label (it read the stored
+// accuracy, which only single-label stores): each run's best by its task's metric, named, as
+// Compare shows it.
+TEST_F(TaskQuality, RunsTabShowsEachRunsBestTaskMetricNamed) {
+    const auto regression = storedTaskRun(
+        TaskKind::Regression, {regressionReport(0.9), regressionReport(0.7), regressionReport(1.1)},
+        300 * kMiB);
+    const auto multiLabel =
+        storedTaskRun(TaskKind::MultiLabel,
+                      {multiLabelReport(0.6, 0.5), multiLabelReport(0.93, 0.8)}, 400 * kMiB);
+    auto* table = window_->runsPage()->table();
+    ASSERT_NE(table, nullptr);
+    auto* model = table->model();
+    int column = -1;
+    for (int c = 0; c < model->columnCount(); ++c) {
+        if (model->headerData(c, Qt::Horizontal).toString() == QStringLiteral("Best task metric")) {
+            column = c;
+        }
+    }
+    ASSERT_GE(column, 0) << "no \"Best task metric\" column";
+    QMap<qint64, QString> shown;
+    for (int r = 0; r < model->rowCount(); ++r) {
+        shown[model->index(r, 0).data().toLongLong()] = model->index(r, column).data().toString();
+    }
+    EXPECT_EQ(shown.value(regression), QStringLiteral("0.7000 RMSE"));
+    EXPECT_EQ(shown.value(multiLabel), QStringLiteral("0.9300 micro-F1"));
 }
 
 // The NER Model quality tab: under the per-type P/R/F1, the confusion the evaluation stored

@@ -27,6 +27,7 @@
 #include "common/Names.h"
 #include "export/OnnxExport.h"
 #include "runs/CompareDialog.h"
+#include "runs/RunCompare.h"
 #include "runs/RunDialog.h"
 #include "runs/RunExport.h"
 #include "runs/RunFiles.h"
@@ -43,7 +44,7 @@ enum Column {
     kStatus,
     kModel,
     kTechniques,
-    kAccuracy,
+    kBestMetric,
     kPeak,
     kDuration,
     kDisk,
@@ -80,7 +81,7 @@ RunsPage::RunsPage(std::filesystem::path database, QWidget* parent)
     : QWidget(parent), database_(std::move(database)) {
     model_ = new QStandardItemModel(0, kColumns, this);
     model_->setHorizontalHeaderLabels({tr("Id"), tr("Name"), tr("Date"), tr("Status"), tr("Model"),
-                                       tr("Techniques"), tr("Best accuracy"), tr("Peak memory"),
+                                       tr("Techniques"), tr("Best task metric"), tr("Peak memory"),
                                        tr("Duration"), tr("On disk")});
     proxy_ = new QSortFilterProxyModel(this);
     proxy_->setSourceModel(model_);
@@ -228,14 +229,16 @@ void RunsPage::refresh() {
             techniques->setData(techniquesText, Qt::UserRole);
             techniques->setEditable(false);
             row << techniques;
-            // A run that never evaluated has no accuracy: "—", sorted below every real one.
-            const auto& final = run.finalMetrics.value("final", nlohmann::json::object());
-            // (stored sparse, an object, past 256 classes: issue 26)
-            const bool evaluated =
-                final.is_object() && final.contains("confusion") && !final["confusion"].empty();
-            row << (evaluated
-                        ? numberItem(run.bestAccuracy, QString::number(run.bestAccuracy, 'f', 4))
-                        : numberItem(-1.0, QStringLiteral("—")));
+            // Each run's best by its task's metric, named as compare names it ("0.6560
+            // micro-F1", "0.5760 RMSE"); a run that never evaluated has none: "—", sorted below
+            // every real one.
+            if (const auto best = bestTaskMetric(store.evaluations(run.id))) {
+                row << numberItem(best->value,
+                                  tr("%1 %2").arg(QString::number(best->value, 'f', 4),
+                                                  CompareDialog::metricName(best->metric)));
+            } else {
+                row << numberItem(-1.0, QStringLiteral("—"));
+            }
             row << numberItem(static_cast<double>(run.peakMemoryBytes), mib(run.peakMemoryBytes));
             row << numberItem(run.seconds, duration(run.seconds));
             const auto disk = runDiskBytes(store, run.id);

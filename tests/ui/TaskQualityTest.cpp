@@ -45,12 +45,12 @@ nlohmann::json regressionReport(double rmse) {
 }
 
 /// A multi-label evaluation's report, as MultiLabelObjective writes it.
-nlohmann::json multiLabelReport(double microF1, double macroF1) {
+nlohmann::json multiLabelReport(double microF1, double macroF1, double subsetAccuracy = 0.25) {
     MultiLabelReport figures;
     figures.examples = 10;
     figures.microF1 = microF1;
     figures.macroF1 = macroF1;
-    figures.subsetAccuracy = 0.25;  // what the run's "best accuracy" used to be
+    figures.subsetAccuracy = subsetAccuracy;  // what the run's "best accuracy" used to be
     auto json = toJson(figures);
     json.erase("per_label");
     return {{"task", "multi-label"},
@@ -228,6 +228,32 @@ TEST_F(TaskQuality, RunsTabShowsEachRunsBestTaskMetricNamed) {
     }
     EXPECT_EQ(shown.value(regression), QStringLiteral("0.7000 RMSE"));
     EXPECT_EQ(shown.value(multiLabel), QStringLiteral("0.9300 micro-F1"));
+}
+
+// "Best model by" defaulted to accuracy, which on a multi-label run is subset accuracy: Model
+// quality marked as best an evaluation (micro-F1 0.62) other than the one the Runs tab and
+// Compare call best (micro-F1 0.656). A run trained with the form's defaults is judged by its
+// task's metric on every screen.
+TEST_F(TaskQuality, MultiLabelRunWithDefaultSettingsHasOneBestOnEveryScreen) {
+    const auto id = storedTaskRun(
+        TaskKind::MultiLabel,
+        {multiLabelReport(0.62, 0.5, 0.2), multiLabelReport(0.656, 0.55, 0.1)}, 200 * kMiB);
+    auto* table = window_->runsPage()->table();
+    ASSERT_NE(table, nullptr);
+    QStringList row;
+    for (int c = 0; c < table->model()->columnCount(); ++c) {
+        row << table->model()->index(0, c).data().toString();
+    }
+    EXPECT_TRUE(row.contains(QStringLiteral("0.6560 micro-F1"))) << row.join('|').toStdString();
+    auto* quality = openModelQualityOf(id);
+    ASSERT_NE(quality, nullptr);
+    EXPECT_EQ(quality->currentEvaluation(), 1) << "the best is the highest micro-F1";
+    auto* chooser = quality->findChild<QComboBox*>();
+    ASSERT_NE(chooser, nullptr);
+    EXPECT_TRUE(chooser->itemText(1).contains(QStringLiteral("— best")))
+        << chooser->itemText(1).toStdString();
+    EXPECT_FALSE(chooser->itemText(0).contains(QStringLiteral("best")))
+        << chooser->itemText(0).toStdString();
 }
 
 // The NER Model quality tab: under the per-type P/R/F1, the confusion the evaluation stored

@@ -200,6 +200,19 @@ TEST_F(TaskQuality, RunsOfDifferentMetricsShowEachItsOwnAndNoScatter) {
                 dialog->scatterTitle().contains(QStringLiteral("micro-F1")))
         << dialog->scatterTitle().toStdString();
     EXPECT_TRUE(dialog->metricTitle().contains(QStringLiteral("compared on their loss only")));
+    // No empty quality chart is drawn beside the loss (an empty "accuracy" chart was): the loss
+    // and the scatter's note only.
+    int shownCharts = 0;
+    for (auto* view : dialog->findChildren<QChartView*>()) {
+        shownCharts += view->isVisibleTo(dialog) ? 1 : 0;
+    }
+    EXPECT_EQ(shownCharts, 2);
+    // The job's settings are named as the form names them, not by their keys.
+    EXPECT_GE(dialog->rowOf(QStringLiteral("Task")), 0);
+    for (int row = 0; row < dialog->differenceRows(); ++row) {
+        EXPECT_FALSE(dialog->cell(row, 0).startsWith(QStringLiteral("data.")))
+            << dialog->cell(row, 0).toStdString();
+    }
 }
 
 // The Runs tab's column showed "—" for every run but single-label (it read the stored

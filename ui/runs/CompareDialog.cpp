@@ -48,14 +48,29 @@ QString settingName(const std::string& key) {
             }
         }
     }
-    if (key == "data.train_file") {
-        return CompareDialog::tr("dataset");
-    }
-    if (key == "model_folder") {
-        return CompareDialog::tr("model");
-    }
-    if (key == "name") {
-        return CompareDialog::tr("name");
+    // The job's other fields (core/train/TrainingJobSpec.cpp) as the Dataset tab names them.
+    static const std::pair<const char*, const char*> kNames[] = {
+        {"data.train_file", QT_TRANSLATE_NOOP("bert::ui::CompareDialog", "dataset")},
+        {"data.validation_file", QT_TRANSLATE_NOOP("bert::ui::CompareDialog", "Validation file")},
+        {"data.task", QT_TRANSLATE_NOOP("bert::ui::CompareDialog", "Task")},
+        {"data.text_column", QT_TRANSLATE_NOOP("bert::ui::CompareDialog", "Text column")},
+        {"data.text_pair_column",
+         QT_TRANSLATE_NOOP("bert::ui::CompareDialog", "Second text column")},
+        {"data.label_column", QT_TRANSLATE_NOOP("bert::ui::CompareDialog", "Label column")},
+        {"data.label_columns", QT_TRANSLATE_NOOP("bert::ui::CompareDialog", "Label columns")},
+        {"data.label_separator", QT_TRANSLATE_NOOP("bert::ui::CompareDialog", "Label separator")},
+        {"data.standardize_targets",
+         QT_TRANSLATE_NOOP("bert::ui::CompareDialog", "Standardised targets")},
+        {"data.threshold", QT_TRANSLATE_NOOP("bert::ui::CompareDialog", "Decision threshold")},
+        {"model", QT_TRANSLATE_NOOP("bert::ui::CompareDialog", "model")},
+        {"model_folder", QT_TRANSLATE_NOOP("bert::ui::CompareDialog", "model")},
+        {"preset", QT_TRANSLATE_NOOP("bert::ui::CompareDialog", "Preset")},
+        {"name", QT_TRANSLATE_NOOP("bert::ui::CompareDialog", "name")},
+    };
+    for (const auto& [from, name] : kNames) {
+        if (key == from) {
+            return CompareDialog::tr(name);
+        }
     }
     return QString::fromStdString(key);
 }
@@ -346,6 +361,9 @@ void CompareDialog::drawCurves() {
     // The quality curve is the runs' task's headline metric; runs of different tasks share no
     // such metric and are compared on their loss only.
     const bool shared = !metric_.empty();
+    // An empty chart says nothing: hidden when the runs share no metric (the scatter's note
+    // says why).
+    accuracyView_->setVisible(shared);
     accuracyView_->chart()->setTitle(
         shared ? tr("Validation %1").arg(metricName(metric_))
                : tr("The runs' tasks differ: they are compared on their loss only"));

@@ -5,6 +5,7 @@
 #include <QDateTime>
 #include <QDir>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QInputDialog>
@@ -15,6 +16,7 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QStandardItemModel>
 #include <QStandardPaths>
@@ -50,6 +52,9 @@ enum Column {
     kDisk,
     kColumns
 };
+
+/// The folder of the last export (QSettings), where the next one is proposed.
+constexpr const char* kLastExportFolder = "export/lastFolder";
 
 QStandardItem* numberItem(double value, const QString& text) {
     auto* item = new QStandardItem(text);
@@ -297,7 +302,13 @@ QString RunsPage::exportFolderName(qint64 runId) const {
         if (model_->item(row, kId)->data(Qt::UserRole).toLongLong() == runId) {
             QString words = model_->item(row, kName)->text().toLower();
             words.replace(QRegularExpression(QStringLiteral("[^a-z0-9]+")), QStringLiteral("-"));
-            words = words.left(40);
+            // At most 40 characters, cut between words ("...-on-ner-conll", not
+            // "...-ner-conll-unpadde"); one word longer than that is cut where it must.
+            constexpr int kMaxWords = 40;
+            if (words.size() > kMaxWords) {
+                const int dash = words.lastIndexOf(QLatin1Char('-'), kMaxWords);
+                words = words.left(dash > 0 ? dash : kMaxWords);
+            }
             while (words.endsWith(QLatin1Char('-'))) {
                 words.chop(1);
             }
@@ -466,11 +477,20 @@ QFileDialog* RunsPage::exportSelected() {
         return nullptr;
     }
     const qint64 runId = ids.front();
-    // A new folder in the user's documents, named after the run: export refuses to mix its files
-    // into an existing folder's (without --force), so a fresh name is what works.
-    const auto documents = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
-    auto* dialog = new QFileDialog(this, tr("Export the model into a new folder"),
-                                   QDir(documents).filePath(exportFolderName(runId)));
+    // A new folder named after the run, where the last export went (else in the user's
+    // documents): export refuses to mix its files into an existing folder's (without --force),
+    // so a name no folder has yet is what works: "-2", "-3"... after the run's name.
+    const QDir parent(QSettings()
+                          .value(kLastExportFolder, QStandardPaths::writableLocation(
+                                                        QStandardPaths::DocumentsLocation))
+                          .toString());
+    const auto name = exportFolderName(runId);
+    auto proposed = name;
+    for (int n = 2; parent.exists(proposed); ++n) {
+        proposed = QStringLiteral("%1-%2").arg(name).arg(n);
+    }
+    auto* dialog =
+        new QFileDialog(this, tr("Export the model into a new folder"), parent.filePath(proposed));
     dialog->setObjectName(QStringLiteral("exportDialog"));
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->setAcceptMode(QFileDialog::AcceptSave);
@@ -482,6 +502,7 @@ QFileDialog* RunsPage::exportSelected() {
                                           : QStringList{transformers, onnx});
     connect(dialog, &QFileDialog::fileSelected, this,
             [this, runId, dialog, onnx](const QString& folder) {
+                QSettings().setValue(kLastExportFolder, QFileInfo(folder).absolutePath());
                 const bool asOnnx = !onnx.isEmpty() && dialog->selectedNameFilter() == onnx;
                 exportModel(runId, folder,
                             asOnnx ? ExportFormat::Onnx : ExportFormat::Transformers);

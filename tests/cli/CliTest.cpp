@@ -480,6 +480,8 @@ TEST_F(Cli, ARunThatCannotStartLeavesNoRunAndUsageErrorsExitWithTwo) {
 TEST_F(Cli, TheDatabaseCanBeNamedAfterTheSubcommandAndLongNamesEndInAnEllipsis) {
     const auto trained = runCli(trainArgs({"--max-steps", "1"}), dir_.path());
     ASSERT_EQ(trained.code, 0) << trained.err;
+    // One step is "1 step" (it said "1 steps").
+    EXPECT_NE(trained.out.find("completed after 1 step in"), std::string::npos) << trained.out;
     const std::string name = "MiniLM on reviews.csv with dynamic padding and bf16";
     const auto renamed = runCli({"runs", "rename", "1", name, "--db", db_}, dir_.path());
     ASSERT_EQ(renamed.code, 0) << renamed.err;

@@ -269,6 +269,34 @@ TEST_F(TaskQuality, MultiLabelRunWithDefaultSettingsHasOneBestOnEveryScreen) {
         << chooser->itemText(0).toStdString();
 }
 
+// The Runs tab's questions said "Delete 1 run(s)": one run is named, several counted.
+TEST_F(TaskQuality, QuestionsAboutOneRunNameItAndCountSeveral) {
+    const auto a = storedTaskRun(TaskKind::Regression, {regressionReport(0.9)}, 100 * kMiB);
+    const auto b = storedTaskRun(TaskKind::Regression, {regressionReport(0.8)}, 100 * kMiB);
+    auto question = [&](const QList<qint64>& ids, const QString& button) {
+        clickRuns(window_->runsPage(), ids);
+        auto text = std::make_shared<QString>();
+        const auto asked = whenModal([text](QWidget* dialog) {
+            auto* box = qobject_cast<QMessageBox*>(dialog);
+            ASSERT_NE(box, nullptr);
+            *text = box->text();
+            QTest::mouseClick(box->button(QMessageBox::No), Qt::LeftButton);
+        });
+        clickButton(window_->runsPage(), button);
+        EXPECT_TRUE(waitUntil([&] { return *asked; }, 30000)) << "no question";
+        return *text;
+    };
+    EXPECT_EQ(question({a}, QStringLiteral("Delete…")),
+              QStringLiteral("Delete run %1 with its metrics and checkpoints? This cannot be "
+                             "undone.")
+                  .arg(a));
+    EXPECT_TRUE(question({a, b}, QStringLiteral("Delete…")).startsWith("Delete 2 runs with"));
+    EXPECT_TRUE(question({b}, QStringLiteral("Remove checkpoints…"))
+                    .startsWith(QStringLiteral("Remove the checkpoints of run %1? Its").arg(b)));
+    EXPECT_TRUE(question({a, b}, QStringLiteral("Remove checkpoints…"))
+                    .startsWith("Remove the checkpoints of 2 runs?"));
+}
+
 // The NER Model quality tab: under the per-type P/R/F1, the confusion the evaluation stored
 // (made here by the engine from tags with a type confusion, a boundary error, a missed and a
 // spurious entity); an evaluation stored before the table existed shows the per-type table

@@ -392,9 +392,15 @@ void RunsPage::deleteSelected() {
     if (ids.isEmpty()) {
         return;
     }
+    // One run is named ("1 run(s)" read as English without an English translation loaded).
+    const int count = static_cast<int>(ids.size());
     if (confirm(this, tr("Delete runs"),
-                tr("Delete %n run(s) with their metrics and checkpoints? This cannot be undone.",
-                   nullptr, static_cast<int>(ids.size())))) {
+                count == 1 ? tr("Delete run %1 with its metrics and checkpoints? This cannot be "
+                                "undone.")
+                                 .arg(ids.front())
+                           : tr("Delete %n runs with their metrics and checkpoints? This cannot "
+                                "be undone.",
+                                nullptr, count))) {
         deleteRuns(ids);
     }
 }
@@ -424,10 +430,16 @@ void RunsPage::removeSelectedCheckpoints() {
         showNotice(this, tr("Remove checkpoints"), tr("Select the runs first."));
         return;
     }
+    const int count = static_cast<int>(ids.size());
     if (confirm(this, tr("Remove checkpoints"),
-                tr("Remove the checkpoints of %n run(s)? Their metrics, charts and settings "
-                   "stay, but they can no longer be resumed, exported or tried.",
-                   nullptr, static_cast<int>(ids.size())))) {
+                count == 1 ? tr("Remove the checkpoints of run %1? Its metrics, charts and "
+                                "settings stay, but it can no longer be resumed, exported or "
+                                "tried.")
+                                 .arg(ids.front())
+                           : tr("Remove the checkpoints of %n runs? Their metrics, charts and "
+                                "settings stay, but they can no longer be resumed, exported or "
+                                "tried.",
+                                nullptr, count))) {
         removeCheckpoints(ids);
     }
 }

@@ -919,6 +919,46 @@
         <source>lowest %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Validation file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Task</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Text column</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Second text column</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Label column</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Label columns</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Label separator</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Standardised targets</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Decision threshold</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Preset</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>bert::ui::DatasetPage</name>
@@ -1884,10 +1924,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Best accuracy</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Peak memory</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1950,13 +1986,6 @@
     <message>
         <source>Delete runs</source>
         <translation type="unfinished"></translation>
-    </message>
-    <message numerus="yes">
-        <source>Delete %n run(s) with their metrics and checkpoints? This cannot be undone.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
-        </translation>
     </message>
     <message>
         <source>Notes</source>
@@ -2046,8 +2075,31 @@
         <source>Select the runs first.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Best task metric</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Delete run %1 with its metrics and checkpoints? This cannot be undone.</source>
+        <translation type="unfinished"></translation>
+    </message>
     <message numerus="yes">
-        <source>Remove the checkpoints of %n run(s)? Their metrics, charts and settings stay, but they can no longer be resumed, exported or tried.</source>
+        <source>Delete %n runs with their metrics and checkpoints? This cannot be undone.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Remove the checkpoints of run %1? Its metrics, charts and settings stay, but it can no longer be resumed, exported or tried.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Remove the checkpoints of %n runs? Their metrics, charts and settings stay, but they can no longer be resumed, exported or tried.</source>
         <translation type="unfinished">
             <numerusform></numerusform>
             <numerusform></numerusform>

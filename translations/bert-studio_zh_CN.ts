@@ -919,6 +919,46 @@
         <source>lowest %1</source>
         <translation>最低%1</translation>
     </message>
+    <message>
+        <source>Validation file</source>
+        <translation>验证文件</translation>
+    </message>
+    <message>
+        <source>Task</source>
+        <translation>任务</translation>
+    </message>
+    <message>
+        <source>Text column</source>
+        <translation>文本列</translation>
+    </message>
+    <message>
+        <source>Second text column</source>
+        <translation>第二文本列</translation>
+    </message>
+    <message>
+        <source>Label column</source>
+        <translation>标签列</translation>
+    </message>
+    <message>
+        <source>Label columns</source>
+        <translation>标签列（每个标签一列）</translation>
+    </message>
+    <message>
+        <source>Label separator</source>
+        <translation>标签分隔符</translation>
+    </message>
+    <message>
+        <source>Standardised targets</source>
+        <translation>目标值标准化</translation>
+    </message>
+    <message>
+        <source>Decision threshold</source>
+        <translation>判定阈值</translation>
+    </message>
+    <message>
+        <source>Preset</source>
+        <translation>预设</translation>
+    </message>
 </context>
 <context>
     <name>bert::ui::DatasetPage</name>
@@ -1882,10 +1922,6 @@
         <translation>技术</translation>
     </message>
     <message>
-        <source>Best accuracy</source>
-        <translation>最佳准确率</translation>
-    </message>
-    <message>
         <source>Peak memory</source>
         <translation>峰值内存</translation>
     </message>
@@ -1948,12 +1984,6 @@
     <message>
         <source>Delete runs</source>
         <translation>删除运行</translation>
-    </message>
-    <message numerus="yes">
-        <source>Delete %n run(s) with their metrics and checkpoints? This cannot be undone.</source>
-        <translation>
-            <numerusform>删除 %n 个运行及其指标和检查点？此操作无法撤销。</numerusform>
-        </translation>
     </message>
     <message>
         <source>Notes</source>
@@ -2043,8 +2073,30 @@
         <source>Select the runs first.</source>
         <translation>请先选择运行。</translation>
     </message>
+    <message>
+        <source>Best task metric</source>
+        <translation>最佳任务指标</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
+    <message>
+        <source>Delete run %1 with its metrics and checkpoints? This cannot be undone.</source>
+        <translation>删除运行 %1 及其指标和检查点？此操作无法撤销。</translation>
+    </message>
     <message numerus="yes">
-        <source>Remove the checkpoints of %n run(s)? Their metrics, charts and settings stay, but they can no longer be resumed, exported or tried.</source>
+        <source>Delete %n runs with their metrics and checkpoints? This cannot be undone.</source>
+        <translation>
+            <numerusform>删除 %n 个运行及其指标和检查点？此操作无法撤销。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Remove the checkpoints of run %1? Its metrics, charts and settings stay, but it can no longer be resumed, exported or tried.</source>
+        <translation>删除运行 %1 的检查点？其指标、图表和设置会保留，但将无法再继续、导出或试用。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Remove the checkpoints of %n runs? Their metrics, charts and settings stay, but they can no longer be resumed, exported or tried.</source>
         <translation>
             <numerusform>删除 %n 个运行的检查点？它们的指标、图表和设置会保留，但将无法再继续、导出或试用。</numerusform>
         </translation>

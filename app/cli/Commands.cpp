@@ -89,6 +89,11 @@ void inspect(const std::filesystem::path& folder, bool json, std::ostream& out) 
 
 namespace {
 
+/// "1 step", "2 steps": a count with its noun in the right number.
+std::string counted(std::size_t count, const char* one, const char* many) {
+    return std::to_string(count) + " " + (count == 1 ? one : many);
+}
+
 /// A progress bar with ETA, loss and memory on a terminal; one line per 5% otherwise.
 class ProgressPrinter final : public TrainerObserver {
 public:
@@ -99,8 +104,10 @@ public:
         total_ = start.totalSteps;
         first_ = start.resumedFromStep;
         started_ = std::chrono::steady_clock::now();
-        out_ << "training on " << start.device << ": " << start.trainExamples << " examples, "
-             << start.validationExamples << " for validation, " << start.totalSteps << " steps\n"
+        out_ << "training on " << start.device << ": "
+             << counted(start.trainExamples, "example", "examples") << ", "
+             << start.validationExamples << " for validation, "
+             << counted(start.totalSteps, "step", "steps") << "\n"
              << "memory forecast " << formatBytes(static_cast<double>(start.forecast.total()));
         if (start.trialPeakBytes > 0) {
             out_ << ", trial step on the longest batch "
@@ -251,9 +258,9 @@ private:
 
 int reportResult(const SessionResult& session, std::ostream& out, std::ostream& err) {
     const auto& result = session.result;
-    out << "run " << session.runId << " " << toString(result.status) << " after " << result.steps
-        << " steps in " << formatDuration(result.seconds) << "; peak memory "
-        << formatBytes(static_cast<double>(result.peakMemoryBytes));
+    out << "run " << session.runId << " " << toString(result.status) << " after "
+        << counted(result.steps, "step", "steps") << " in " << formatDuration(result.seconds)
+        << "; peak memory " << formatBytes(static_cast<double>(result.peakMemoryBytes));
     if (!result.finalEval.confusion.empty() || result.finalEval.task.is_object()) {
         out << "; validation " << evaluationSummary(result.finalEval);
     }

@@ -1,9 +1,10 @@
 // `runs list`, `runs show`, `runs compare`: what the run store holds, as tables or JSON.
 #include <cstdio>
+#include <functional>
 #include <iomanip>
 #include <map>
+#include <optional>
 #include <ostream>
-#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -27,6 +28,32 @@ std::string percent(double value) {
     return text;
 }
 
+/// text in a column of width characters (code points, not bytes): padded, or cut with "…" so
+/// that one column stays free between it and the next.
+std::string column(const std::string& text, std::size_t width) {
+    std::size_t points = 0;
+    std::size_t cut = std::string::npos;  // the byte where the (width - 2)th code point ends
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) {
+            if (points == width - 2) {
+                cut = i;
+            }
+            ++points;
+        }
+    }
+    if (points >= width) {
+        return text.substr(0, cut) + "… ";
+    }
+    return text + std::string(width - points, ' ');
+}
+
+/// A run's best by its task's metric, named: "0.6560 micro-F1", "0.5760 RMSE"; "-" when it
+/// never evaluated.
+std::string bestTaskMetricText(RunStore& store, std::int64_t runId) {
+    const auto best = bestTaskMetric(store.evaluations(runId));
+    return best ? percent(best->value) + " " + figureName(best->metric) : std::string("-");
+}
+
 }  // namespace
 
 void listRuns(const std::filesystem::path& database, bool json, std::ostream& out) {
@@ -36,11 +63,15 @@ void listRuns(const std::filesystem::path& database, bool json, std::ostream& ou
     const bool empty = !std::filesystem::exists(database, error) ||
                        (std::filesystem::is_regular_file(database, error) &&
                         std::filesystem::file_size(database, error) == 0);
-    const auto runs =
-        empty ? std::vector<RunRecord>{} : RunStore(database, RunStore::Access::ReadOnly).runs();
+    std::optional<RunStore> store;
+    if (!empty) {
+        store.emplace(database, RunStore::Access::ReadOnly);
+    }
+    const auto runs = store ? store->runs() : std::vector<RunRecord>{};
     if (json) {
         nlohmann::json list = nlohmann::json::array();
         for (const auto& run : runs) {
+            const auto best = bestTaskMetric(store->evaluations(run.id));
             list.push_back({{"id", run.id},
                             {"name", run.name},
                             {"created_at", run.createdAt},
@@ -48,6 +79,9 @@ void listRuns(const std::filesystem::path& database, bool json, std::ostream& ou
                             {"base_model", run.baseModel},
                             {"techniques", run.techniques},
                             {"best_accuracy", run.bestAccuracy},
+                            {"best_task_metric",
+                             best ? nlohmann::json{{"metric", best->metric}, {"value", best->value}}
+                                  : nlohmann::json()},
                             {"peak_memory_bytes", run.peakMemoryBytes},
                             {"seconds", run.seconds}});
         }
@@ -55,13 +89,13 @@ void listRuns(const std::filesystem::path& database, bool json, std::ostream& ou
         return;
     }
     out << std::left << std::setw(5) << "id" << std::setw(28) << "name" << std::setw(22)
-        << "created" << std::setw(12) << "status" << std::setw(10) << "accuracy" << std::setw(11)
-        << "peak" << std::setw(10) << "time"
+        << "created" << std::setw(12) << "status" << std::setw(22) << "best task metric"
+        << std::setw(11) << "peak" << std::setw(10) << "time"
         << "techniques\n";
     for (const auto& run : runs) {
-        out << std::left << std::setw(5) << run.id << std::setw(28) << run.name.substr(0, 27)
-            << std::setw(22) << run.createdAt << std::setw(12) << toString(run.status)
-            << std::setw(10) << percent(run.bestAccuracy) << std::setw(11)
+        out << std::left << std::setw(5) << run.id << column(run.name, 28) << std::setw(22)
+            << run.createdAt << std::setw(12) << toString(run.status)
+            << column(bestTaskMetricText(*store, run.id), 22) << std::setw(11)
             << formatBytes(static_cast<double>(run.peakMemoryBytes)) << std::setw(10)
             << formatDuration(run.seconds) << run.techniques << "\n";
     }
@@ -210,18 +244,8 @@ void compareRuns(const std::filesystem::path& database, const std::vector<std::i
     resultRow("status", [](const RunRecord& r) { return toString(r.status); });
     // Each run's best by its task's metric, as the trainer judges it (the lowest RMSE; the
     // highest accuracy, micro-F1 or entity F1), named: runs of other tasks share no accuracy.
-    resultRow("best task metric", [&store](const RunRecord& r) -> std::string {
-        const auto evaluations = store.evaluations(r.id);
-        const auto* best = bestEvaluation(evaluations, BestMetric::Task);
-        if (best == nullptr) {
-            return "-";
-        }
-        const auto main = best->task.is_object() ? best->task.value("main", "accuracy") : "accuracy";
-        std::ostringstream value;
-        value << std::fixed << std::setprecision(4) << metricOf(*best, BestMetric::Task) << " ("
-              << main << ")";
-        return value.str();
-    });
+    resultRow("best task metric",
+              [&store](const RunRecord& r) { return bestTaskMetricText(store, r.id); });
     resultRow("peak memory", [](const RunRecord& r) {
         return formatBytes(static_cast<double>(r.peakMemoryBytes));
     });

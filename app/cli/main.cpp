@@ -160,6 +160,9 @@ int main(int argc, char** argv) {
     CLI::App app{
         "BERT Studio command line: fine-tune BERT classifiers without running out of memory"};
     app.require_subcommand(1);
+    // Global options (--db) are taken after a subcommand too (`runs list --db FILE`): what a
+    // subcommand does not know falls through to its parent. Subcommands made below inherit it.
+    app.fallthrough();
     const auto defaultModel = bert::defaultModelFolder().string();
     std::string database = bert::RunStore::defaultLocation().string();
     app.add_option("--db,--database", database, "Run database")->capture_default_str();

@@ -2,6 +2,8 @@
 
 #include <map>
 
+#include "train/Metrics.h"
+
 namespace bert {
 
 namespace {
@@ -42,6 +44,31 @@ std::vector<SettingDifference> settingDifferences(const std::vector<RunRecord>& 
         }
     }
     return differences;
+}
+
+std::string headlineKey(const EvalMetrics& eval) {
+    if (!eval.task.is_object()) {
+        return "accuracy";
+    }
+    const auto main = eval.task.find("main");
+    return main != eval.task.end() && main->is_string() ? main->get<std::string>() : "accuracy";
+}
+
+bool headlineHigherIsBetter(const EvalMetrics& eval) {
+    if (!eval.task.is_object()) {
+        return true;
+    }
+    const auto found = eval.task.find("higher_is_better");
+    return found == eval.task.end() || !found->is_boolean() || found->get<bool>();
+}
+
+std::optional<BestTaskMetric> bestTaskMetric(const std::vector<EvalMetrics>& evaluations) {
+    const auto* best = bestEvaluation(evaluations, BestMetric::Task);
+    if (best == nullptr) {
+        return std::nullopt;
+    }
+    return BestTaskMetric{headlineKey(*best), headlineHigherIsBetter(*best),
+                          metricOf(*best, BestMetric::Task)};
 }
 
 }  // namespace bert

@@ -151,9 +151,6 @@ bool meansHeadline(const EvalMetrics& eval, BestMetric metric) {
 
 }  // namespace
 
-namespace {
-
-/// A figure's key as people write it: micro_f1 → micro-F1, rmse → RMSE, r2 → R².
 std::string figureName(const std::string& key) {
     static const std::pair<const char*, const char*> kNames[] = {
         {"rmse", "RMSE"}, {"mae", "MAE"}, {"r2", "R²"}, {"pearson", "Pearson"},
@@ -172,8 +169,6 @@ std::string figureName(const std::string& key) {
     }
     return name;
 }
-
-}  // namespace
 
 std::string evaluationSummary(const EvalMetrics& eval) {
     char number[32];

@@ -33,6 +33,9 @@ struct ModelWarning {
 std::vector<ModelWarning> modelWarnings(const ConfusionMatrix& confusion,
                                         const std::vector<std::string>& labels);
 
+/// A figure's key as people write it: micro_f1 → micro-F1, rmse → RMSE, r2 → R².
+std::string figureName(const std::string& key);
+
 /// An evaluation's figures in one line for people: "accuracy 0.9123, macro-F1 0.8812" for
 /// single-label; the task's headline first, then its other figures, for the other tasks
 /// ("micro-F1 0.8101, macro-F1 ...", "RMSE 0.4210, MAE ...").

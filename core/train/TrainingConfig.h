@@ -81,7 +81,7 @@ struct TrainingConfig {
     /// several by default, so the validation curve fills while the first epoch runs.
     std::size_t evalsPerEpoch = 4;
     ClassWeighting classWeighting = ClassWeighting::Off;
-    BestMetric bestMetric = BestMetric::Accuracy;
+    BestMetric bestMetric = BestMetric::Task;
     /// Stop after this many evaluations in a row without a better bestMetric (0: never).
     std::size_t earlyStoppingPatience = 0;
     /// Stop as diverged after this many optimizer steps in a row with a non-finite loss (0: never).

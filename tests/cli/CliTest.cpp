@@ -475,6 +475,25 @@ TEST_F(Cli, ARunThatCannotStartLeavesNoRunAndUsageErrorsExitWithTwo) {
         << folder.err;
 }
 
+// `runs list --db FILE` failed with "The following arguments were not expected": --db was taken
+// before the subcommand only. And a long name was cut without a sign that it was.
+TEST_F(Cli, TheDatabaseCanBeNamedAfterTheSubcommandAndLongNamesEndInAnEllipsis) {
+    const auto trained = runCli(trainArgs({"--max-steps", "1"}), dir_.path());
+    ASSERT_EQ(trained.code, 0) << trained.err;
+    // One step is "1 step" (it said "1 steps").
+    EXPECT_NE(trained.out.find("completed after 1 step in"), std::string::npos) << trained.out;
+    const std::string name = "MiniLM on reviews.csv with dynamic padding and bf16";
+    const auto renamed = runCli({"runs", "rename", "1", name, "--db", db_}, dir_.path());
+    ASSERT_EQ(renamed.code, 0) << renamed.err;
+    const auto after = runCli({"runs", "list", "--db", db_}, dir_.path());
+    ASSERT_EQ(after.code, 0) << after.err;
+    const auto before = runCli({"--db", db_, "runs", "list"}, dir_.path());
+    ASSERT_EQ(before.code, 0) << before.err;
+    EXPECT_EQ(after.out, before.out);
+    EXPECT_NE(after.out.find("MiniLM on reviews.csv with…"), std::string::npos) << after.out;
+    EXPECT_EQ(after.out.find(name), std::string::npos) << after.out;
+}
+
 // Issue 11: errors of the run store are their own kind, with their own exit code.
 TEST_F(Cli, AStoreThatCannotBeWrittenExitsWithFourAndNamesTheDatabase) {
     const auto trained = runCli(trainArgs({"--max-steps", "1"}), dir_.path());

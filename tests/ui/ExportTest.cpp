@@ -2,8 +2,13 @@
 // exported README's snippet (tokenizer(..., truncation=True)) cut texts elsewhere than the run,
 // and one e-mail in five changed its class. Exported through Runs → Export model…, the folder's
 // tokenizer truncates in transformers exactly as the run did.
+#include <QAbstractItemModel>
 #include <QFileDialog>
+#include <QFileInfo>
+#include <QLineEdit>
+#include <QRegularExpression>
 #include <QSignalSpy>
+#include <QTableView>
 #include <nlohmann/json.hpp>
 
 #include "StudioFixture.h"
@@ -14,7 +19,73 @@
 namespace bert::test {
 namespace {
 
-class Export : public StudioFixture {};
+class Export : public StudioFixture {
+protected:
+    /// Clicks Export model… and reads the folder its dialog proposes (its folder and the name
+    /// in its name field), then cancels it.
+    std::pair<QString, QString> proposedExportFolder() {
+        auto proposed = std::make_shared<std::pair<QString, QString>>();
+        const auto read = whenModal([proposed](QWidget* dialog) {
+            auto* files = qobject_cast<QFileDialog*>(dialog);
+            ASSERT_NE(files, nullptr) << "the dialog is not a file dialog";
+            auto* name = files->findChild<QLineEdit*>(QStringLiteral("fileNameEdit"));
+            ASSERT_NE(name, nullptr);
+            *proposed = {files->directory().absolutePath(), name->text()};
+            files->reject();
+        });
+        clickButton(window_->runsPage(), QStringLiteral("Export model…"));
+        EXPECT_TRUE(waitUntil([&] { return *read; }, 30000)) << "no export dialog";
+        return *proposed;
+    }
+};
+
+// The proposed folder was cut mid-word ("...-ner-conll-unpadde"), and a second export of a run
+// proposed the folder the first had made (the dialog's button then said "Open").
+TEST_F(Export, TheProposedFolderEndsBetweenWordsAndIsNotTakenYet) {
+    const auto data = dir_ / "customer-reviews-from-the-spring-survey.csv";
+    std::filesystem::copy_file(dir_ / "reviews.csv", data);
+    openDatasetThroughTheDialog(data);
+    chooseTinyModel();
+    setConfig(quickConfig(1));
+    const auto run = trainThroughTheStartButton();
+    ASSERT_GT(run, 0);
+    auto* runs = window_->runsPage();
+    clickRuns(runs, {run});
+
+    // The run's name in the Runs tab, as a folder name: the proposal is a whole-word part of it.
+    auto* table = runs->table();
+    ASSERT_NE(table, nullptr);
+    QString runName;
+    for (int r = 0; r < table->model()->rowCount(); ++r) {
+        if (table->model()->index(r, 0).data().toLongLong() == run) {
+            runName = table->model()->index(r, 1).data().toString();
+        }
+    }
+    QString slug = QStringLiteral("run-%1-").arg(run) + runName.toLower();
+    slug.replace(QRegularExpression(QStringLiteral("[^a-z0-9]+")), QStringLiteral("-"));
+    const auto [firstFolder, first] = proposedExportFolder();
+    ASSERT_GT(slug.size(), first.size()) << "the run's name is long enough to be cut";
+    EXPECT_TRUE(slug.startsWith(first)) << first.toStdString() << " / " << slug.toStdString();
+    EXPECT_EQ(slug[first.size()], QLatin1Char('-'))
+        << "cut mid-word: " << first.toStdString() << " / " << slug.toStdString();
+
+    // Exported there; the next export of the run proposes a name no folder has.
+    const auto exports = dir_ / "exports";
+    std::filesystem::create_directories(exports);
+    const auto chosen =
+        chooseFileInNextDialog(QString::fromStdString((exports / first.toStdString()).string()));
+    QSignalSpy exported(runs, &ui::RunsPage::exportFinished);
+    clickButton(runs, QStringLiteral("Export model…"));
+    ASSERT_TRUE(waitUntil([&] { return *chosen; }, 30000)) << "no export dialog";
+    ASSERT_TRUE(waitUntil([&] { return exported.count() > 0; }, 60000)) << "no export";
+    ASSERT_EQ(exported.front().at(2).toString(), QString()) << "the export failed";
+    const auto [secondFolder, second] = proposedExportFolder();
+    EXPECT_EQ(QFileInfo(secondFolder).canonicalFilePath().toStdString(),
+              std::filesystem::canonical(exports).string())
+        << "proposed where the last export went";
+    EXPECT_EQ(second, first + QStringLiteral("-2"));
+    EXPECT_FALSE(std::filesystem::exists(exports / second.toStdString()));
+}
 
 TEST_F(Export, TheExportedTokenizerTruncatesWhereTheRunDid) {
     openReviewsThroughTheDialog();

@@ -5,6 +5,11 @@
 // as training stores it (a job of its task, evaluations through RunRecorder, task reports made
 // by core's own serialisers), then reached as a person reaches it: Refresh, the runs clicked in
 // the table, Compare or Open.
+#include <QAbstractButton>
+#include <QChartView>
+#include <QComboBox>
+#include <QMessageBox>
+#include <QTableView>
 #include <QTableWidget>
 #include <QTest>
 
@@ -40,12 +45,12 @@ nlohmann::json regressionReport(double rmse) {
 }
 
 /// A multi-label evaluation's report, as MultiLabelObjective writes it.
-nlohmann::json multiLabelReport(double microF1, double macroF1) {
+nlohmann::json multiLabelReport(double microF1, double macroF1, double subsetAccuracy = 0.25) {
     MultiLabelReport figures;
     figures.examples = 10;
     figures.microF1 = microF1;
     figures.macroF1 = macroF1;
-    figures.subsetAccuracy = 0.25;  // what the run's "best accuracy" used to be
+    figures.subsetAccuracy = subsetAccuracy;  // what the run's "best accuracy" used to be
     auto json = toJson(figures);
     json.erase("per_label");
     return {{"task", "multi-label"},
@@ -195,6 +200,101 @@ TEST_F(TaskQuality, RunsOfDifferentMetricsShowEachItsOwnAndNoScatter) {
                 dialog->scatterTitle().contains(QStringLiteral("micro-F1")))
         << dialog->scatterTitle().toStdString();
     EXPECT_TRUE(dialog->metricTitle().contains(QStringLiteral("compared on their loss only")));
+    // No empty quality chart is drawn beside the loss (an empty "accuracy" chart was): the loss
+    // and the scatter's note only.
+    int shownCharts = 0;
+    for (auto* view : dialog->findChildren<QChartView*>()) {
+        shownCharts += view->isVisibleTo(dialog) ? 1 : 0;
+    }
+    EXPECT_EQ(shownCharts, 2);
+    // The job's settings are named as the form names them, not by their keys.
+    EXPECT_GE(dialog->rowOf(QStringLiteral("Task")), 0);
+    for (int row = 0; row < dialog->differenceRows(); ++row) {
+        EXPECT_FALSE(dialog->cell(row, 0).startsWith(QStringLiteral("data.")))
+            << dialog->cell(row, 0).toStdString();
+    }
+}
+
+// The Runs tab's column showed "—" for every run but single-label (it read the stored
+// accuracy, which only single-label stores): each run's best by its task's metric, named, as
+// Compare shows it.
+TEST_F(TaskQuality, RunsTabShowsEachRunsBestTaskMetricNamed) {
+    const auto regression = storedTaskRun(
+        TaskKind::Regression, {regressionReport(0.9), regressionReport(0.7), regressionReport(1.1)},
+        300 * kMiB);
+    const auto multiLabel =
+        storedTaskRun(TaskKind::MultiLabel,
+                      {multiLabelReport(0.6, 0.5), multiLabelReport(0.93, 0.8)}, 400 * kMiB);
+    auto* table = window_->runsPage()->table();
+    ASSERT_NE(table, nullptr);
+    auto* model = table->model();
+    int column = -1;
+    for (int c = 0; c < model->columnCount(); ++c) {
+        if (model->headerData(c, Qt::Horizontal).toString() == QStringLiteral("Best task metric")) {
+            column = c;
+        }
+    }
+    ASSERT_GE(column, 0) << "no \"Best task metric\" column";
+    QMap<qint64, QString> shown;
+    for (int r = 0; r < model->rowCount(); ++r) {
+        shown[model->index(r, 0).data().toLongLong()] = model->index(r, column).data().toString();
+    }
+    EXPECT_EQ(shown.value(regression), QStringLiteral("0.7000 RMSE"));
+    EXPECT_EQ(shown.value(multiLabel), QStringLiteral("0.9300 micro-F1"));
+}
+
+// "Best model by" defaulted to accuracy, which on a multi-label run is subset accuracy: Model
+// quality marked as best an evaluation (micro-F1 0.62) other than the one the Runs tab and
+// Compare call best (micro-F1 0.656). A run trained with the form's defaults is judged by its
+// task's metric on every screen.
+TEST_F(TaskQuality, MultiLabelRunWithDefaultSettingsHasOneBestOnEveryScreen) {
+    const auto id = storedTaskRun(
+        TaskKind::MultiLabel,
+        {multiLabelReport(0.62, 0.5, 0.2), multiLabelReport(0.656, 0.55, 0.1)}, 200 * kMiB);
+    auto* table = window_->runsPage()->table();
+    ASSERT_NE(table, nullptr);
+    QStringList row;
+    for (int c = 0; c < table->model()->columnCount(); ++c) {
+        row << table->model()->index(0, c).data().toString();
+    }
+    EXPECT_TRUE(row.contains(QStringLiteral("0.6560 micro-F1"))) << row.join('|').toStdString();
+    auto* quality = openModelQualityOf(id);
+    ASSERT_NE(quality, nullptr);
+    EXPECT_EQ(quality->currentEvaluation(), 1) << "the best is the highest micro-F1";
+    auto* chooser = quality->findChild<QComboBox*>();
+    ASSERT_NE(chooser, nullptr);
+    EXPECT_TRUE(chooser->itemText(1).contains(QStringLiteral("— best")))
+        << chooser->itemText(1).toStdString();
+    EXPECT_FALSE(chooser->itemText(0).contains(QStringLiteral("best")))
+        << chooser->itemText(0).toStdString();
+}
+
+// The Runs tab's questions said "Delete 1 run(s)": one run is named, several counted.
+TEST_F(TaskQuality, QuestionsAboutOneRunNameItAndCountSeveral) {
+    const auto a = storedTaskRun(TaskKind::Regression, {regressionReport(0.9)}, 100 * kMiB);
+    const auto b = storedTaskRun(TaskKind::Regression, {regressionReport(0.8)}, 100 * kMiB);
+    auto question = [&](const QList<qint64>& ids, const QString& button) {
+        clickRuns(window_->runsPage(), ids);
+        auto text = std::make_shared<QString>();
+        const auto asked = whenModal([text](QWidget* dialog) {
+            auto* box = qobject_cast<QMessageBox*>(dialog);
+            ASSERT_NE(box, nullptr);
+            *text = box->text();
+            QTest::mouseClick(box->button(QMessageBox::No), Qt::LeftButton);
+        });
+        clickButton(window_->runsPage(), button);
+        EXPECT_TRUE(waitUntil([&] { return *asked; }, 30000)) << "no question";
+        return *text;
+    };
+    EXPECT_EQ(question({a}, QStringLiteral("Delete…")),
+              QStringLiteral("Delete run %1 with its metrics and checkpoints? This cannot be "
+                             "undone.")
+                  .arg(a));
+    EXPECT_TRUE(question({a, b}, QStringLiteral("Delete…")).startsWith("Delete 2 runs with"));
+    EXPECT_TRUE(question({b}, QStringLiteral("Remove checkpoints…"))
+                    .startsWith(QStringLiteral("Remove the checkpoints of run %1? Its").arg(b)));
+    EXPECT_TRUE(question({a, b}, QStringLiteral("Remove checkpoints…"))
+                    .startsWith("Remove the checkpoints of 2 runs?"));
 }
 
 // The NER Model quality tab: under the per-type P/R/F1, the confusion the evaluation stored

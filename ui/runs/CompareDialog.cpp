@@ -48,14 +48,29 @@ QString settingName(const std::string& key) {
             }
         }
     }
-    if (key == "data.train_file") {
-        return CompareDialog::tr("dataset");
-    }
-    if (key == "model_folder") {
-        return CompareDialog::tr("model");
-    }
-    if (key == "name") {
-        return CompareDialog::tr("name");
+    // The job's other fields (core/train/TrainingJobSpec.cpp) as the Dataset tab names them.
+    static const std::pair<const char*, const char*> kNames[] = {
+        {"data.train_file", QT_TRANSLATE_NOOP("bert::ui::CompareDialog", "dataset")},
+        {"data.validation_file", QT_TRANSLATE_NOOP("bert::ui::CompareDialog", "Validation file")},
+        {"data.task", QT_TRANSLATE_NOOP("bert::ui::CompareDialog", "Task")},
+        {"data.text_column", QT_TRANSLATE_NOOP("bert::ui::CompareDialog", "Text column")},
+        {"data.text_pair_column",
+         QT_TRANSLATE_NOOP("bert::ui::CompareDialog", "Second text column")},
+        {"data.label_column", QT_TRANSLATE_NOOP("bert::ui::CompareDialog", "Label column")},
+        {"data.label_columns", QT_TRANSLATE_NOOP("bert::ui::CompareDialog", "Label columns")},
+        {"data.label_separator", QT_TRANSLATE_NOOP("bert::ui::CompareDialog", "Label separator")},
+        {"data.standardize_targets",
+         QT_TRANSLATE_NOOP("bert::ui::CompareDialog", "Standardised targets")},
+        {"data.threshold", QT_TRANSLATE_NOOP("bert::ui::CompareDialog", "Decision threshold")},
+        {"model", QT_TRANSLATE_NOOP("bert::ui::CompareDialog", "model")},
+        {"model_folder", QT_TRANSLATE_NOOP("bert::ui::CompareDialog", "model")},
+        {"preset", QT_TRANSLATE_NOOP("bert::ui::CompareDialog", "Preset")},
+        {"name", QT_TRANSLATE_NOOP("bert::ui::CompareDialog", "name")},
+    };
+    for (const auto& [from, name] : kNames) {
+        if (key == from) {
+            return CompareDialog::tr(name);
+        }
     }
     return QString::fromStdString(key);
 }
@@ -97,24 +112,6 @@ QString settingValue(const std::string& key, const std::string& value) {
     return QString::fromStdString(value);
 }
 
-/// The figure a run's evaluations are judged by: its task's headline ("micro_f1", "rmse",
-/// "entity_f1"; task/TaskObjective.h), accuracy for single-label, which stores no task report.
-std::string headlineKey(const EvalMetrics& eval) {
-    if (!eval.task.is_object()) {
-        return "accuracy";
-    }
-    const auto main = eval.task.find("main");
-    return main != eval.task.end() && main->is_string() ? main->get<std::string>() : "accuracy";
-}
-
-bool headlineHigherIsBetter(const EvalMetrics& eval) {
-    if (!eval.task.is_object()) {
-        return true;
-    }
-    const auto found = eval.task.find("higher_is_better");
-    return found == eval.task.end() || !found->is_boolean() || found->get<bool>();
-}
-
 /// Whether an evaluation has a macro-F1: single-label and the tasks whose report lists one;
 /// not regression, whose macroF1 is only a placeholder 0.
 bool hasMacroF1(const EvalMetrics& eval) {
@@ -123,10 +120,6 @@ bool hasMacroF1(const EvalMetrics& eval) {
     }
     const auto figures = eval.task.find("figures");
     return figures != eval.task.end() && figures->is_object() && figures->contains("macro_f1");
-}
-
-QString metricName(const std::string& key) {
-    return key == "accuracy" ? CompareDialog::tr("accuracy") : Names::figure(key);
 }
 
 /// What a run achieved, from its stored evaluations and steps.
@@ -138,14 +131,22 @@ struct RunOutcome {
     double samplesPerSecond = 0.0;
 };
 
+}  // namespace
+
+QString CompareDialog::metricName(const std::string& key) {
+    return key == "accuracy" ? tr("accuracy") : Names::figure(key);
+}
+
+namespace {
+
 RunOutcome outcomeOf(RunStore& store, std::int64_t runId) {
     RunOutcome outcome;
     const auto evaluations = store.evaluations(runId);
     // Best as the trainer judges by the task's metric: higher, or lower where lower is better.
-    if (const auto* best = bestEvaluation(evaluations, BestMetric::Task)) {
-        outcome.metric = headlineKey(*best);
-        outcome.higherIsBetter = headlineHigherIsBetter(*best);
-        outcome.best = metricOf(*best, BestMetric::Task);
+    if (const auto best = bestTaskMetric(evaluations)) {
+        outcome.metric = best->metric;
+        outcome.higherIsBetter = best->higherIsBetter;
+        outcome.best = best->value;
     }
     for (const auto& eval : evaluations) {
         if (hasMacroF1(eval)) {
@@ -170,21 +171,21 @@ void fillScatter(QChart* chart, const std::vector<RunRecord>& runs,
     if (metric.empty()) {
         QStringList names;
         for (const auto& key : metrics) {
-            names << metricName(key);
+            names << CompareDialog::metricName(key);
         }
         chart->setTitle(
             CompareDialog::tr("No scatter: the runs' tasks are judged by different metrics (%1)")
                 .arg(names.join(QStringLiteral(", "))));
         return;
     }
-    chart->setTitle(
-        CompareDialog::tr("Peak memory against %1 and duration").arg(metricName(metric)));
+    chart->setTitle(CompareDialog::tr("Peak memory against %1 and duration")
+                        .arg(CompareDialog::metricName(metric)));
     auto* memoryAxis = new QValueAxis();
     memoryAxis->setTitleText(CompareDialog::tr("peak memory (MiB)"));
     auto* metricAxis = new QValueAxis();
     metricAxis->setTitleText(
         (higherIsBetter ? CompareDialog::tr("best %1") : CompareDialog::tr("lowest %1"))
-            .arg(metricName(metric)));
+            .arg(CompareDialog::metricName(metric)));
     chart->addAxis(memoryAxis, Qt::AlignBottom);
     chart->addAxis(metricAxis, Qt::AlignLeft);
     double maxMemory = 1.0;
@@ -360,6 +361,9 @@ void CompareDialog::drawCurves() {
     // The quality curve is the runs' task's headline metric; runs of different tasks share no
     // such metric and are compared on their loss only.
     const bool shared = !metric_.empty();
+    // An empty chart says nothing: hidden when the runs share no metric (the scatter's note
+    // says why).
+    accuracyView_->setVisible(shared);
     accuracyView_->chart()->setTitle(
         shared ? tr("Validation %1").arg(metricName(metric_))
                : tr("The runs' tasks differ: they are compared on their loss only"));

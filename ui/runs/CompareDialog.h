@@ -26,6 +26,9 @@ public:
     /// Throws what the store throws when the runs cannot be read: open it through guarded().
     CompareDialog(const std::filesystem::path& database, const QList<qint64>& runIds,
                   QWidget* parent = nullptr);
+    /// A task's metric by its key as people call it: "accuracy", "micro-F1", "RMSE"...
+    static QString metricName(const std::string& key);
+
     int curveCount() const;
     int differenceRows() const;
     /// The table's cell (row, column 0: the setting's name; column i: run i), for tests.

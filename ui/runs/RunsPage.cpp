@@ -5,6 +5,7 @@
 #include <QDateTime>
 #include <QDir>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QInputDialog>
@@ -15,6 +16,7 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QStandardItemModel>
 #include <QStandardPaths>
@@ -27,6 +29,7 @@
 #include "common/Names.h"
 #include "export/OnnxExport.h"
 #include "runs/CompareDialog.h"
+#include "runs/RunCompare.h"
 #include "runs/RunDialog.h"
 #include "runs/RunExport.h"
 #include "runs/RunFiles.h"
@@ -43,12 +46,15 @@ enum Column {
     kStatus,
     kModel,
     kTechniques,
-    kAccuracy,
+    kBestMetric,
     kPeak,
     kDuration,
     kDisk,
     kColumns
 };
+
+/// The folder of the last export (QSettings), where the next one is proposed.
+constexpr const char* kLastExportFolder = "export/lastFolder";
 
 QStandardItem* numberItem(double value, const QString& text) {
     auto* item = new QStandardItem(text);
@@ -80,7 +86,7 @@ RunsPage::RunsPage(std::filesystem::path database, QWidget* parent)
     : QWidget(parent), database_(std::move(database)) {
     model_ = new QStandardItemModel(0, kColumns, this);
     model_->setHorizontalHeaderLabels({tr("Id"), tr("Name"), tr("Date"), tr("Status"), tr("Model"),
-                                       tr("Techniques"), tr("Best accuracy"), tr("Peak memory"),
+                                       tr("Techniques"), tr("Best task metric"), tr("Peak memory"),
                                        tr("Duration"), tr("On disk")});
     proxy_ = new QSortFilterProxyModel(this);
     proxy_->setSourceModel(model_);
@@ -228,14 +234,16 @@ void RunsPage::refresh() {
             techniques->setData(techniquesText, Qt::UserRole);
             techniques->setEditable(false);
             row << techniques;
-            // A run that never evaluated has no accuracy: "—", sorted below every real one.
-            const auto& final = run.finalMetrics.value("final", nlohmann::json::object());
-            // (stored sparse, an object, past 256 classes: issue 26)
-            const bool evaluated =
-                final.is_object() && final.contains("confusion") && !final["confusion"].empty();
-            row << (evaluated
-                        ? numberItem(run.bestAccuracy, QString::number(run.bestAccuracy, 'f', 4))
-                        : numberItem(-1.0, QStringLiteral("—")));
+            // Each run's best by its task's metric, named as compare names it ("0.6560
+            // micro-F1", "0.5760 RMSE"); a run that never evaluated has none: "—", sorted below
+            // every real one.
+            if (const auto best = bestTaskMetric(store.evaluations(run.id))) {
+                row << numberItem(best->value,
+                                  tr("%1 %2").arg(QString::number(best->value, 'f', 4),
+                                                  CompareDialog::metricName(best->metric)));
+            } else {
+                row << numberItem(-1.0, QStringLiteral("—"));
+            }
             row << numberItem(static_cast<double>(run.peakMemoryBytes), mib(run.peakMemoryBytes));
             row << numberItem(run.seconds, duration(run.seconds));
             const auto disk = runDiskBytes(store, run.id);
@@ -294,7 +302,13 @@ QString RunsPage::exportFolderName(qint64 runId) const {
         if (model_->item(row, kId)->data(Qt::UserRole).toLongLong() == runId) {
             QString words = model_->item(row, kName)->text().toLower();
             words.replace(QRegularExpression(QStringLiteral("[^a-z0-9]+")), QStringLiteral("-"));
-            words = words.left(40);
+            // At most 40 characters, cut between words ("...-on-ner-conll", not
+            // "...-ner-conll-unpadde"); one word longer than that is cut where it must.
+            constexpr int kMaxWords = 40;
+            if (words.size() > kMaxWords) {
+                const int dash = words.lastIndexOf(QLatin1Char('-'), kMaxWords);
+                words = words.left(dash > 0 ? dash : kMaxWords);
+            }
             while (words.endsWith(QLatin1Char('-'))) {
                 words.chop(1);
             }
@@ -378,9 +392,15 @@ void RunsPage::deleteSelected() {
     if (ids.isEmpty()) {
         return;
     }
+    // One run is named ("1 run(s)" read as English without an English translation loaded).
+    const int count = static_cast<int>(ids.size());
     if (confirm(this, tr("Delete runs"),
-                tr("Delete %n run(s) with their metrics and checkpoints? This cannot be undone.",
-                   nullptr, static_cast<int>(ids.size())))) {
+                count == 1 ? tr("Delete run %1 with its metrics and checkpoints? This cannot be "
+                                "undone.")
+                                 .arg(ids.front())
+                           : tr("Delete %n runs with their metrics and checkpoints? This cannot "
+                                "be undone.",
+                                nullptr, count))) {
         deleteRuns(ids);
     }
 }
@@ -410,10 +430,16 @@ void RunsPage::removeSelectedCheckpoints() {
         showNotice(this, tr("Remove checkpoints"), tr("Select the runs first."));
         return;
     }
+    const int count = static_cast<int>(ids.size());
     if (confirm(this, tr("Remove checkpoints"),
-                tr("Remove the checkpoints of %n run(s)? Their metrics, charts and settings "
-                   "stay, but they can no longer be resumed, exported or tried.",
-                   nullptr, static_cast<int>(ids.size())))) {
+                count == 1 ? tr("Remove the checkpoints of run %1? Its metrics, charts and "
+                                "settings stay, but it can no longer be resumed, exported or "
+                                "tried.")
+                                 .arg(ids.front())
+                           : tr("Remove the checkpoints of %n runs? Their metrics, charts and "
+                                "settings stay, but they can no longer be resumed, exported or "
+                                "tried.",
+                                nullptr, count))) {
         removeCheckpoints(ids);
     }
 }
@@ -463,11 +489,20 @@ QFileDialog* RunsPage::exportSelected() {
         return nullptr;
     }
     const qint64 runId = ids.front();
-    // A new folder in the user's documents, named after the run: export refuses to mix its files
-    // into an existing folder's (without --force), so a fresh name is what works.
-    const auto documents = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
-    auto* dialog = new QFileDialog(this, tr("Export the model into a new folder"),
-                                   QDir(documents).filePath(exportFolderName(runId)));
+    // A new folder named after the run, where the last export went (else in the user's
+    // documents): export refuses to mix its files into an existing folder's (without --force),
+    // so a name no folder has yet is what works: "-2", "-3"... after the run's name.
+    const QDir parent(QSettings()
+                          .value(kLastExportFolder, QStandardPaths::writableLocation(
+                                                        QStandardPaths::DocumentsLocation))
+                          .toString());
+    const auto name = exportFolderName(runId);
+    auto proposed = name;
+    for (int n = 2; parent.exists(proposed); ++n) {
+        proposed = QStringLiteral("%1-%2").arg(name).arg(n);
+    }
+    auto* dialog =
+        new QFileDialog(this, tr("Export the model into a new folder"), parent.filePath(proposed));
     dialog->setObjectName(QStringLiteral("exportDialog"));
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->setAcceptMode(QFileDialog::AcceptSave);
@@ -479,6 +514,7 @@ QFileDialog* RunsPage::exportSelected() {
                                           : QStringList{transformers, onnx});
     connect(dialog, &QFileDialog::fileSelected, this,
             [this, runId, dialog, onnx](const QString& folder) {
+                QSettings().setValue(kLastExportFolder, QFileInfo(folder).absolutePath());
                 const bool asOnnx = !onnx.isEmpty() && dialog->selectedNameFilter() == onnx;
                 exportModel(runId, folder,
                             asOnnx ? ExportFormat::Onnx : ExportFormat::Transformers);

@@ -1138,6 +1138,14 @@
         <source>%1: only one of the chosen columns has any 1: a multi-label task needs at least two labels.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Standardise the target (train on zero mean, unit variance; undone at prediction)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The model&apos;s output starts near zero: a target far from zero or on a large scale (say 5 to 8, or 0 to 1000) is learnt slowly and badly. Training on (target − mean) ÷ standard deviation of the training rows fixes that; predictions are turned back into the target&apos;s units.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>bert::ui::HelpDialog</name>

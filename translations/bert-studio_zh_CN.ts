@@ -1138,6 +1138,14 @@
         <source>%1: only one of the chosen columns has any 1: a multi-label task needs at least two labels.</source>
         <translation>%1：所选列中只有一列含有 1：多标签任务至少需要两个标签。</translation>
     </message>
+    <message>
+        <source>Standardise the target (train on zero mean, unit variance; undone at prediction)</source>
+        <translation>标准化目标值（训练时均值为零、方差为一；预测时还原）</translation>
+    </message>
+    <message>
+        <source>The model&apos;s output starts near zero: a target far from zero or on a large scale (say 5 to 8, or 0 to 1000) is learnt slowly and badly. Training on (target − mean) ÷ standard deviation of the training rows fixes that; predictions are turned back into the target&apos;s units.</source>
+        <translation>模型的输出从零附近开始：远离零或量级很大的目标值（例如 5 到 8，或 0 到 1000）学得又慢又差。用训练行的（目标值 − 均值）÷ 标准差来训练可以解决这个问题；预测值会换算回目标值原来的单位。</translation>
+    </message>
 </context>
 <context>
     <name>bert::ui::HelpDialog</name>

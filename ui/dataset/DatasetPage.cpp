@@ -5,6 +5,7 @@
 
 #include <QChart>
 #include <QChartView>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QDragEnterEvent>
@@ -116,6 +117,7 @@ DatasetPage::DatasetPage(QWidget* parent) : QWidget(parent) {
     form_->addRow(tr("&Label column:"), labelColumn_);
     form_->addRow(tr("&Validation share:"), validationFraction_);
     form_->setRowVisible(labelChoice_, false);  // single-label until a file says otherwise
+    addTaskSettings();
 
     auto makeChart = [this](const QString& title) {
         auto* chart = new QChart();
@@ -321,6 +323,7 @@ void DatasetPage::columnsChanged() {
         labelColumn_->setEnabled(!labelsFromColumns());  // the 0/1 columns are the labels
     }
     form_->setRowVisible(labelColumn_, !labelsFromColumns());
+    form_->setRowVisible(standardizeTargets_, task() == TaskKind::Regression);
     if (file_.isEmpty()) {
         return;
     }
@@ -375,6 +378,7 @@ bool DatasetPage::setDataSpec(const DataSpec& spec, double validationFraction) {
     if (!spec.task.labelSeparator.empty()) {
         labelChoice_->setSeparator(spec.task.labelSeparator.front());
     }
+    showTaskSettings(spec.task);
     if (tagged_) {
         columnsChanged();
         return hasData();
@@ -438,6 +442,8 @@ DataSpec DatasetPage::dataSpec() const {
     } else if (spec.task.kind == TaskKind::MultiLabel) {
         spec.task.labelSeparator = std::string(1, labelSeparator());
     }
+    spec.task.standardizeTargets =
+        spec.task.kind == TaskKind::Regression && standardizeTargets_->isChecked();
     return spec;
 }
 

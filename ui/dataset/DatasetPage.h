@@ -19,6 +19,7 @@
 
 QT_BEGIN_NAMESPACE
 class QChartView;
+class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QFormLayout;
@@ -106,6 +107,11 @@ private:
     void showTable(const Table& table);
     /// Shows guess in the task choice (and the multi-label separator or 0/1 columns it implies).
     void setTaskGuess(const TaskGuess& guess);
+    /// The rows of the form for the task's own settings (standardised regression targets),
+    /// added to form_ (DatasetTasks.cpp).
+    void addTaskSettings();
+    /// Shows the task's own settings of spec, and only the rows of the task chosen.
+    void showTaskSettings(const TaskSpec& task);
     /// The task's chart, table and summary line for the examples read (DatasetTasks.cpp).
     void refreshTaskSummary();
     /// Reads the examples with the chosen columns as the task reads them (examples_, and
@@ -152,6 +158,7 @@ private:
     QComboBox* task_;
     LabelColumnsChoice* labelChoice_;
     QLabel* taskGuessLabel_;
+    QCheckBox* standardizeTargets_;
     QTableWidget* taskTable_;
     QComboBox* textColumn_;
     QComboBox* pairColumn_;

@@ -6,9 +6,11 @@
 
 #include <QChart>
 #include <QChartView>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
 #include <QFileInfo>
+#include <QFormLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QSignalBlocker>
@@ -40,6 +42,29 @@ constexpr int kLabelChars = 16;          // longer names are cut on the chart's 
     QT_TRANSLATE_NOOP("bert::ui::DatasetPage", "the label column holds numbers"),
 };
 }  // namespace
+
+void DatasetPage::addTaskSettings() {
+    // Checked by default: a head that starts near zero learns a target of 5 to 8 badly (a
+    // regression run on log lengths ended at R² -118 without it, 0.58 RMSE with it).
+    standardizeTargets_ = new QCheckBox(
+        tr("Standardise the target (train on zero mean, unit variance; undone at prediction)"),
+        this);
+    standardizeTargets_->setObjectName(QStringLiteral("standardizeTargets"));
+    standardizeTargets_->setChecked(true);
+    standardizeTargets_->setToolTip(
+        tr("The model's output starts near zero: a target far from zero or on a large scale "
+           "(say 5 to 8, or 0 to 1000) is learnt slowly and badly. Training on (target − mean) ÷ "
+           "standard deviation of the training rows fixes that; predictions are turned back "
+           "into the target's units."));
+    form_->addRow(QString(), standardizeTargets_);
+    form_->setRowVisible(standardizeTargets_, false);
+}
+
+void DatasetPage::showTaskSettings(const TaskSpec& task) {
+    if (task.kind == TaskKind::Regression) {
+        standardizeTargets_->setChecked(task.standardizeTargets);
+    }
+}
 
 bool DatasetPage::openTagged(const QString& file, const TaskGuess& guess) {
     try {

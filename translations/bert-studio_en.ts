@@ -1146,6 +1146,10 @@
         <source>The model&apos;s output starts near zero: a target far from zero or on a large scale (say 5 to 8, or 0 to 1000) is learnt slowly and badly. Training on (target − mean) ÷ standard deviation of the training rows fixes that; predictions are turned back into the target&apos;s units.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Chosen by hand: %1. The data looked like %2 (%3).</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>bert::ui::HelpDialog</name>

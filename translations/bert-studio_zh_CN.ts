@@ -1146,6 +1146,10 @@
         <source>The model&apos;s output starts near zero: a target far from zero or on a large scale (say 5 to 8, or 0 to 1000) is learnt slowly and badly. Training on (target − mean) ÷ standard deviation of the training rows fixes that; predictions are turned back into the target&apos;s units.</source>
         <translation>模型的输出从零附近开始：远离零或量级很大的目标值（例如 5 到 8，或 0 到 1000）学得又慢又差。用训练行的（目标值 − 均值）÷ 标准差来训练可以解决这个问题；预测值会换算回目标值原来的单位。</translation>
     </message>
+    <message>
+        <source>Chosen by hand: %1. The data looked like %2 (%3).</source>
+        <translation>手动选择：%1。数据看起来像%2（%3）。</translation>
+    </message>
 </context>
 <context>
     <name>bert::ui::HelpDialog</name>

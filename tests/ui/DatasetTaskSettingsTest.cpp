@@ -71,5 +71,37 @@ TEST_F(DatasetTaskSettings, RegressionStandardisesItsTargetByDefaultAndTrainAgai
     EXPECT_FALSE(page()->dataSpec().task.standardizeTargets);
 }
 
+// reg_bad.csv, a target with "abc" on line 51, was guessed single-label with "no label column;
+// choose the column that holds the classes": it is regression, and its load names the line and
+// the cell. The guess's line then said "Guessed from the data" after the task was chosen by hand.
+TEST_F(DatasetTaskSettings, ATargetWithOneTypoIsGuessedRegressionAndItsLineIsNamed) {
+    const auto file = dir_ / "reg_bad.csv";
+    {
+        std::ofstream csv(file);
+        csv << "text,log_body_length\n";
+        for (int i = 0; i < 99; ++i) {
+            csv << kTexts[i % 6] << "," << (i == 49 ? std::string("abc") : std::to_string(4.8 + 0.025 * i))
+                << "\n";  // the 50th row: line 51
+        }
+    }
+    openDatasetThroughTheDialog(file);
+    EXPECT_EQ(page()->task(), TaskKind::Regression);
+    EXPECT_FALSE(page()->hasData());
+    const auto error = page()->errorText();
+    EXPECT_TRUE(error.contains(QString::fromStdString(file.string()))) << error.toStdString();
+    EXPECT_TRUE(error.contains(QStringLiteral("line 51"))) << error.toStdString();
+    EXPECT_TRUE(error.contains(QStringLiteral("abc"))) << error.toStdString();
+    EXPECT_TRUE(page()->taskGuessText().startsWith(QStringLiteral("Guessed from the data: ")))
+        << page()->taskGuessText().toStdString();
+
+    chooseTask(TaskKind::SingleLabel);
+    EXPECT_TRUE(page()->taskGuessText().startsWith(QStringLiteral("Chosen by hand: ") +
+                                                   ui::Names::task(TaskKind::SingleLabel)))
+        << page()->taskGuessText().toStdString();
+    chooseTask(TaskKind::Regression);
+    EXPECT_TRUE(page()->taskGuessText().startsWith(QStringLiteral("Guessed from the data: ")))
+        << page()->taskGuessText().toStdString();
+}
+
 }  // namespace
 }  // namespace bert::test

@@ -75,6 +75,7 @@ DatasetPage::DatasetPage(QWidget* parent) : QWidget(parent) {
     for (const auto kind : allTaskKinds()) {
         task_->addItem(Names::task(kind), int(kind));
     }
+    connect(task_, &QComboBox::currentIndexChanged, this, &DatasetPage::showTaskGuess);
     connect(task_, &QComboBox::currentIndexChanged, this, &DatasetPage::columnsChanged);
     labelChoice_ = new LabelColumnsChoice(this);
     connect(labelChoice_, &LabelColumnsChoice::changed, this, &DatasetPage::labelChoiceChanged);
@@ -295,20 +296,22 @@ int DatasetPage::guessLabelColumn(const QStringList& headers, int textColumn) co
         }
         std::set<std::string> values;
         std::size_t filled = 0;
+        std::size_t numbers = 0;
         for (const auto& row : preview_->rows) {
-            if (!row[static_cast<std::size_t>(c)].empty()) {
-                values.insert(row[static_cast<std::size_t>(c)]);
+            const auto& cell = row[static_cast<std::size_t>(c)];
+            if (!cell.empty()) {
+                values.insert(cell);
                 ++filled;
+                numbers += parseTargetValue(cell).has_value() ? 1 : 0;
             }
         }
         // Classes repeat: at most half as many values as rows (and at least two of them).
         if (values.size() >= 2 && values.size() * 2 <= filled) {
             return c;
         }
-        // A regression target: numbers in every filled cell, several different ones.
-        if (values.size() >= 2 && std::all_of(values.begin(), values.end(), [](const auto& v) {
-                return parseTargetValue(v).has_value();
-            })) {
+        // A regression target: several different numbers, in every filled cell but for a typo
+        // (its load names it).
+        if (values.size() >= 2 && mostlyNumbers(numbers, filled)) {
             return c;
         }
     }
@@ -375,6 +378,7 @@ bool DatasetPage::setDataSpec(const DataSpec& spec, double validationFraction) {
         const QSignalBlocker block(task_);
         task_->setCurrentIndex(task_->findData(int(spec.task.kind)));
     }
+    showTaskGuess();
     if (!spec.task.labelSeparator.empty()) {
         labelChoice_->setSeparator(spec.task.labelSeparator.front());
     }

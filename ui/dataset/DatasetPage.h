@@ -107,6 +107,8 @@ private:
     void showTable(const Table& table);
     /// Shows guess in the task choice (and the multi-label separator or 0/1 columns it implies).
     void setTaskGuess(const TaskGuess& guess);
+    /// Says the guess while the task is the guessed one, else that it was chosen by hand.
+    void showTaskGuess();
     /// The rows of the form for the task's own settings (standardised regression targets),
     /// added to form_ (DatasetTasks.cpp).
     void addTaskSettings();
@@ -133,10 +135,12 @@ private:
     void rebuildRecentMenu();
     /// The label column guessed for a table: one named like a label, else the last column but
     /// the text one whose previewed values repeat (classes do, ids and texts do not) or are all
-    /// numbers (a regression target); -1: none.
+    /// numbers but for a typo (mostlyNumbers: a regression target); -1: none.
     int guessLabelColumn(const QStringList& headers, int textColumn) const;
 
     QString file_;
+    TaskKind guessedTask_ = TaskKind::SingleLabel;
+    QString guessReason_;  ///< why guessedTask_, translated
     std::optional<Table> preview_;
     std::optional<ExampleSet> examples_;
     std::optional<std::vector<LabelSet>> labelSets_;  ///< multi-label: examples_'s labels

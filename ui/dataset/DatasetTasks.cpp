@@ -17,6 +17,7 @@
 #include <QTableWidget>
 
 #include "common/Guard.h"
+#include "common/Names.h"
 #include "dataset/DatasetPage.h"
 #include "dataset/LabelColumnsChoice.h"
 #include "dataset/TaskSummary.h"
@@ -120,8 +121,19 @@ void DatasetPage::setTaskGuess(const TaskGuess& guess) {
         const auto separator = column ? guessLabelSeparator(*preview_, *column) : std::nullopt;
         labelChoice_->setSeparator(separator.value_or(';'));
     }
-    taskGuessLabel_->setText(tr("Guessed from the data: %1 (%2). Change it if it is wrong.")
-                                 .arg(task_->currentText(), reason));
+    guessedTask_ = guess.kind;
+    guessReason_ = reason;
+    showTaskGuess();
+}
+
+void DatasetPage::showTaskGuess() {
+    const auto guessed = Names::task(guessedTask_);
+    taskGuessLabel_->setText(
+        task() == guessedTask_
+            ? tr("Guessed from the data: %1 (%2). Change it if it is wrong.")
+                  .arg(guessed, guessReason_)
+            : tr("Chosen by hand: %1. The data looked like %2 (%3).")
+                  .arg(task_->currentText(), guessed, guessReason_));
 }
 
 void DatasetPage::labelChoiceChanged() {

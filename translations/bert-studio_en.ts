@@ -1150,6 +1150,26 @@
         <source>Chosen by hand: %1. The data looked like %2 (%3).</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>t&amp;uned on validation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>After each evaluation, the threshold with the best micro-F1 on the validation rows</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;fixed at</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A label is predicted when its probability reaches this</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Decision thres&amp;hold:</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>bert::ui::HelpDialog</name>

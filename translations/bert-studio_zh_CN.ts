@@ -1150,6 +1150,26 @@
         <source>Chosen by hand: %1. The data looked like %2 (%3).</source>
         <translation>手动选择：%1。数据看起来像%2（%3）。</translation>
     </message>
+    <message>
+        <source>t&amp;uned on validation</source>
+        <translation>在验证集上调优(&amp;U)</translation>
+    </message>
+    <message>
+        <source>After each evaluation, the threshold with the best micro-F1 on the validation rows</source>
+        <translation>每次评估后，取在验证行上微平均 F1 最高的阈值</translation>
+    </message>
+    <message>
+        <source>&amp;fixed at</source>
+        <translation>固定为(&amp;F)</translation>
+    </message>
+    <message>
+        <source>A label is predicted when its probability reaches this</source>
+        <translation>标签的概率达到此值时即预测该标签</translation>
+    </message>
+    <message>
+        <source>Decision thres&amp;hold:</source>
+        <translation>决策阈值(&amp;H)：</translation>
+    </message>
 </context>
 <context>
     <name>bert::ui::HelpDialog</name>

@@ -4,6 +4,8 @@
 #include <fstream>
 
 #include <QCheckBox>
+#include <QDoubleSpinBox>
+#include <QRadioButton>
 
 #include "TaskDatasetFixture.h"
 #include "runs/TrainingJob.h"
@@ -69,6 +71,53 @@ TEST_F(DatasetTaskSettings, RegressionStandardisesItsTargetByDefaultAndTrainAgai
     chooseTask(TaskKind::SingleLabel);
     EXPECT_FALSE(standardize->isVisible());
     EXPECT_FALSE(page()->dataSpec().task.standardizeTargets);
+}
+
+// Multi-label had no way to fix the decision threshold (the CLI's --threshold): tuned on
+// validation by default, fixed at a value typed in, each run's choice back with Train again.
+TEST_F(DatasetTaskSettings, MultiLabelThresholdIsTunedByDefaultOrFixedAndTrainAgainKeepsIt) {
+    {
+        std::ofstream csv(dir_ / "topics.csv");
+        csv << "text,labels\n";
+        for (int i = 0; i < 36; ++i) {
+            csv << kTexts[i % 6] << " " << i << "," << (i % 3 == 0 ? "good;film" : "film") << "\n";
+        }
+    }
+    openDatasetThroughTheDialog(dir_ / "topics.csv");
+    ASSERT_EQ(page()->task(), TaskKind::MultiLabel) << page()->errorText().toStdString();
+    auto* tuned = named<QRadioButton>("thresholdTuned");
+    auto* fixed = named<QRadioButton>("thresholdFixed");
+    auto* threshold = named<QDoubleSpinBox>("threshold");
+    ASSERT_TRUE(tuned != nullptr && fixed != nullptr && threshold != nullptr);
+    bringToFront(tuned);
+    EXPECT_TRUE(tuned->isVisible());
+    EXPECT_TRUE(tuned->isChecked());
+    EXPECT_FALSE(threshold->isEnabled());
+    const auto tunedRun = trainOneEpoch();
+    EXPECT_FALSE(jobOfRun(tunedRun).data.task.threshold.has_value());
+
+    click(fixed);
+    ASSERT_TRUE(threshold->isEnabled());
+    threshold->setFocus();
+    QTest::keyClick(threshold, Qt::Key_A, Qt::ControlModifier);
+    QTest::keyClicks(threshold, QStringLiteral("0.3"));
+    QTest::keyClick(threshold, Qt::Key_Return);
+    const auto fixedRun = trainOneEpoch();
+    const auto job = jobOfRun(fixedRun);
+    ASSERT_TRUE(job.data.task.threshold.has_value());
+    EXPECT_DOUBLE_EQ(*job.data.task.threshold, 0.3);
+
+    click(tuned);
+    trainAgain(fixedRun.id);
+    ASSERT_EQ(page()->task(), TaskKind::MultiLabel);
+    EXPECT_TRUE(fixed->isChecked());
+    EXPECT_DOUBLE_EQ(threshold->value(), 0.3);
+    trainAgain(tunedRun.id);
+    EXPECT_TRUE(tuned->isChecked());
+    EXPECT_FALSE(threshold->isEnabled());
+
+    chooseTask(TaskKind::SingleLabel);
+    EXPECT_FALSE(tuned->isVisible());
 }
 
 // reg_bad.csv, a target with "abc" on line 51, was guessed single-label with "no label column;

@@ -19,6 +19,7 @@
 #include <QMenu>
 #include <QMimeData>
 #include <QPushButton>
+#include <QRadioButton>
 #include <QSettings>
 #include <QSignalBlocker>
 #include <QTableWidget>
@@ -327,6 +328,7 @@ void DatasetPage::columnsChanged() {
     }
     form_->setRowVisible(labelColumn_, !labelsFromColumns());
     form_->setRowVisible(standardizeTargets_, task() == TaskKind::Regression);
+    form_->setRowVisible(thresholdRow_, task() == TaskKind::MultiLabel);
     if (file_.isEmpty()) {
         return;
     }
@@ -448,6 +450,9 @@ DataSpec DatasetPage::dataSpec() const {
     }
     spec.task.standardizeTargets =
         spec.task.kind == TaskKind::Regression && standardizeTargets_->isChecked();
+    if (spec.task.kind == TaskKind::MultiLabel && thresholdFixed_->isChecked()) {
+        spec.task.threshold = threshold_->value();
+    }
     return spec;
 }
 

@@ -20,6 +20,7 @@
 QT_BEGIN_NAMESPACE
 class QChartView;
 class QCheckBox;
+class QRadioButton;
 class QComboBox;
 class QDoubleSpinBox;
 class QFormLayout;
@@ -109,8 +110,8 @@ private:
     void setTaskGuess(const TaskGuess& guess);
     /// Says the guess while the task is the guessed one, else that it was chosen by hand.
     void showTaskGuess();
-    /// The rows of the form for the task's own settings (standardised regression targets),
-    /// added to form_ (DatasetTasks.cpp).
+    /// The rows of the form for the task's own settings (standardised regression targets, the
+    /// multi-label decision threshold), added to form_ (DatasetTasks.cpp).
     void addTaskSettings();
     /// Shows the task's own settings of spec, and only the rows of the task chosen.
     void showTaskSettings(const TaskSpec& task);
@@ -163,6 +164,10 @@ private:
     LabelColumnsChoice* labelChoice_;
     QLabel* taskGuessLabel_;
     QCheckBox* standardizeTargets_;
+    QWidget* thresholdRow_;
+    QRadioButton* thresholdTuned_;
+    QRadioButton* thresholdFixed_;
+    QDoubleSpinBox* threshold_;
     QTableWidget* taskTable_;
     QComboBox* textColumn_;
     QComboBox* pairColumn_;

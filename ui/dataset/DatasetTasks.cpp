@@ -8,11 +8,14 @@
 #include <QChartView>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QDir>
 #include <QFileInfo>
 #include <QFormLayout>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QRadioButton>
 #include <QSignalBlocker>
 #include <QTableWidget>
 
@@ -59,11 +62,43 @@ void DatasetPage::addTaskSettings() {
            "into the target's units."));
     form_->addRow(QString(), standardizeTargets_);
     form_->setRowVisible(standardizeTargets_, false);
+
+    // Multi-label: the probability from which a label is predicted, tuned on validation (the
+    // engine's default) or fixed.
+    thresholdRow_ = new QWidget(this);
+    thresholdTuned_ = new QRadioButton(tr("t&uned on validation"), thresholdRow_);
+    thresholdTuned_->setObjectName(QStringLiteral("thresholdTuned"));
+    thresholdTuned_->setToolTip(tr("After each evaluation, the threshold with the best micro-F1 "
+                                   "on the validation rows"));
+    thresholdFixed_ = new QRadioButton(tr("&fixed at"), thresholdRow_);
+    thresholdFixed_->setObjectName(QStringLiteral("thresholdFixed"));
+    threshold_ = new QDoubleSpinBox(thresholdRow_);
+    threshold_->setObjectName(QStringLiteral("threshold"));
+    threshold_->setRange(0.01, 0.99);
+    threshold_->setDecimals(2);
+    threshold_->setSingleStep(0.05);
+    threshold_->setValue(0.5);
+    threshold_->setToolTip(tr("A label is predicted when its probability reaches this"));
+    thresholdTuned_->setChecked(true);
+    threshold_->setEnabled(false);
+    connect(thresholdFixed_, &QRadioButton::toggled, threshold_, &QWidget::setEnabled);
+    auto* thresholdLayout = new QHBoxLayout(thresholdRow_);
+    thresholdLayout->setContentsMargins(0, 0, 0, 0);
+    thresholdLayout->addWidget(thresholdTuned_);
+    thresholdLayout->addWidget(thresholdFixed_);
+    thresholdLayout->addWidget(threshold_);
+    thresholdLayout->addStretch();
+    form_->addRow(tr("Decision thres&hold:"), thresholdRow_);
+    form_->setRowVisible(thresholdRow_, false);
 }
 
 void DatasetPage::showTaskSettings(const TaskSpec& task) {
     if (task.kind == TaskKind::Regression) {
         standardizeTargets_->setChecked(task.standardizeTargets);
+    }
+    if (task.kind == TaskKind::MultiLabel) {
+        (task.threshold ? thresholdFixed_ : thresholdTuned_)->setChecked(true);
+        threshold_->setValue(task.threshold.value_or(threshold_->value()));
     }
 }
 

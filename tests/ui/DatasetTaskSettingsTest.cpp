@@ -152,5 +152,40 @@ TEST_F(DatasetTaskSettings, ATargetWithOneTypoIsGuessedRegressionAndItsLineIsNam
         << page()->taskGuessText().toStdString();
 }
 
+// ml.csv: "284 examples ... 16 rows without text or label skipped" while training read all 300
+// (a row with an empty label cell is an example with none of the labels). The summary now says
+// what training does, and calls skipped only what is.
+TEST_F(DatasetTaskSettings, MultiLabelCountsRowsWithoutLabelsAsExamplesAndSkipsOnlyTextlessRows) {
+    const auto file = dir_ / "ml.csv";
+    {
+        std::ofstream csv(file);
+        csv << "text,labels\n";
+        for (int i = 0; i < 30; ++i) {
+            const char* labels = i % 10 == 3 ? "" : i % 2 == 0 ? "reply;list" : "reply";
+            csv << kTexts[i % 6] << " " << i << "," << labels << "\n";  // 3 without a label
+        }
+        csv << ",list\n";  // no text: skipped
+    }
+    openDatasetThroughTheDialog(file);
+    ASSERT_EQ(page()->task(), TaskKind::MultiLabel);
+    ASSERT_TRUE(page()->hasData()) << page()->errorText().toStdString();
+    const auto summary = page()->summaryText();
+    EXPECT_TRUE(summary.startsWith(QStringLiteral("30 examples with 2 labels"))) << summary.toStdString();
+    EXPECT_TRUE(summary.contains(QStringLiteral("3 with no label"))) << summary.toStdString();
+    // "1 row" in English once its plural forms are loaded (ui/common/Language.cpp loads none).
+    EXPECT_TRUE(summary.contains(QStringLiteral(" 1 row"))) << summary.toStdString();
+    EXPECT_TRUE(summary.contains(QStringLiteral("without text skipped."))) << summary.toStdString();
+    EXPECT_FALSE(summary.contains(QStringLiteral("or label"))) << summary.toStdString();
+    ASSERT_NE(page()->examples(), nullptr);
+    EXPECT_EQ(page()->examples()->examples.size(), 30u);
+
+    // As single-label, the rows without a label are skipped, and said so, in the singular too.
+    chooseTask(TaskKind::SingleLabel);
+    EXPECT_TRUE(page()->summaryText().startsWith(QStringLiteral("27 examples in 2 classes.")))
+        << page()->summaryText().toStdString();
+    EXPECT_TRUE(page()->summaryText().contains(QStringLiteral("4 rows without text or label skipped.")))
+        << page()->summaryText().toStdString();
+}
+
 }  // namespace
 }  // namespace bert::test

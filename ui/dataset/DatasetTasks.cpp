@@ -45,6 +45,25 @@ constexpr int kLabelChars = 16;          // longer names are cut on the chart's 
     QT_TRANSLATE_NOOP("bert::ui::DatasetPage", "the label column holds several labels per row"),
     QT_TRANSLATE_NOOP("bert::ui::DatasetPage", "the label column holds numbers"),
 };
+
+/// What reading the rows left out or mended, as a sentence (empty when nothing was): rows
+/// without a text (or, where a label is required, without a label) and invalid UTF-8.
+QString readingNotes(const ExampleSet& set, bool labelRequired) {
+    QStringList notes;
+    const int skipped = static_cast<int>(set.skippedEmpty);
+    if (skipped > 0) {
+        notes << (labelRequired
+                      ? DatasetPage::tr("%n rows without text or label skipped", nullptr, skipped)
+                      : DatasetPage::tr("%n rows without text skipped", nullptr, skipped));
+    }
+    if (set.invalidUtf8Replaced > 0) {
+        notes << DatasetPage::tr("%n invalid UTF-8 sequences replaced", nullptr,
+                                 static_cast<int>(set.invalidUtf8Replaced));
+    }
+    return notes.isEmpty() ? QString()
+                           : QLatin1Char(' ') + notes.join(QStringLiteral("; ")) +
+                                 QLatin1Char('.');
+}
 }  // namespace
 
 void DatasetPage::addTaskSettings() {
@@ -209,12 +228,16 @@ char DatasetPage::labelSeparator() const {
 void DatasetPage::readExamples() {
     const std::filesystem::path file = file_.toStdString();
     const auto spec = dataSpec();
-    if (labelsFromColumns()) {
+    if (task() == TaskKind::MultiLabel) {
         // As training reads them (task/multilabel/MultiLabelData.cpp): the rows with a text,
-        // each with the labels of its 0/1 columns; a cell that is not 0/1 is refused with its
+        // each with the labels of its 0/1 columns or of its label cell (none when the cell is
+        // empty: an example without labels is one); a cell that is not 0/1 is refused with its
         // line and column.
         auto rows = loadTextRows(file, spec.columns);
-        const auto all = labelSetsFromIndicatorColumns(rows.table, spec.task.labelColumns, file);
+        const auto all =
+            labelsFromColumns()
+                ? labelSetsFromIndicatorColumns(rows.table, spec.task.labelColumns, file)
+                : labelSetsFromColumn(rows.table, spec.columns.label, labelSeparator(), file);
         std::vector<LabelSet> sets;
         for (const auto row : rows.rows) {
             sets.push_back(all[row]);
@@ -225,14 +248,7 @@ void DatasetPage::readExamples() {
         return;
     }
     auto examples = loadExamples(file, spec.columns);
-    if (task() == TaskKind::MultiLabel) {
-        std::vector<LabelSet> sets;
-        for (const auto& example : examples.examples) {
-            sets.push_back(splitLabels(example.label, labelSeparator()));
-        }
-        MultiLabelMap::fromLabelSets(sets, file);  // throws when there is no label
-        labelSets_ = std::move(sets);
-    } else if (task() == TaskKind::Regression) {
+    if (task() == TaskKind::Regression) {
         for (const auto& example : examples.examples) {
             // Throws, with the line.
             parseTarget(example.label, file, example.line, spec.columns.label);
@@ -271,10 +287,6 @@ void DatasetPage::refreshTaskSummary() {
         return;
     }
     const auto& set = *examples_;
-    const QString skipped = tr("%1 rows without text or label skipped; %2 invalid UTF-8 "
-                               "sequences replaced.")
-                                .arg(set.skippedEmpty)
-                                .arg(set.invalidUtf8Replaced);
     if (kind == TaskKind::MultiLabel && labelSets_) {
         const auto& sets = *labelSets_;
         const auto map = MultiLabelMap::fromLabelSets(sets, set.file);
@@ -291,6 +303,8 @@ void DatasetPage::refreshTaskSummary() {
         fillCoOccurrence(taskTable_, map, together);
         taskTable_->setToolTip(tr("Label co-occurrence: examples that have both labels"));
         taskTable_->show();
+        const auto unlabelled = static_cast<int>(
+            std::count_if(sets.begin(), sets.end(), [](const auto& s) { return s.empty(); }));
         const double perExample = set.examples.empty()
                                       ? 0.0
                                       : static_cast<double>(labelsGiven) /
@@ -298,18 +312,24 @@ void DatasetPage::refreshTaskSummary() {
         const bool fromColumns = labelsFromColumns();
         summaryLabel_->setText(
             (fromColumns
-                 ? tr("%1 examples with %2 labels from their 0/1 columns, %3 labels per example "
-                      "on average. The table counts the examples that have both labels.")
-                       .arg(set.examples.size())
+                 ? tr("%n examples with %1 labels from their 0/1 columns, %2 labels per example "
+                      "on average.",
+                      nullptr, static_cast<int>(set.examples.size()))
                        .arg(map.size())
                        .arg(perExample, 0, 'f', 2)
-                 : tr("%1 examples with %2 labels, %3 labels per example on average (separator "
-                      "“%4”). The table counts the examples that have both labels.")
-                       .arg(set.examples.size())
+                 : tr("%n examples with %1 labels, %2 labels per example on average (separator "
+                      "“%3”).",
+                      nullptr, static_cast<int>(set.examples.size()))
                        .arg(map.size())
                        .arg(perExample, 0, 'f', 2)
                        .arg(QLatin1Char(labelSeparator()))) +
-            QLatin1Char(' ') + skipped);
+            (unlabelled > 0
+                 ? QLatin1Char(' ') + tr("%n with no label (kept: training reads them as "
+                                         "examples with none of the labels).",
+                                         nullptr, unlabelled)
+                 : QString()) +
+            QLatin1Char(' ') + tr("The table counts the examples that have both labels.") +
+            readingNotes(set, false));
         if (map.size() < 2) {
             showError(fromColumns ? tr("%1: only one of the chosen columns has any 1: a "
                                        "multi-label task needs at least two labels.")
@@ -338,14 +358,14 @@ void DatasetPage::refreshTaskSummary() {
         }
         const auto [low, high] = std::minmax_element(targets.begin(), targets.end());
         summaryLabel_->setText(
-            tr("%1 examples; target “%2” from %3 to %4, mean %5, standard deviation %6.")
-                .arg(set.examples.size())
+            tr("%n examples; target “%1” from %2 to %3, mean %4, standard deviation %5.",
+               nullptr, static_cast<int>(set.examples.size()))
                 .arg(QString::fromStdString(dataSpec().columns.label))
                 .arg(targets.empty() ? 0.0 : *low, 0, 'g', 6)
                 .arg(targets.empty() ? 0.0 : *high, 0, 'g', 6)
                 .arg(mean, 0, 'g', 6)
                 .arg(targets.empty() ? 0.0 : std::sqrt(squares / targets.size()), 0, 'g', 6) +
-            QLatin1Char(' ') + skipped);
+            readingNotes(set, true));
         return;
     }
     std::map<std::string, std::size_t> classes;
@@ -360,12 +380,9 @@ void DatasetPage::refreshTaskSummary() {
     }
     showCounts(chart, tr("Label counts"), names, counts);
     summaryLabel_->setText(
-        tr("%1 examples in %2 classes; %3 rows without text or label skipped; %4 invalid "
-           "UTF-8 sequences replaced.")
-            .arg(set.examples.size())
-            .arg(classes.size())
-            .arg(set.skippedEmpty)
-            .arg(set.invalidUtf8Replaced));
+        tr("%n examples in %1 classes.", nullptr, static_cast<int>(set.examples.size()))
+            .arg(classes.size()) +
+        readingNotes(set, true));
     if (classes.size() < 2) {
         showError(tr("%1 has a single class: a classifier needs at least two labels.").arg(file_));
     }

@@ -1210,6 +1210,10 @@
             <numerusform>%n examples in %1 classes.</numerusform>
         </translation>
     </message>
+    <message>
+        <source>%1 stays open.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>bert::ui::HelpDialog</name>

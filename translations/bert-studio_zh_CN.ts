@@ -1202,6 +1202,10 @@
             <numerusform>%n 个样本，共 %1 个类别。</numerusform>
         </translation>
     </message>
+    <message>
+        <source>%1 stays open.</source>
+        <translation>%1 仍保持打开。</translation>
+    </message>
 </context>
 <context>
     <name>bert::ui::HelpDialog</name>

@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include <QCheckBox>
+#include <QDir>
 #include <QDoubleSpinBox>
 #include <QRadioButton>
 
@@ -185,6 +186,45 @@ TEST_F(DatasetTaskSettings, MultiLabelCountsRowsWithoutLabelsAsExamplesAndSkipsO
         << page()->summaryText().toStdString();
     EXPECT_TRUE(page()->summaryText().contains(QStringLiteral("4 rows without text or label skipped.")))
         << page()->summaryText().toStdString();
+}
+
+// empty.csv and binary.csv opened after a tagged file: the error was right, but the task's chart
+// still said "Entities per type" over another file's page.
+TEST_F(DatasetTaskSettings, AFileThatFailsLeavesNoChartOfAnotherFileAndSaysWhatStaysOpen) {
+    {
+        std::ofstream conll(dir_ / "tags.conll");
+        for (int i = 0; i < 12; ++i) {
+            conll << "the O\ncat B-PER\nsat O\n\n";
+        }
+        std::ofstream csv(dir_ / "unlabelled.csv");
+        csv << "text,labels\n";
+        for (int i = 0; i < 12; ++i) {
+            csv << kTexts[i % 6] << ",\n";
+        }
+        std::ofstream empty(dir_ / "empty.csv");
+    }
+    openDatasetThroughTheDialog(dir_ / "tags.conll");
+    ASSERT_EQ(taskChart()->title(), QStringLiteral("Entities per type"));
+    // A table with no label in any row: its error, and no chart of the tagged file.
+    openDatasetThroughTheDialog(dir_ / "unlabelled.csv");
+    EXPECT_FALSE(page()->hasData());
+    EXPECT_TRUE(page()->errorText().contains(QStringLiteral("unlabelled.csv")))
+        << page()->errorText().toStdString();
+    EXPECT_TRUE(taskChart()->title().isEmpty()) << taskChart()->title().toStdString();
+    EXPECT_TRUE(taskChart()->series().isEmpty());
+    EXPECT_TRUE(page()->summaryText().isEmpty()) << page()->summaryText().toStdString();
+
+    // A file that cannot be opened at all: the page stays the open file's, and says so.
+    openDatasetThroughTheDialog(dir_ / "tags.conll");
+    openDatasetThroughTheDialog(dir_ / "empty.csv");
+    const auto error = page()->errorText();
+    EXPECT_TRUE(error.contains(QStringLiteral("empty.csv"))) << error.toStdString();
+    EXPECT_TRUE(error.endsWith(QDir::toNativeSeparators(QString::fromStdString(
+                                   (dir_ / "tags.conll").string())) +
+                               QStringLiteral(" stays open.")))
+        << error.toStdString();
+    EXPECT_TRUE(page()->currentFile().endsWith(QStringLiteral("tags.conll")));
+    EXPECT_EQ(taskChart()->title(), QStringLiteral("Entities per type"));
 }
 
 }  // namespace

@@ -206,7 +206,7 @@ bool DatasetPage::openFile(const QString& file) {
     try {
         preview_ = readTable(file.toStdString(), std::nullopt, kPreviewRows);
     } catch (...) {
-        showError(describeError(std::current_exception()));
+        showOpenError(std::current_exception());
         return false;
     }
     file_ = file;

@@ -129,6 +129,8 @@ private:
     ColumnSpec chosenColumns() const;
     char labelSeparator() const;
     void showError(const QString& message);
+    /// A file that could not be opened: why, and that the file open before stays open.
+    void showOpenError(const std::exception_ptr& error);
     /// The token lengths, their histogram, padding shares and unknown tokens
     /// (DatasetLengths.cpp), then the task's summary.
     void refreshProfile();

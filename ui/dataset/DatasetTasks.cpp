@@ -127,7 +127,7 @@ bool DatasetPage::openTagged(const QString& file, const TaskGuess& guess) {
         tagSummary_ = checkTags(tagged.sentences, tagged.source);
         tagged_ = std::move(tagged);
     } catch (...) {
-        showError(describeError(std::current_exception()));
+        showOpenError(std::current_exception());
         return false;
     }
     file_ = file;
@@ -149,6 +149,15 @@ bool DatasetPage::openTagged(const QString& file, const TaskGuess& guess) {
     setTaskGuess(guess);
     columnsChanged();
     return errorText().isEmpty();
+}
+
+void DatasetPage::showOpenError(const std::exception_ptr& error) {
+    auto message = describeError(error);
+    if (!file_.isEmpty()) {
+        message += QLatin1Char(' ') +
+                   tr("%1 stays open.").arg(QDir::toNativeSeparators(file_));
+    }
+    showError(message);
 }
 
 void DatasetPage::setTaskGuess(const TaskGuess& guess) {

@@ -22,8 +22,9 @@ struct TaskGuess {
 /// From spec's training file: tagged sentences (a CoNLL file, JSONL with tokens and tags, span
 /// JSON) are token classification; label columns given, or at least two 0/1 columns
 /// (indicatorColumns) when spec's label column is missing or is one of them, multi-label from
-/// those columns; label cells that hold a separator in at least a fifth of the rows, multi-label; label cells that are numbers (mostlyNumbers), with more
-/// than kRegressionDistinctValues different ones or any fraction, regression; anything else
+/// those columns; label cells that hold a separator in at least a fifth of the rows,
+/// multi-label; label cells that are numbers (mostlyNumbers), with more than
+/// kRegressionDistinctValues different ones or any fraction, regression; anything else
 /// single-label. A file that cannot be read guesses single-label (its error comes when the data
 /// is loaded, with the file named).
 TaskGuess guessTask(const DataSpec& spec);

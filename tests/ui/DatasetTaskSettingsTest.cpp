@@ -14,8 +14,9 @@
 namespace bert::test {
 namespace {
 
-const char* const kTexts[] = {"the cat sat on the mat", "a good film", "i loved it",
-                              "a bad movie", "the dog was very good", "i hated the film"};
+const char* const kTexts[] = {
+    "the cat sat on the mat", "a good film",     "i loved it", "a bad movie",
+    "the dog was very good",  "i hated the film"};
 
 class DatasetTaskSettings : public TaskDataset {
 protected:
@@ -130,7 +131,8 @@ TEST_F(DatasetTaskSettings, ATargetWithOneTypoIsGuessedRegressionAndItsLineIsNam
         std::ofstream csv(file);
         csv << "text,log_body_length\n";
         for (int i = 0; i < 99; ++i) {
-            csv << kTexts[i % 6] << "," << (i == 49 ? std::string("abc") : std::to_string(4.8 + 0.025 * i))
+            csv << kTexts[i % 6] << ","
+                << (i == 49 ? std::string("abc") : std::to_string(4.8 + 0.025 * i))
                 << "\n";  // the 50th row: line 51
         }
     }
@@ -171,7 +173,8 @@ TEST_F(DatasetTaskSettings, MultiLabelCountsRowsWithoutLabelsAsExamplesAndSkipsO
     ASSERT_EQ(page()->task(), TaskKind::MultiLabel);
     ASSERT_TRUE(page()->hasData()) << page()->errorText().toStdString();
     const auto summary = page()->summaryText();
-    EXPECT_TRUE(summary.startsWith(QStringLiteral("30 examples with 2 labels"))) << summary.toStdString();
+    EXPECT_TRUE(summary.startsWith(QStringLiteral("30 examples with 2 labels")))
+        << summary.toStdString();
     EXPECT_TRUE(summary.contains(QStringLiteral("3 with no label"))) << summary.toStdString();
     // "1 row" in English once its plural forms are loaded (ui/common/Language.cpp loads none).
     EXPECT_TRUE(summary.contains(QStringLiteral(" 1 row"))) << summary.toStdString();
@@ -184,7 +187,8 @@ TEST_F(DatasetTaskSettings, MultiLabelCountsRowsWithoutLabelsAsExamplesAndSkipsO
     chooseTask(TaskKind::SingleLabel);
     EXPECT_TRUE(page()->summaryText().startsWith(QStringLiteral("27 examples in 2 classes.")))
         << page()->summaryText().toStdString();
-    EXPECT_TRUE(page()->summaryText().contains(QStringLiteral("4 rows without text or label skipped.")))
+    EXPECT_TRUE(
+        page()->summaryText().contains(QStringLiteral("4 rows without text or label skipped.")))
         << page()->summaryText().toStdString();
 }
 
@@ -219,9 +223,9 @@ TEST_F(DatasetTaskSettings, AFileThatFailsLeavesNoChartOfAnotherFileAndSaysWhatS
     openDatasetThroughTheDialog(dir_ / "empty.csv");
     const auto error = page()->errorText();
     EXPECT_TRUE(error.contains(QStringLiteral("empty.csv"))) << error.toStdString();
-    EXPECT_TRUE(error.endsWith(QDir::toNativeSeparators(QString::fromStdString(
-                                   (dir_ / "tags.conll").string())) +
-                               QStringLiteral(" stays open.")))
+    EXPECT_TRUE(error.endsWith(
+        QDir::toNativeSeparators(QString::fromStdString((dir_ / "tags.conll").string())) +
+        QStringLiteral(" stays open.")))
         << error.toStdString();
     EXPECT_TRUE(page()->currentFile().endsWith(QStringLiteral("tags.conll")));
     EXPECT_EQ(taskChart()->title(), QStringLiteral("Entities per type"));

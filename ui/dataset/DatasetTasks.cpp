@@ -8,8 +8,8 @@
 #include <QChartView>
 #include <QCheckBox>
 #include <QComboBox>
-#include <QDoubleSpinBox>
 #include <QDir>
+#include <QDoubleSpinBox>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -61,8 +61,7 @@ QString readingNotes(const ExampleSet& set, bool labelRequired) {
                                  static_cast<int>(set.invalidUtf8Replaced));
     }
     return notes.isEmpty() ? QString()
-                           : QLatin1Char(' ') + notes.join(QStringLiteral("; ")) +
-                                 QLatin1Char('.');
+                           : QLatin1Char(' ') + notes.join(QStringLiteral("; ")) + QLatin1Char('.');
 }
 }  // namespace
 
@@ -87,8 +86,9 @@ void DatasetPage::addTaskSettings() {
     thresholdRow_ = new QWidget(this);
     thresholdTuned_ = new QRadioButton(tr("t&uned on validation"), thresholdRow_);
     thresholdTuned_->setObjectName(QStringLiteral("thresholdTuned"));
-    thresholdTuned_->setToolTip(tr("After each evaluation, the threshold with the best micro-F1 "
-                                   "on the validation rows"));
+    thresholdTuned_->setToolTip(
+        tr("After each evaluation, the threshold with the best micro-F1 "
+           "on the validation rows"));
     thresholdFixed_ = new QRadioButton(tr("&fixed at"), thresholdRow_);
     thresholdFixed_->setObjectName(QStringLiteral("thresholdFixed"));
     threshold_ = new QDoubleSpinBox(thresholdRow_);
@@ -154,8 +154,7 @@ bool DatasetPage::openTagged(const QString& file, const TaskGuess& guess) {
 void DatasetPage::showOpenError(const std::exception_ptr& error) {
     auto message = describeError(error);
     if (!file_.isEmpty()) {
-        message += QLatin1Char(' ') +
-                   tr("%1 stays open.").arg(QDir::toNativeSeparators(file_));
+        message += QLatin1Char(' ') + tr("%1 stays open.").arg(QDir::toNativeSeparators(file_));
     }
     showError(message);
 }
@@ -191,12 +190,11 @@ void DatasetPage::setTaskGuess(const TaskGuess& guess) {
 
 void DatasetPage::showTaskGuess() {
     const auto guessed = Names::task(guessedTask_);
-    taskGuessLabel_->setText(
-        task() == guessedTask_
-            ? tr("Guessed from the data: %1 (%2). Change it if it is wrong.")
-                  .arg(guessed, guessReason_)
-            : tr("Chosen by hand: %1. The data looked like %2 (%3).")
-                  .arg(task_->currentText(), guessed, guessReason_));
+    taskGuessLabel_->setText(task() == guessedTask_
+                                 ? tr("Guessed from the data: %1 (%2). Change it if it is wrong.")
+                                       .arg(guessed, guessReason_)
+                                 : tr("Chosen by hand: %1. The data looked like %2 (%3).")
+                                       .arg(task_->currentText(), guessed, guessReason_));
 }
 
 void DatasetPage::labelChoiceChanged() {
@@ -314,10 +312,10 @@ void DatasetPage::refreshTaskSummary() {
         taskTable_->show();
         const auto unlabelled = static_cast<int>(
             std::count_if(sets.begin(), sets.end(), [](const auto& s) { return s.empty(); }));
-        const double perExample = set.examples.empty()
-                                      ? 0.0
-                                      : static_cast<double>(labelsGiven) /
-                                            static_cast<double>(set.examples.size());
+        const double perExample =
+            set.examples.empty()
+                ? 0.0
+                : static_cast<double>(labelsGiven) / static_cast<double>(set.examples.size());
         const bool fromColumns = labelsFromColumns();
         summaryLabel_->setText(
             (fromColumns
@@ -367,8 +365,8 @@ void DatasetPage::refreshTaskSummary() {
         }
         const auto [low, high] = std::minmax_element(targets.begin(), targets.end());
         summaryLabel_->setText(
-            tr("%n examples; target “%1” from %2 to %3, mean %4, standard deviation %5.",
-               nullptr, static_cast<int>(set.examples.size()))
+            tr("%n examples; target “%1” from %2 to %3, mean %4, standard deviation %5.", nullptr,
+               static_cast<int>(set.examples.size()))
                 .arg(QString::fromStdString(dataSpec().columns.label))
                 .arg(targets.empty() ? 0.0 : *low, 0, 'g', 6)
                 .arg(targets.empty() ? 0.0 : *high, 0, 'g', 6)

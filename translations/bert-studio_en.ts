@@ -1019,10 +1019,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1 examples in %2 classes; %3 rows without text or label skipped; %4 invalid UTF-8 sequences replaced.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>%1 has a single class: a classifier needs at least two labels.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1095,10 +1091,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1 rows without text or label skipped; %2 invalid UTF-8 sequences replaced.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Examples per label</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1107,19 +1099,11 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1 examples with %2 labels, %3 labels per example on average (separator “%4”). The table counts the examples that have both labels.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>%1 has a single label: a multi-label task needs at least two. Is the separator right?</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Target histogram</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 examples; target “%2” from %3 to %4, mean %5, standard deviation %6.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1171,11 +1155,103 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1 examples with %2 labels from their 0/1 columns, %3 labels per example on average. The table counts the examples that have both labels.</source>
+        <source>%1: only one of the chosen columns has any 1: a multi-label task needs at least two labels.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1: only one of the chosen columns has any 1: a multi-label task needs at least two labels.</source>
+        <source>Standardise the target (train on zero mean, unit variance; undone at prediction)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The model&apos;s output starts near zero: a target far from zero or on a large scale (say 5 to 8, or 0 to 1000) is learnt slowly and badly. Training on (target − mean) ÷ standard deviation of the training rows fixes that; predictions are turned back into the target&apos;s units.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Chosen by hand: %1. The data looked like %2 (%3).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>t&amp;uned on validation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>After each evaluation, the threshold with the best micro-F1 on the validation rows</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;fixed at</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A label is predicted when its probability reaches this</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Decision thres&amp;hold:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n rows without text or label skipped</source>
+        <translation>
+            <numerusform>%n row without text or label skipped</numerusform>
+            <numerusform>%n rows without text or label skipped</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n rows without text skipped</source>
+        <translation>
+            <numerusform>%n row without text skipped</numerusform>
+            <numerusform>%n rows without text skipped</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n invalid UTF-8 sequences replaced</source>
+        <translation>
+            <numerusform>%n invalid UTF-8 sequence replaced</numerusform>
+            <numerusform>%n invalid UTF-8 sequences replaced</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n examples with %1 labels from their 0/1 columns, %2 labels per example on average.</source>
+        <translation>
+            <numerusform>%n example with %1 labels from their 0/1 columns, %2 labels per example on average.</numerusform>
+            <numerusform>%n examples with %1 labels from their 0/1 columns, %2 labels per example on average.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n examples with %1 labels, %2 labels per example on average (separator “%3”).</source>
+        <translation>
+            <numerusform>%n example with %1 labels, %2 labels per example on average (separator “%3”).</numerusform>
+            <numerusform>%n examples with %1 labels, %2 labels per example on average (separator “%3”).</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n with no label (kept: training reads them as examples with none of the labels).</source>
+        <translation>
+            <numerusform>%n with no label (kept: training reads it as an example with none of the labels).</numerusform>
+            <numerusform>%n with no label (kept: training reads them as examples with none of the labels).</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The table counts the examples that have both labels.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n examples; target “%1” from %2 to %3, mean %4, standard deviation %5.</source>
+        <translation>
+            <numerusform>%n example; target “%1” from %2 to %3, mean %4, standard deviation %5.</numerusform>
+            <numerusform>%n examples; target “%1” from %2 to %3, mean %4, standard deviation %5.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n examples in %1 classes.</source>
+        <translation>
+            <numerusform>%n example in %1 classes.</numerusform>
+            <numerusform>%n examples in %1 classes.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 stays open.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -1019,10 +1019,6 @@
         <translation>打开数据集</translation>
     </message>
     <message>
-        <source>%1 examples in %2 classes; %3 rows without text or label skipped; %4 invalid UTF-8 sequences replaced.</source>
-        <translation>共 %1 个样本，%2 个类别；跳过 %3 行缺少文本或标签的数据；替换了 %4 个无效 UTF-8 序列。</translation>
-    </message>
-    <message>
         <source>%1 has a single class: a classifier needs at least two labels.</source>
         <translation>%1 只有一个类别：分类器至少需要两个标签。</translation>
     </message>
@@ -1095,10 +1091,6 @@
         <translation>%1 个句子，%2 个词，%4 种类型共 %3 个实体；标注方案 %5。</translation>
     </message>
     <message>
-        <source>%1 rows without text or label skipped; %2 invalid UTF-8 sequences replaced.</source>
-        <translation>跳过 %1 行缺少文本或标签的数据；替换了 %2 个无效 UTF-8 序列。</translation>
-    </message>
-    <message>
         <source>Examples per label</source>
         <translation>各标签的样本数</translation>
     </message>
@@ -1107,20 +1099,12 @@
         <translation>标签共现：同时带有两个标签的样本数</translation>
     </message>
     <message>
-        <source>%1 examples with %2 labels, %3 labels per example on average (separator “%4”). The table counts the examples that have both labels.</source>
-        <translation>%1 个样本，%2 个标签，平均每个样本 %3 个标签（分隔符“%4”）。表格统计同时带有两个标签的样本数。</translation>
-    </message>
-    <message>
         <source>%1 has a single label: a multi-label task needs at least two. Is the separator right?</source>
         <translation>%1 只有一个标签：多标签任务至少需要两个。分隔符是否正确？</translation>
     </message>
     <message>
         <source>Target histogram</source>
         <translation>目标值直方图</translation>
-    </message>
-    <message>
-        <source>%1 examples; target “%2” from %3 to %4, mean %5, standard deviation %6.</source>
-        <translation>%1 个样本；目标“%2”从 %3 到 %4，均值 %5，标准差 %6。</translation>
     </message>
     <message>
         <source>a CoNLL file of tagged words</source>
@@ -1171,12 +1155,96 @@
         <translation>标签列</translation>
     </message>
     <message>
-        <source>%1 examples with %2 labels from their 0/1 columns, %3 labels per example on average. The table counts the examples that have both labels.</source>
-        <translation>%1 个样本，%2 个标签（各取自其 0/1 列），平均每个样本 %3 个标签。表格统计同时带有两个标签的样本数。</translation>
-    </message>
-    <message>
         <source>%1: only one of the chosen columns has any 1: a multi-label task needs at least two labels.</source>
         <translation>%1：所选列中只有一列含有 1：多标签任务至少需要两个标签。</translation>
+    </message>
+    <message>
+        <source>Standardise the target (train on zero mean, unit variance; undone at prediction)</source>
+        <translation>标准化目标值（训练时均值为零、方差为一；预测时还原）</translation>
+    </message>
+    <message>
+        <source>The model&apos;s output starts near zero: a target far from zero or on a large scale (say 5 to 8, or 0 to 1000) is learnt slowly and badly. Training on (target − mean) ÷ standard deviation of the training rows fixes that; predictions are turned back into the target&apos;s units.</source>
+        <translation>模型的输出从零附近开始：远离零或量级很大的目标值（例如 5 到 8，或 0 到 1000）学得又慢又差。用训练行的（目标值 − 均值）÷ 标准差来训练可以解决这个问题；预测值会换算回目标值原来的单位。</translation>
+    </message>
+    <message>
+        <source>Chosen by hand: %1. The data looked like %2 (%3).</source>
+        <translation>手动选择：%1。数据看起来像%2（%3）。</translation>
+    </message>
+    <message>
+        <source>t&amp;uned on validation</source>
+        <translation>在验证集上调优(&amp;U)</translation>
+    </message>
+    <message>
+        <source>After each evaluation, the threshold with the best micro-F1 on the validation rows</source>
+        <translation>每次评估后，取在验证行上微平均 F1 最高的阈值</translation>
+    </message>
+    <message>
+        <source>&amp;fixed at</source>
+        <translation>固定为(&amp;F)</translation>
+    </message>
+    <message>
+        <source>A label is predicted when its probability reaches this</source>
+        <translation>标签的概率达到此值时即预测该标签</translation>
+    </message>
+    <message>
+        <source>Decision thres&amp;hold:</source>
+        <translation>决策阈值(&amp;H)：</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n rows without text or label skipped</source>
+        <translation>
+            <numerusform>跳过了 %n 行没有文本或标签的行</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n rows without text skipped</source>
+        <translation>
+            <numerusform>跳过了 %n 行没有文本的行</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n invalid UTF-8 sequences replaced</source>
+        <translation>
+            <numerusform>替换了 %n 个无效的 UTF-8 序列</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n examples with %1 labels from their 0/1 columns, %2 labels per example on average.</source>
+        <translation>
+            <numerusform>%n 个样本，%1 个标签来自各自的 0/1 列，平均每个样本 %2 个标签。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n examples with %1 labels, %2 labels per example on average (separator “%3”).</source>
+        <translation>
+            <numerusform>%n 个样本，%1 个标签，平均每个样本 %2 个标签（分隔符“%3”）。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n with no label (kept: training reads them as examples with none of the labels).</source>
+        <translation>
+            <numerusform>其中 %n 个没有标签（保留：训练时把它们当作不带任何标签的样本）。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The table counts the examples that have both labels.</source>
+        <translation>表格统计同时带有两个标签的样本数。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n examples; target “%1” from %2 to %3, mean %4, standard deviation %5.</source>
+        <translation>
+            <numerusform>%n 个样本；目标“%1”从 %2 到 %3，均值 %4，标准差 %5。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n examples in %1 classes.</source>
+        <translation>
+            <numerusform>%n 个样本，共 %1 个类别。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 stays open.</source>
+        <translation>%1 仍保持打开。</translation>
     </message>
 </context>
 <context>

@@ -76,6 +76,12 @@ std::vector<std::string> indicatorColumns(const Table& table, const ColumnSpec& 
     return found;
 }
 
+bool mostlyNumbers(std::size_t numbers, std::size_t filled) {
+    const std::size_t few =
+        filled < kFewNonNumbersFrom ? 0 : std::max<std::size_t>(1, filled / 100);
+    return filled > 0 && numbers <= filled && filled - numbers <= few;
+}
+
 TaskGuess guessTask(const DataSpec& spec) {
     const auto& file = spec.trainFile;
     const auto extension = lowerExtension(file);
@@ -133,7 +139,8 @@ TaskGuess guessTask(const DataSpec& spec) {
     if (filled > 0 && separated * 5 >= filled) {
         return {TaskKind::MultiLabel, "the label column holds several labels per row", {}};
     }
-    if (filled > 0 && numbers == filled && (fraction || distinct.size() > kRegressionDistinctValues)) {
+    if (mostlyNumbers(numbers, filled) &&
+        (fraction || distinct.size() > kRegressionDistinctValues)) {
         return {TaskKind::Regression, "the label column holds numbers", {}};
     }
     return {TaskKind::SingleLabel, "one label per text", {}};

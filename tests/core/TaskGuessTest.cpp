@@ -100,5 +100,36 @@ TEST(TaskGuess, TheTextColumnsAreNeverLabelColumns) {
     EXPECT_EQ(indicatorColumns(table, columns), (std::vector<std::string>{"a"}));
 }
 
+// A newcomer's reg_bad.csv: a regression target with "abc" on one row of 99 was guessed
+// single-label, and the studio then asked for a label column instead of naming the bad cell.
+TEST(TaskGuess, ATargetColumnWithOneTypoIsStillRegression) {
+    test::TempDir dir;
+    std::string text = "text,log_body_length\n";
+    for (int i = 0; i < 99; ++i) {
+        text += "mail " + std::to_string(i) + "," +
+                (i == 49 ? std::string("abc") : std::to_string(4.8 + 0.025 * i)) + "\n";
+    }
+    const auto file = writeFile(dir, "reg_bad.csv", text);
+    EXPECT_EQ(guessTask(specOf(file, "log_body_length")).kind, TaskKind::Regression);
+
+    // Two typos in 99 rows are more than a few: not a numeric column.
+    std::string two = "text,target\n";
+    for (int i = 0; i < 99; ++i) {
+        two += "mail," + (i % 50 == 7 ? std::string("abc") : std::to_string(0.5 + i)) + "\n";
+    }
+    EXPECT_EQ(guessTask(specOf(writeFile(dir, "two.csv", two), "target")).kind,
+              TaskKind::SingleLabel);
+}
+
+TEST(TaskGuess, MostlyNumbersAllowsOneNonNumberInAHundredAndNoneInAFewCells) {
+    EXPECT_TRUE(mostlyNumbers(5, 5));
+    EXPECT_FALSE(mostlyNumbers(4, 5));  // too few cells to tell a typo from a class
+    EXPECT_TRUE(mostlyNumbers(9, 10));
+    EXPECT_FALSE(mostlyNumbers(98, 100));
+    EXPECT_TRUE(mostlyNumbers(998, 1000));
+    EXPECT_FALSE(mostlyNumbers(989, 1000));
+    EXPECT_FALSE(mostlyNumbers(0, 0));
+}
+
 }  // namespace
 }  // namespace bert

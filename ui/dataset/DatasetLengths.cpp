@@ -46,6 +46,8 @@ void DatasetPage::refreshProfile() {
     unknownLabel_->clear();
     lengthChart->setTitle(tr("Token lengths"));
     if (!hasData()) {
+        // Nothing read (an error says why): no title of an earlier file's chart either.
+        labelChart_->chart()->setTitle(QString());
         summaryLabel_->clear();
         paddingLabel_->clear();
         taskTable_->hide();

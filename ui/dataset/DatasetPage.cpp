@@ -5,6 +5,7 @@
 
 #include <QChart>
 #include <QChartView>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QDragEnterEvent>
@@ -18,6 +19,7 @@
 #include <QMenu>
 #include <QMimeData>
 #include <QPushButton>
+#include <QRadioButton>
 #include <QSettings>
 #include <QSignalBlocker>
 #include <QTableWidget>
@@ -74,6 +76,7 @@ DatasetPage::DatasetPage(QWidget* parent) : QWidget(parent) {
     for (const auto kind : allTaskKinds()) {
         task_->addItem(Names::task(kind), int(kind));
     }
+    connect(task_, &QComboBox::currentIndexChanged, this, &DatasetPage::showTaskGuess);
     connect(task_, &QComboBox::currentIndexChanged, this, &DatasetPage::columnsChanged);
     labelChoice_ = new LabelColumnsChoice(this);
     connect(labelChoice_, &LabelColumnsChoice::changed, this, &DatasetPage::labelChoiceChanged);
@@ -116,6 +119,7 @@ DatasetPage::DatasetPage(QWidget* parent) : QWidget(parent) {
     form_->addRow(tr("&Label column:"), labelColumn_);
     form_->addRow(tr("&Validation share:"), validationFraction_);
     form_->setRowVisible(labelChoice_, false);  // single-label until a file says otherwise
+    addTaskSettings();
 
     auto makeChart = [this](const QString& title) {
         auto* chart = new QChart();
@@ -202,7 +206,7 @@ bool DatasetPage::openFile(const QString& file) {
     try {
         preview_ = readTable(file.toStdString(), std::nullopt, kPreviewRows);
     } catch (...) {
-        showError(describeError(std::current_exception()));
+        showOpenError(std::current_exception());
         return false;
     }
     file_ = file;
@@ -293,20 +297,22 @@ int DatasetPage::guessLabelColumn(const QStringList& headers, int textColumn) co
         }
         std::set<std::string> values;
         std::size_t filled = 0;
+        std::size_t numbers = 0;
         for (const auto& row : preview_->rows) {
-            if (!row[static_cast<std::size_t>(c)].empty()) {
-                values.insert(row[static_cast<std::size_t>(c)]);
+            const auto& cell = row[static_cast<std::size_t>(c)];
+            if (!cell.empty()) {
+                values.insert(cell);
                 ++filled;
+                numbers += parseTargetValue(cell).has_value() ? 1 : 0;
             }
         }
         // Classes repeat: at most half as many values as rows (and at least two of them).
         if (values.size() >= 2 && values.size() * 2 <= filled) {
             return c;
         }
-        // A regression target: numbers in every filled cell, several different ones.
-        if (values.size() >= 2 && std::all_of(values.begin(), values.end(), [](const auto& v) {
-                return parseTargetValue(v).has_value();
-            })) {
+        // A regression target: several different numbers, in every filled cell but for a typo
+        // (its load names it).
+        if (values.size() >= 2 && mostlyNumbers(numbers, filled)) {
             return c;
         }
     }
@@ -321,6 +327,8 @@ void DatasetPage::columnsChanged() {
         labelColumn_->setEnabled(!labelsFromColumns());  // the 0/1 columns are the labels
     }
     form_->setRowVisible(labelColumn_, !labelsFromColumns());
+    form_->setRowVisible(standardizeTargets_, task() == TaskKind::Regression);
+    form_->setRowVisible(thresholdRow_, task() == TaskKind::MultiLabel);
     if (file_.isEmpty()) {
         return;
     }
@@ -372,9 +380,11 @@ bool DatasetPage::setDataSpec(const DataSpec& spec, double validationFraction) {
         const QSignalBlocker block(task_);
         task_->setCurrentIndex(task_->findData(int(spec.task.kind)));
     }
+    showTaskGuess();
     if (!spec.task.labelSeparator.empty()) {
         labelChoice_->setSeparator(spec.task.labelSeparator.front());
     }
+    showTaskSettings(spec.task);
     if (tagged_) {
         columnsChanged();
         return hasData();
@@ -437,6 +447,11 @@ DataSpec DatasetPage::dataSpec() const {
         spec.columns.label.clear();  // not read: the job says so
     } else if (spec.task.kind == TaskKind::MultiLabel) {
         spec.task.labelSeparator = std::string(1, labelSeparator());
+    }
+    spec.task.standardizeTargets =
+        spec.task.kind == TaskKind::Regression && standardizeTargets_->isChecked();
+    if (spec.task.kind == TaskKind::MultiLabel && thresholdFixed_->isChecked()) {
+        spec.task.threshold = threshold_->value();
     }
     return spec;
 }

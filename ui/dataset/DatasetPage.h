@@ -19,6 +19,8 @@
 
 QT_BEGIN_NAMESPACE
 class QChartView;
+class QCheckBox;
+class QRadioButton;
 class QComboBox;
 class QDoubleSpinBox;
 class QFormLayout;
@@ -106,6 +108,13 @@ private:
     void showTable(const Table& table);
     /// Shows guess in the task choice (and the multi-label separator or 0/1 columns it implies).
     void setTaskGuess(const TaskGuess& guess);
+    /// Says the guess while the task is the guessed one, else that it was chosen by hand.
+    void showTaskGuess();
+    /// The rows of the form for the task's own settings (standardised regression targets, the
+    /// multi-label decision threshold), added to form_ (DatasetTasks.cpp).
+    void addTaskSettings();
+    /// Shows the task's own settings of spec, and only the rows of the task chosen.
+    void showTaskSettings(const TaskSpec& task);
     /// The task's chart, table and summary line for the examples read (DatasetTasks.cpp).
     void refreshTaskSummary();
     /// Reads the examples with the chosen columns as the task reads them (examples_, and
@@ -120,6 +129,8 @@ private:
     ColumnSpec chosenColumns() const;
     char labelSeparator() const;
     void showError(const QString& message);
+    /// A file that could not be opened: why, and that the file open before stays open.
+    void showOpenError(const std::exception_ptr& error);
     /// The token lengths, their histogram, padding shares and unknown tokens
     /// (DatasetLengths.cpp), then the task's summary.
     void refreshProfile();
@@ -127,10 +138,12 @@ private:
     void rebuildRecentMenu();
     /// The label column guessed for a table: one named like a label, else the last column but
     /// the text one whose previewed values repeat (classes do, ids and texts do not) or are all
-    /// numbers (a regression target); -1: none.
+    /// numbers but for a typo (mostlyNumbers: a regression target); -1: none.
     int guessLabelColumn(const QStringList& headers, int textColumn) const;
 
     QString file_;
+    TaskKind guessedTask_ = TaskKind::SingleLabel;
+    QString guessReason_;  ///< why guessedTask_, translated
     std::optional<Table> preview_;
     std::optional<ExampleSet> examples_;
     std::optional<std::vector<LabelSet>> labelSets_;  ///< multi-label: examples_'s labels
@@ -152,6 +165,11 @@ private:
     QComboBox* task_;
     LabelColumnsChoice* labelChoice_;
     QLabel* taskGuessLabel_;
+    QCheckBox* standardizeTargets_;
+    QWidget* thresholdRow_;
+    QRadioButton* thresholdTuned_;
+    QRadioButton* thresholdFixed_;
+    QDoubleSpinBox* threshold_;
     QTableWidget* taskTable_;
     QComboBox* textColumn_;
     QComboBox* pairColumn_;

@@ -1645,6 +1645,10 @@
         <source>Task: %1. %2 examples for training, %3 for validation.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Run %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>bert::ui::MetricsCharts</name>

@@ -1635,6 +1635,10 @@
         <source>Task: %1. %2 examples for training, %3 for validation.</source>
         <translation>任务：%1。%2 个样本用于训练，%3 个用于验证。</translation>
     </message>
+    <message>
+        <source>Run %1: %2</source>
+        <translation>运行 %1：%2</translation>
+    </message>
 </context>
 <context>
     <name>bert::ui::MetricsCharts</name>

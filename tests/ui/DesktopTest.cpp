@@ -260,12 +260,7 @@ struct CancelAtThirdStep final : TrainerObserver {
 
 // Finding 2: after a restart, a cancelled run could be resumed only from the command line.
 TEST_F(Desktop, AStoppedRunSelectedInTheRunsTabResumesAfterARestart) {
-    TrainingJob job;
-    job.modelFolder = dir_ / "model";
-    job.data.trainFile = dir_ / "reviews.csv";
-    job.data.columns.text = "review";
-    job.data.columns.label = "sentiment";
-    job.training = quickConfig(1);
+    const auto job = reviewsJob();
     CancelAtThirdStep stopper;
     const auto stopped = runTrainingJob(job, dir_ / "runs.sqlite", &stopper, stopper.cancel).runId;
     {

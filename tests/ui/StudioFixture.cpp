@@ -284,13 +284,18 @@ qint64 StudioFixture::trainThroughTheStartButton(int timeoutMs) {
     return finished;
 }
 
-qint64 StudioFixture::storedRun(const std::string& name) {
+TrainingJob StudioFixture::reviewsJob() const {
     TrainingJob job;
     job.modelFolder = dir_ / "model";
     job.data.trainFile = dir_ / "reviews.csv";
     job.data.columns.text = "review";
     job.data.columns.label = "sentiment";
     job.training = quickConfig(1);
+    return job;
+}
+
+qint64 StudioFixture::storedRun(const std::string& name) {
+    const auto job = reviewsJob();
     RunStore store(dir_ / "runs.sqlite");
     NewRun run;
     run.name = name;

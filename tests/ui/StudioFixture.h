@@ -23,6 +23,7 @@ QT_END_NAMESPACE
 namespace bert {
 struct NewRun;
 struct TrainingConfig;
+struct TrainingJob;
 }  // namespace bert
 
 namespace bert::ui {
@@ -87,6 +88,8 @@ protected:
     qint64 trainThroughTheStartButton(int timeoutMs = 180000);
     /// A stored, completed run with a job pointing at reviews.csv and the tiny model.
     qint64 storedRun(const std::string& name);
+    /// The job of a one-epoch run on the fixture's reviews and model, as the form would make it.
+    TrainingJob reviewsJob() const;
     /// Opens a run from the Runs tab (selected with the mouse, then Open) and brings its Model
     /// quality tab to the front; null, with a failure, when no run dialog opened.
     ui::ModelReport* openModelQualityOf(qint64 runId);

@@ -14,6 +14,9 @@ namespace {
 struct Installed {
     std::unique_ptr<QTranslator> studio;
     std::unique_ptr<QTranslator> qt;
+    /// English's plural forms ("1 row", "2 rows" from tr("%n rows", nullptr, n)): the source
+    /// strings are English, but only a translation gives %n its singular.
+    std::unique_ptr<QTranslator> englishPlurals;
 };
 
 Installed& installed() {
@@ -34,11 +37,17 @@ bool installLanguage(const QString& requested) {
     auto& current = installed();
     remove(current.studio);
     remove(current.qt);
+    remove(current.englishPlurals);
     const QString language =
         requested == QStringLiteral("system") ? QLocale::system().name() : requested;
     // Only Simplified Chinese is translated; every other language gets English.
     if (!language.startsWith(QStringLiteral("zh"))) {
         QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
+        auto plurals = std::make_unique<QTranslator>();
+        if (plurals->load(QStringLiteral(":/i18n/bert-studio_en.qm"))) {
+            QCoreApplication::installTranslator(plurals.get());
+            current.englishPlurals = std::move(plurals);
+        }
         return language.startsWith(QStringLiteral("en")) || language == QStringLiteral("C");
     }
     auto studio = std::make_unique<QTranslator>();

@@ -14,6 +14,7 @@
 #include "io/InputFile.h"
 #include "io/Json.h"
 #include "runs/OutputPaths.h"
+#include "runs/RunExportReadme.h"
 #include "runs/RunTask.h"
 #include "train/TrainingStateFile.h"
 
@@ -302,55 +303,14 @@ std::filesystem::path exportRun(RunStore& store, std::int64_t runId,
         {"format", onnx ? "onnx" : "transformers"},
     };
     writeFileAtomically(staging / "run_card.json", card.dump(2) + "\n");
-    char accuracy[32];
-    std::snprintf(accuracy, sizeof accuracy, "%.4f", run->bestAccuracy);
-    std::string readme = "# " + run->name + "\n\nFine-tuned with BERT Studio from `" +
-                         run->baseModel + "` on `" + run->datasetPath + "`.\n\n" + "- Labels: ";
-    for (std::size_t i = 0; i < run->labels.size(); ++i) {
-        readme += (i ? ", " : "") + run->labels[i];
-    }
-    readme += "\n- Best validation accuracy: " + std::string(accuracy) +
-              "\n- Techniques: " + run->techniques +
-              "\n- Peak memory: " + std::to_string(run->peakMemoryBytes >> 20) + " MiB on " +
-              run->device + " (forecast " + std::to_string(run->forecastBytes >> 20) +
-              " MiB)\n- Evaluations: " + std::to_string(evaluations.size()) + "\n\n";
-    const auto folder = cleanTarget.string();
-    if (onnx) {
-        std::string inputList;   // input_ids, attention_mask[, token_type_ids]
-        std::string inputTuple;  // ("input_ids", "attention_mask"[, "token_type_ids"])
-        for (const auto& name : onnxInputs) {
-            inputList += (inputList.empty() ? "" : ", ") + name;
-            inputTuple += (inputTuple.empty() ? "(\"" : ", \"") + name + "\"";
-        }
-        inputTuple += ")";
-        readme += "Run it with ONNX Runtime (inputs " + inputList +
-                  "; output logits; labels in config.json's id2label):\n\n```python\n"
-                  "import json, numpy as np, onnxruntime as ort\n"
-                  "from transformers import AutoTokenizer\n"
-                  "tokenizer = AutoTokenizer.from_pretrained(\"" +
-                  folder +
-                  "\")\n"
-                  "session = ort.InferenceSession(\"" +
-                  folder +
-                  "/model.onnx\")\n"
-                  "batch = tokenizer([\"some text\"], padding=True, truncation=True, "
-                  "return_tensors=\"np\")\n"
-                  "logits = session.run([\"logits\"], {k: batch[k].astype(np.int64) for k in " +
-                  inputTuple +
-                  "})[0]\n"
-                  "labels = json.load(open(\"" +
-                  folder +
-                  "/config.json\"))[\"id2label\"]\n"
-                  "print([labels[str(i)] for i in logits.argmax(-1)])\n```\n";
-    } else {
-        readme +=
-            "Load it with transformers:\n\n```python\nfrom transformers import "
-            "AutoModelForSequenceClassification, AutoTokenizer\n"
-            "model = AutoModelForSequenceClassification.from_pretrained(\"" +
-            folder + "\")\ntokenizer = AutoTokenizer.from_pretrained(\"" + folder + "\")\n```\n";
-    }
-    readme += "\nThe full configuration and metrics are in run_card.json.\n";
-    writeFileAtomically(staging / "README.md", readme);
+    ExportReadmeInputs readme;
+    readme.run = &*run;
+    readme.evaluations = &evaluations;
+    readme.settings = settings;
+    readme.folder = cleanTarget;
+    readme.format = format;
+    readme.onnxInputs = onnxInputs;
+    writeFileAtomically(staging / "README.md", exportReadme(readme));
     written.insert(written.end(), {"run_card.json", "README.md"});
     writeFileAtomically(
         staging / kExportMarker,

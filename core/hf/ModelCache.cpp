@@ -125,6 +125,23 @@ std::vector<CachedModel> listCachedModels(const std::filesystem::path& cache) {
     return models;
 }
 
+std::string modelFolderName(const std::filesystem::path& given) {
+    auto folder = given.lexically_normal();
+    if (folder.filename().empty()) {
+        folder = folder.parent_path();  // "…/snapshots/<revision>/"
+    }
+    const auto parent = folder.parent_path();
+    if (parent.filename() == "snapshots") {
+        if (auto id = repoIdOf(parent.parent_path().filename().string()); !id.empty()) {
+            return id;
+        }
+    }
+    if (folder.filename() == "model" && !parent.filename().empty()) {
+        return parent.filename().string();
+    }
+    return folder.filename().string();
+}
+
 std::filesystem::path resolveModelFolder(const std::string& model,
                                          const std::filesystem::path& cache) {
     std::error_code error;

@@ -30,6 +30,12 @@ struct CachedModel {
 /// or a config.json of a family we implement; never throws.
 std::optional<CachedModel> describeModelFolder(const std::filesystem::path& folder);
 
+/// The name a model folder goes by in automatic run names: a hub cache snapshot
+/// (.../models--org--name/snapshots/<revision>) is its repo id "org/name", not the revision's
+/// hash; a folder called "model" (as packages ship it) says little and goes by its parent's
+/// name; any other folder by its own.
+std::string modelFolderName(const std::filesystem::path& folder);
+
 /// The hub cache folder, as huggingface_hub finds it: $HF_HUB_CACHE, else $HF_HOME/hub, else
 /// $XDG_CACHE_HOME/huggingface/hub, else ~/.cache/huggingface/hub. It may not exist.
 std::filesystem::path huggingFaceCache();

@@ -1,6 +1,7 @@
 #include "train/TrainingJobSpec.h"
 
 #include "Error.h"
+#include "hf/ModelCache.h"
 
 namespace bert {
 
@@ -84,10 +85,9 @@ std::string TrainingJob::displayName() const {
     if (!name.empty()) {
         return name;
     }
-    // A folder called "model" (as packages ship it) says little: name its parent instead.
-    auto folder = modelFolder.filename() == "model" ? modelFolder.parent_path().filename()
-                                                    : modelFolder.filename();
-    const std::string model = preset.empty() ? folder.string() : preset + " (from scratch)";
+    // A cached model by its repo id, not its snapshot's hash (hf/ModelCache.h).
+    const std::string model =
+        preset.empty() ? modelFolderName(modelFolder) : preset + " (from scratch)";
     return model + " on " + data.trainFile.filename().string();
 }
 

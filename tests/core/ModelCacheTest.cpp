@@ -9,6 +9,7 @@
 #include "TinyModel.h"
 #include "hf/ModelCache.h"
 #include "support/TestSupport.h"
+#include "train/TrainingJobSpec.h"
 
 namespace bert {
 namespace {
@@ -54,6 +55,27 @@ TEST(ModelCache, ListsTheTrainableSnapshotsAndResolvesRepoIds) {
             << message;
         EXPECT_NE(message.find("never downloads"), std::string::npos) << message;
     }
+}
+
+// Issue 44, point 11: a cached snapshot goes by its repo id in run names, not by its hash.
+TEST(ModelCache, ASnapshotFolderIsNamedByItsRepoId) {
+    test::TempDir dir;
+    const auto cache = dir / "hub";
+    test::cacheRepo(cache, "org/tiny-bert", "abc123", test::makeTinyModel(1));
+    const auto snapshot = listCachedModels(cache).at(0).folder;
+    EXPECT_EQ(modelFolderName(snapshot), "org/tiny-bert");
+    EXPECT_EQ(modelFolderName(snapshot.string() + "/"), "org/tiny-bert");
+    EXPECT_EQ(modelFolderName("/x/models--bert-base-uncased/snapshots/0001"), "bert-base-uncased");
+    // Not a cache: a folder called "model" by its parent's name, any other by its own.
+    EXPECT_EQ(modelFolderName("/opt/minilm/model"), "minilm");
+    EXPECT_EQ(modelFolderName("/data/my-bert/"), "my-bert");
+    EXPECT_EQ(modelFolderName("/x/snapshots/0001"), "0001");
+
+    TrainingJob job;
+    job.modelFolder = snapshot;
+    job.data.trainFile = "/data/mails.csv";
+    EXPECT_EQ(autoRunName(job, 7).rfind("org/tiny-bert on mails.csv", 0), 0U)
+        << autoRunName(job, 7);
 }
 
 TEST(ModelCache, FindsTheCacheWhereHuggingFaceHubDoes) {

@@ -16,6 +16,7 @@
 #include "data/TrainingPlan.h"
 #include "data/UnknownTokens.h"
 #include "dataset/DatasetPage.h"
+#include "hf/ModelCache.h"
 #include "io/AtomicFile.h"
 #include "io/InputFile.h"
 #include "io/Json.h"
@@ -516,11 +517,8 @@ void MainWindow::nameRunInLanguage(qint64 runId) {
         return;  // English, or a name the user chose: core's name stands
     }
     const auto& job = startedJob_;
-    const auto folder = job.modelFolder.filename() == "model"
-                            ? job.modelFolder.parent_path().filename()
-                            : job.modelFolder.filename();
     const QString model = job.preset.empty()
-                              ? QString::fromStdString(folder.string())
+                              ? QString::fromStdString(modelFolderName(job.modelFolder))
                               : tr("%1 (from scratch)").arg(Names::preset(job.preset));
     QString name =
         tr("%1 on %2").arg(model, QString::fromStdString(job.data.trainFile.filename().string()));

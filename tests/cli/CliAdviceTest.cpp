@@ -129,7 +129,8 @@ TEST_F(CliAdvice, RegressionTargetsAreStandardisedByDefault) {
     writeTargets(dir_ / "targets.csv");
     const auto trained = runCli(regressionArgs(db_, dir_.path(), {}), dir_.path());
     ASSERT_EQ(trained.code, 0) << trained.err;
-    EXPECT_EQ(trained.out.find("is not standardised"), std::string::npos) << trained.out;
+    EXPECT_EQ((trained.out + trained.err).find("is not standardised"), std::string::npos)
+        << trained.err;
     RunStore store(db_, RunStore::Access::ReadOnly);
     const auto run = store.run(1);
     ASSERT_TRUE(run);
@@ -148,9 +149,10 @@ TEST_F(CliAdvice, UnstandardisedTargetsFarFromUnitScaleAreHinted) {
         const auto db = (dir_ / (off.substr(2, 5) + ".sqlite")).string();
         const auto trained = runCli(regressionArgs(db, dir_.path(), {off}), dir_.path());
         ASSERT_EQ(trained.code, 0) << off << ": " << trained.err;
-        EXPECT_NE(trained.out.find("warning: the target \"words\" has mean 10"), std::string::npos)
-            << off << ": " << trained.out;
-        EXPECT_NE(trained.out.find("is not standardised"), std::string::npos) << trained.out;
+        const auto said = trained.out + trained.err;
+        EXPECT_NE(said.find("warning: the target \"words\" has mean 10"), std::string::npos)
+            << off << ": " << said;
+        EXPECT_NE(said.find("is not standardised"), std::string::npos) << said;
         RunStore store(db, RunStore::Access::ReadOnly);
         EXPECT_EQ(store.run(1)->config["job"]["data"]["standardize_targets"], false) << off;
     }

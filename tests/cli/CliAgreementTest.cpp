@@ -159,8 +159,9 @@ TEST_F(Agreement, SingleLabelAccuracyIsTheAccuracyOfPredictsOwnLabels) {
 TEST_F(Agreement, MultiLabelFiguresAreThoseOfTheThresholdPredictUses) {
     writeRows(dir_ / "train.csv", 120, 21);
     writeRows(dir_ / "val.csv", 40, 22);
-    const auto trained = train(dir_ / "train.csv", dir_ / "val.csv", {"--label-column", "labels"},
-                               "model", "32", "2");
+    const auto trained = train(dir_ / "train.csv", dir_ / "val.csv",
+                               {"--label-column", "labels", "--task", "multi-label"}, "model",
+                               "32", "2");
     ASSERT_EQ(trained.code, 0) << trained.err;
     const auto out =
         predictFile({"--run", "1"}, dir_ / "val.csv", "from-run.csv", {"--label-column", "labels"});
@@ -229,6 +230,18 @@ TEST_F(Agreement, RegressionRmseIsTheRmseOfPredictsOwnNumbers) {
 /// Entities as (row, type, start, end) in code points.
 using Entity = std::tuple<std::size_t, std::string, std::size_t, std::size_t>;
 
+std::string describe(const std::set<Entity>& entities) {
+    std::ostringstream text;
+    std::size_t shown = 0;
+    for (const auto& [row, type, start, end] : entities) {
+        text << '(' << row << ' ' << type << ' ' << start << '-' << end << ") ";
+        if (++shown == 30) {
+            break;
+        }
+    }
+    return text.str();
+}
+
 double entityF1(const std::set<Entity>& truth, const std::set<Entity>& predicted) {
     double tp = 0;
     for (const auto& entity : predicted) {
@@ -244,7 +257,8 @@ std::set<Entity> predictedEntities(const std::string& jsonl) {
     std::istringstream in(jsonl);
     std::size_t row = 0;
     for (std::string line; std::getline(in, line); ++row) {
-        for (const auto& entity : nlohmann::json::parse(line)["entities"]) {
+        const auto parsed = nlohmann::json::parse(line);
+        for (const auto& entity : parsed["entities"]) {
             entities.insert({row, entity["type"].get<std::string>(),
                              entity["start"].get<std::size_t>(), entity["end"].get<std::size_t>()});
         }
@@ -293,7 +307,8 @@ TEST_F(Agreement, ConllEntityF1IsTheF1OfPredictsOwnEntities) {
     ASSERT_EQ(trained.code, 0) << trained.err;
     const auto out = predictFile({"--run", "1"}, dir_ / "val.csv", "from-run.jsonl");
     const auto served = servedEvaluation(db_);
-    EXPECT_NEAR(figure(served, "entity_f1"), entityF1(truth, predictedEntities(out)), 1e-9);
+    EXPECT_NEAR(figure(served, "entity_f1"), entityF1(truth, predictedEntities(out)), 1e-9)
+        << "truth " << describe(truth) << "\npredicted " << describe(predictedEntities(out));
     EXPECT_GT(figure(served, "entity_f1"), 0.0) << "the run must find entities to compare";
     expectExportPredictsAsRun(dir_ / "val.csv", out);
 }
@@ -380,7 +395,8 @@ TEST_F(Agreement, ClueNerEntityF1IsTheF1OfPredictsOwnEntities) {
     const auto out = predictFile({"--run", "1"}, dir_ / "val.csv", "from-run.jsonl");
     const auto served = servedEvaluation(db_);
     EXPECT_GT(figure(served, "entity_f1"), 0.5) << "the run must find entities to compare";
-    EXPECT_NEAR(figure(served, "entity_f1"), entityF1(truth, predictedEntities(out)), 1e-9) << out;
+    EXPECT_NEAR(figure(served, "entity_f1"), entityF1(truth, predictedEntities(out)), 1e-9)
+        << "truth " << describe(truth) << "\npredicted " << describe(predictedEntities(out));
     expectExportPredictsAsRun(dir_ / "val.csv", out);
 }
 

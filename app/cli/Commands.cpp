@@ -34,6 +34,7 @@
 #include "text/Format.h"
 #include "train/EventStream.h"
 #include "train/Metrics.h"
+#include "train/TrainingOptions.h"
 
 namespace bert::cli {
 
@@ -491,7 +492,19 @@ void estimate(const TrainArguments& args, bool trial, bool largestBatch, std::os
         const auto fit = findLargestBatch(job, never);
         if (!fit.fits) {
             out << "not even a micro-batch of 1 fits in "
-                << formatBytes(static_cast<double>(fit.budgetBytes)) << "\n";
+                << formatBytes(static_cast<double>(fit.budgetBytes));
+            // The advice's wider search (frozen layers, precision, checkpointing...): one answer.
+            auto prepared = prepareJob(job);
+            const auto advice = suggestFit(prepared.model.config, job.training,
+                                           ExampleLengths::of(prepared.data.train.lengths),
+                                           fit.budgetBytes, deviceTraits(job.training.device));
+            if (advice.fits) {
+                out << "; to fit: " << advice.description << "\nflags: "
+                    << changedFlags(job.training, advice.config);
+            } else {
+                out << "; nothing makes it fit";
+            }
+            out << "\n";
             return;
         }
         out << "largest micro-batch that fits: " << fit.config.batchSize << " x accumulation "
@@ -575,6 +588,9 @@ void estimate(const TrainArguments& args, bool trial, bool largestBatch, std::os
                                    deviceTraits(job.training.device));
     out << "will not fit"
         << (advice.fits ? "; to fit: " + advice.description : "; nothing makes it fit") << "\n";
+    if (advice.fits) {
+        out << "flags: " << changedFlags(job.training, advice.config) << "\n";
+    }
 }
 
 }  // namespace bert::cli

@@ -18,6 +18,7 @@
 #include "runs/OutputPaths.h"
 #include "runs/RunExport.h"
 #include "runs/RunStore.h"
+#include "runs/RunTask.h"
 #include "runs/TaskPrediction.h"
 
 namespace bert::cli {
@@ -40,6 +41,10 @@ int predict(const PredictArguments& args, const std::filesystem::path& database,
             throw InputError(store.file(), "has no run " + std::to_string(args.run));
         }
         folder = requireModelCheckpoint(store, args.run);
+        // Which evaluation's weights answer (a tie of the best metric goes to the lower loss).
+        if (const auto served = servedCheckpointOfRun(store, args.run)) {
+            err << "run " << args.run << "'s model: " << served->describe() << "\n";
+        }
         runSettings = taskSettingsOfRun(*run, store.evaluations(args.run));
         reads.folders = {folder, run->baseModel};
         reads.files.push_back(run->datasetPath);
@@ -87,6 +92,11 @@ int predict(const PredictArguments& args, const std::filesystem::path& database,
                                  "(did its training diverge?)");
         }
     }
+    // A model folder's tokenizer says the length its model was trained at (an export of a run
+    // at 32 tokens cut at 512 and answered otherwise than its run).
+    if (maxLength == 0 && args.run == 0) {
+        maxLength = modelMaxLengthOfFolder(folder).value_or(0);
+    }
     const auto positions = static_cast<std::size_t>(bundle.config.maxSequenceLength());
     maxLength = maxLength == 0 ? positions : std::min(maxLength, positions);
     const auto& labels = bundle.config.labels;
@@ -126,8 +136,15 @@ int predict(const PredictArguments& args, const std::filesystem::path& database,
 
     // The task's own reading of the model's outputs (issue 29): a run's threshold and scaling,
     // or what an exported folder's config.json says.
-    const auto settings = args.run > 0 ? runSettings
-                                       : taskSettingsOfConfig(bundle.config, folder / "config.json");
+    const auto settings =
+        args.run > 0 ? runSettings : taskSettingsOfConfig(bundle.config, folder / "config.json");
+    if (settings.kind == TaskKind::MultiLabel) {
+        char threshold[32];
+        std::snprintf(threshold, sizeof threshold, "%.4f", settings.threshold);
+        err << "labels at probability >= " << threshold
+            << (args.run > 0 ? " (the run's threshold)" : " (the model folder's threshold)")
+            << "\n";
+    }
     if (settings.kind != TaskKind::SingleLabel) {
         TaskInputs inputs;
         inputs.texts = std::move(texts);

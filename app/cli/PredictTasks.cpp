@@ -1,6 +1,8 @@
 // `bert-studio-cli predict` for the tasks other than single-label (issue 29): the labels above
 // the run's threshold (multi-label), the number in the target's units (regression), the
 // entities with their offsets into the text (token classification).
+#include "PredictTasks.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -8,7 +10,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include "PredictTasks.h"
 #include "Error.h"
 #include "io/AtomicFile.h"
 #include "runs/OutputPaths.h"
@@ -63,7 +64,8 @@ int predictTask(const TaskSettings& settings, ModelBundle& bundle, const TaskInp
             const nlohmann::json row = {{"text", texts[i]}, {"entities", entities}};
             written << row.dump() << "\n";
             if (inputs.file.empty()) {
-                out << (inputs.json ? row.dump() : (line.empty() ? "(none)" : line) + "\t" + texts[i])
+                out << (inputs.json ? row.dump()
+                                    : (line.empty() ? "(none)" : line) + "\t" + texts[i])
                     << "\n";
             }
         }
@@ -106,7 +108,11 @@ int predictTask(const TaskSettings& settings, ModelBundle& bundle, const TaskInp
                 }
             } else {
                 const double value = prediction.value;
-                predicted = csvNumber(value);
+                // Nine significant digits: the run's RMSE is recomputed from these (a number
+                // rounded to 4 decimals cannot give it back).
+                char digits[32];
+                std::snprintf(digits, sizeof digits, "%.9g", value);
+                predicted = digits;
                 row["value"] = value;
                 if (!inputs.expected.empty()) {
                     const double truth = std::strtod(inputs.expected[i].c_str(), nullptr);
@@ -125,17 +131,18 @@ int predictTask(const TaskSettings& settings, ModelBundle& bundle, const TaskInp
             }
             written << "\n";
             if (inputs.file.empty()) {
-                out << (inputs.json ? row.dump() : (predicted.empty() ? "(none)" : predicted) +
-                                                       "\t" + texts[i])
+                out << (inputs.json ? row.dump()
+                                    : (predicted.empty() ? "(none)" : predicted) + "\t" + texts[i])
                     << "\n";
             }
         }
         if (!inputs.expected.empty() && !texts.empty()) {
             const auto n = static_cast<double>(texts.size());
-            summary = multiLabel ? "; subset accuracy " + csvNumber(static_cast<double>(exact) / n) +
-                                       " (" + std::to_string(exact) + "/" +
-                                       std::to_string(texts.size()) + ")"
-                                 : "; RMSE " + csvNumber(std::sqrt(squares / n));
+            summary = multiLabel
+                          ? "; subset accuracy " + csvNumber(static_cast<double>(exact) / n) +
+                                " (" + std::to_string(exact) + "/" + std::to_string(texts.size()) +
+                                ")"
+                          : "; RMSE " + csvNumber(std::sqrt(squares / n));
         }
     }
     if (!inputs.file.empty()) {

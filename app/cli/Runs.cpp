@@ -13,6 +13,7 @@
 #include "data/LabelCheck.h"
 #include "runs/RunCompare.h"
 #include "runs/RunStore.h"
+#include "runs/RunTask.h"
 #include "text/Format.h"
 #include "train/Metrics.h"
 
@@ -162,6 +163,10 @@ void showRun(const std::filesystem::path& database, std::int64_t runId, std::ost
         }
         out << "Evaluation   step " << eval.step << ": loss " << percent(eval.loss) << ", accuracy "
             << percent(eval.accuracy) << ", macro-F1 " << percent(eval.macroF1) << "\n";
+    }
+    // The weights Try it, predict and export use, named by their evaluation.
+    if (const auto served = servedCheckpointOfRun(store, runId)) {
+        out << "Served       " << served->describe() << "\n";
     }
     // The best evaluation by the run's own metric: its confusion matrix and per-class report.
     const auto metric = bestMetricOfRunConfig(run->config);

@@ -124,8 +124,11 @@ void addTrainingFlags(CLI::App& command, bert::cli::TrainArguments& args) {
             "Multi-label: the probability from which a label is predicted (default: tuned on "
             "validation)")
         ->check(CLI::Range(0.0, 1.0).description("between 0 and 1"));
-    command.add_flag("--standardize-targets", args.job.data.task.standardizeTargets,
-                     "Regression: train on standardised targets (undone at prediction)");
+    command.add_flag("--standardize-targets,!--no-standardize-targets",
+                     args.job.data.task.standardizeTargets,
+                     "Regression: train on standardised targets, undone at prediction (the "
+                     "default; --no-standardize-targets or --standardize-targets=false trains on "
+                     "the raw numbers)");
     command.add_option("--name", args.job.name, "Run name");
     const bert::TrainingConfig defaults;
     for (const auto& option : bert::trainingOptions()) {

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "Error.h"
+#include "data/WordSplit.h"
 #include "io/InputFile.h"
 #include "io/Json.h"
 #include "text/Utf8.h"
@@ -292,16 +293,14 @@ void parseSpanJson(std::string_view text, TaggedFile& out) {
                 }
             }
         }
-        // Every character but whitespace is a word; the first word of an entity gets B-.
+        // Every character but whitespace is a word (data/WordSplit.h, as predict cuts the
+        // text); the first word of an entity gets B-.
         std::ptrdiff_t previousOwner = -1;
-        for (std::size_t c = 0; c < chars; ++c) {
-            std::size_t pos = charBytes[c];
-            if (unicode::isWhitespace(utf8::decode(sentence.text, pos))) {
-                continue;
-            }
+        for (const auto& span : splitWords(sentence.text, WordSplit::Characters)) {
+            const std::size_t c = span.charIndex;
             sentence.words.emplace_back(
-                sentence.text.substr(charBytes[c], charBytes[c + 1] - charBytes[c]));
-            sentence.wordSpans.push_back({charBytes[c], charBytes[c + 1], c});
+                sentence.text.substr(span.byteBegin, span.byteEnd - span.byteBegin));
+            sentence.wordSpans.push_back(span);
             if (owner[c] < 0) {
                 sentence.tags.emplace_back("O");
             } else {

@@ -300,6 +300,8 @@ std::filesystem::path exportRun(RunStore& store, std::int64_t runId,
           {"forecast_bytes", run->forecastBytes},
           {"trial_peak_bytes", run->trialPeakBytes}}},
         {"exported_from", source.string()},
+        {"served",
+         servedCheckpointOfRun(store, runId, preferBest).value_or(ServedCheckpoint{}).toJson()},
         {"format", onnx ? "onnx" : "transformers"},
     };
     writeFileAtomically(staging / "run_card.json", card.dump(2) + "\n");

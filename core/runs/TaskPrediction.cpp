@@ -13,14 +13,14 @@ namespace bert {
 namespace {
 
 std::vector<TextPrediction> predictEntities(SequenceClassifier& model, const Tokenizer& tokenizer,
-                                            const std::vector<std::string>& texts,
+                                            WordSplit split, const std::vector<std::string>& texts,
                                             std::size_t maxLength, std::size_t batchSize,
                                             c10::Device device) {
     const auto& labels = model.config().labels;
     std::vector<TextPrediction> out(texts.size());
     std::vector<std::vector<std::string>> words;
     for (std::size_t i = 0; i < texts.size(); ++i) {
-        out[i].words = wordsOfText(texts[i]);
+        out[i].words = wordsOfText(texts[i], split);
         words.push_back(out[i].words.words);
     }
     const auto predicted = predictWordLabels(model, tokenizer, words, maxLength, batchSize, device);
@@ -31,11 +31,26 @@ std::vector<TextPrediction> predictEntities(SequenceClassifier& model, const Tok
     for (std::size_t i = 0; i < texts.size(); ++i) {
         auto& sentence = out[i].words;
         sentence.tags.clear();
-        for (const auto id : predicted[i]) {
+        // Entities are read over the words that have a token, as the run's evaluation reads
+        // them: a word that gives no token (a character the tokenizer drops) neither ends an
+        // entity nor starts one, and words past the max length are not tagged.
+        std::vector<std::size_t> tagged;
+        std::vector<std::string> taggedTags;
+        for (std::size_t w = 0; w < predicted[i].size(); ++w) {
+            const auto id = predicted[i][w];
             sentence.tags.push_back(id == kIgnoredLabel ? "O"
                                                         : labels[static_cast<std::size_t>(id)]);
+            if (id != kIgnoredLabel) {
+                tagged.push_back(w);
+                taggedTags.push_back(sentence.tags.back());
+            }
         }
-        out[i].entities = entitiesInText(sentence, entitiesOf(sentence.tags, mode));
+        auto entities = entitiesOf(taggedTags, mode);
+        for (auto& entity : entities) {
+            entity.begin = tagged[entity.begin];
+            entity.end = tagged[entity.end - 1] + 1;
+        }
+        out[i].entities = entitiesInText(sentence, entities);
     }
     return out;
 }
@@ -48,7 +63,8 @@ std::vector<TextPrediction> predictTexts(const TaskSettings& settings, SequenceC
                                          std::size_t maxLength, std::size_t batchSize,
                                          c10::Device device) {
     if (settings.kind == TaskKind::TokenClassification) {
-        return predictEntities(model, tokenizer, texts, maxLength, batchSize, device);
+        return predictEntities(model, tokenizer, settings.wordSplit, texts, maxLength, batchSize,
+                               device);
     }
     const auto scores = predictProbabilities(model, tokenizer, texts, maxLength, batchSize, device);
     std::vector<TextPrediction> out(texts.size());

@@ -157,7 +157,13 @@ TrainingJob jobOfRun(const RunRecord& run) {
     if (!run.config.contains("job")) {
         throw InputError("run " + std::to_string(run.id) + " does not record its job");
     }
-    return TrainingJob::fromJson(run.config["job"]);
+    // Runs stored while standardising was off by default wrote the key only when it was on.
+    auto job = run.config["job"];
+    if (job.contains("data") && job["data"].is_object() &&
+        !job["data"].contains("standardize_targets")) {
+        job["data"]["standardize_targets"] = false;
+    }
+    return TrainingJob::fromJson(job);
 }
 
 namespace {

@@ -44,8 +44,8 @@ struct TaskSpec {
     /// column.
     std::vector<std::string> labelColumns;
     /// Regression: train on standardised targets (zero mean, unit variance over the training
-    /// set), undone at prediction.
-    bool standardizeTargets = false;
+    /// set), undone at prediction. On by default, on the command line as in the studio.
+    bool standardizeTargets = true;
     /// Multi-label: the probability from which a label is predicted; none: tuned on validation
     /// (the evaluations report their figures at 0.5 beside the tuned threshold).
     std::optional<double> threshold;

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -79,8 +80,10 @@ struct ObjectiveOptions {
     /// Single-label: classes weighted N / (classes x n_c) (scikit-learn's "balanced");
     /// multi-label: positives of each label weighted negatives / positives (BCE's pos_weight).
     bool balanced = false;
-    /// Multi-label: the probability from which a label is predicted.
-    double threshold = 0.5;
+    /// Multi-label: the probability from which a label is predicted; none: the threshold tuned
+    /// on each evaluation's validation set, which predict, Try it and export then use (so the
+    /// stored figures are those of the threshold that is served).
+    std::optional<double> threshold;
 };
 
 /// The objective of data's task, on device.

@@ -1,5 +1,8 @@
 #include "task/TrainingData.h"
 
+#include <cmath>
+#include <cstdio>
+
 #include "task/TaskKinds.h"
 
 namespace bert {
@@ -31,6 +34,25 @@ TrainingData prepareTrainingData(const DataSpec& spec, const Tokenizer& tokenize
         }
     }
     return prepareSingleLabelData(request);
+}
+
+std::string unscaledTargetHint(const TrainingData& data) {
+    if (data.task != TaskKind::Regression || !data.scaling.isIdentity()) {
+        return {};
+    }
+    const double mean = data.targetSpread.mean;
+    const double deviation = data.targetSpread.scale;
+    if (!(std::abs(mean) > kUnscaledTargetLimit || deviation > kUnscaledTargetLimit)) {
+        return {};
+    }
+    char figures[96];
+    std::snprintf(figures, sizeof figures, "mean %.4g and standard deviation %.4g", mean,
+                  deviation);
+    const std::string name = data.labels.names.empty() ? "target" : data.labels.names.front();
+    return "the target \"" + name + "\" has " + figures +
+           " and is not standardised: the model's output starts near 0 and may never reach "
+           "numbers this far from it (R² stays negative); standardise it (--standardize-targets, "
+           "the default; in the studio, Standardise the target)";
 }
 
 }  // namespace bert

@@ -6,6 +6,8 @@
 #include <string>
 
 #include "data/Dataset.h"
+#include "data/WordSplit.h"
+#include "task/TaskKind.h"
 #include "task/regression/RegressionTargets.h"
 #include "task/token/TagScheme.h"
 #include "task/TaskKind.h"
@@ -30,6 +32,9 @@ struct TrainingData {
     TokenizedSet validation;
     /// Regression: how the targets were standardised (the identity when not asked).
     TargetScaler scaling;
+    /// Regression: the training targets' mean and standard deviation (scale), standardised or
+    /// not: a target far from unit scale that is not standardised is hard to learn.
+    TargetScaler targetSpread;
     /// Multi-label: the threshold the job fixed (TaskSpec::threshold); none: tuned.
     std::optional<double> threshold;
     std::string fingerprint;
@@ -39,6 +44,9 @@ struct TrainingData {
     /// BIO, strict for IOBES), and the words past max length, never learnt or scored.
     TagScheme tagScheme = TagScheme::Bio;
     std::size_t wordsCut = 0;
+    /// Token classification: how the data's text was cut into words (span JSON: per
+    /// character), which predict must cut the same way (data/WordSplit.h).
+    WordSplit wordSplit = WordSplit::Words;
 };
 
 /// Loads spec's files, splits off validationFraction of the training file (stratified, seeded)
@@ -48,5 +56,12 @@ struct TrainingData {
 TrainingData prepareTrainingData(const DataSpec& spec, const Tokenizer& tokenizer,
                                  std::size_t maxLength, double validationFraction,
                                  std::uint64_t seed);
+
+/// Regression trained on targets that are not standardised while their mean or standard
+/// deviation is far from unit scale (beyond kUnscaledTargetLimit): the sentence that says so and
+/// how to standardise (a head that starts near 0 then spends the run reaching the targets: R²
+/// of -240 with no hint). Empty otherwise.
+inline constexpr double kUnscaledTargetLimit = 3.0;
+std::string unscaledTargetHint(const TrainingData& data);
 
 }  // namespace bert

@@ -190,7 +190,9 @@ constexpr double kHalvedBatchSlowdownCpu = 1.10;
 // Frozen embeddings skip their gradients and AdamW update: a little faster.
 constexpr double kFrozenEmbeddingsSpeedup = 0.97;
 // Ranking only: a change that alters what the model learns counts as this much slower.
-constexpr double kFreezingPenalty = 1.05;   // frozen embeddings: usually a small accuracy cost
+constexpr double kFreezingPenalty = 1.05;  // frozen embeddings: usually a small accuracy cost
+// Frozen encoder layers learn nothing: ranked as 1 + this x the share of the layers frozen.
+constexpr double kFrozenLayersPenalty = 1.0;
 constexpr double kTruncationPenalty = 3.0;  // a shorter max length drops text of long examples
 // Below this the max length is not halved further.
 constexpr std::size_t kShortestMaxLength = 32;
@@ -220,8 +222,9 @@ struct Plan {
     Precision precision = Precision::Fp32;  // Fp32: unchanged
     bool freezeEmbeddings = false;
     int maxLengthHalvings = 0;
-    std::size_t microBatch = 0;  // 0: unchanged
-    std::size_t evalBatch = 0;   // 0: unchanged; else the evaluation batch that fits
+    std::size_t microBatch = 0;    // 0: unchanged
+    std::size_t evalBatch = 0;     // 0: unchanged; else the evaluation batch that fits
+    std::size_t frozenLayers = 0;  // 0: unchanged; else the lowest layers frozen in all
 };
 
 class FitSearch {
@@ -240,6 +243,7 @@ public:
             c.precision = plan.precision;
         }
         c.freezeEmbeddings = c.freezeEmbeddings || plan.freezeEmbeddings;
+        c.freezeLayers = std::max(c.freezeLayers, plan.frozenLayers);
         c.maxLength >>= plan.maxLengthHalvings;
         if (plan.microBatch != 0) {
             c.accumulationSteps = training_.stepExamples() / plan.microBatch;
@@ -301,6 +305,11 @@ public:
         if (plan.freezeEmbeddings) {
             score *= kFreezingPenalty;
         }
+        if (plan.frozenLayers > 0 && model_.numHiddenLayers > 0) {
+            score *= 1.0 + kFrozenLayersPenalty *
+                               static_cast<double>(plan.frozenLayers - training_.freezeLayers) /
+                               static_cast<double>(model_.numHiddenLayers);
+        }
         if (plan.maxLengthHalvings > 0 && lengths_.longest() > apply(plan).maxLength) {
             score *= std::pow(kTruncationPenalty, plan.maxLengthHalvings);
         }
@@ -353,6 +362,11 @@ public:
             add("freeze the embeddings", Plan{.freezeEmbeddings = true},
                 "may cost a little accuracy");
         }
+        if (plan.frozenLayers > 0) {
+            add("freeze the lowest " + std::to_string(plan.frozenLayers) + " of " +
+                    std::to_string(model_.numHiddenLayers) + " layers",
+                Plan{.frozenLayers = plan.frozenLayers}, "they learn nothing; may cost accuracy");
+        }
         if (plan.maxLengthHalvings > 0) {
             const auto length = apply(plan).maxLength;
             add("shorten the max length to " + std::to_string(length),
@@ -402,7 +416,7 @@ private:
 int changeCount(const Plan& p) {
     return int{p.unpadded} + int{p.checkpointing} + int{p.precision != Precision::Fp32} +
            int{p.freezeEmbeddings} + p.maxLengthHalvings + int{p.microBatch != 0} +
-           int{p.evalBatch != 0};
+           int{p.evalBatch != 0} + int{p.frozenLayers != 0};
 }
 
 }  // namespace
@@ -432,7 +446,8 @@ std::optional<TrainingConfig> largestFittingBatch(const EncoderConfig& model,
         candidate.accumulationSteps = training.stepExamples() / size;
         candidate.batchSize = size;
         candidate.evalBatchSize = evalBatch;
-        if (budgetedBytes(forecastMemory(model, candidate, lengths), candidate) <= budgetBytes) {
+        // Judged as suggestFit judges its plans (one search, one answer).
+        if (forecastRunPeak(model, candidate, lengths) <= budgetBytes) {
             return candidate;
         }
     }
@@ -453,6 +468,14 @@ FitAdvice suggestFit(const EncoderConfig& model, const TrainingConfig& training,
     while ((training.maxLength >> (maxHalvings + 1)) >= kShortestMaxLength && maxHalvings < 2) {
         ++maxHalvings;
     }
+    // 0 (unchanged), then each count of lowest layers beyond those already frozen, up to all
+    // but the top one.
+    std::vector<std::size_t> frozenLayerChoices{0};
+    const auto layerCount =
+        static_cast<std::size_t>(std::max<std::int64_t>(0, model.numHiddenLayers));
+    for (std::size_t layers = training.freezeLayers + 1; layers + 1 <= layerCount; ++layers) {
+        frozenLayerChoices.push_back(layers);
+    }
     std::optional<Plan> best;
     double bestScore = 0.0;
     for (int padding = 0; padding <= (training.padding == PaddingMode::Unpadded ? 0 : 1);
@@ -463,19 +486,24 @@ FitAdvice suggestFit(const EncoderConfig& model, const TrainingConfig& training,
                 for (int freeze = 0; freeze <= (training.freezeEmbeddings ? 0 : 1); ++freeze) {
                     for (int halvings = 0; halvings <= maxHalvings; ++halvings) {
                         for (const auto micro : microBatches) {
-                            Plan plan{padding == 1, recompute == 1, precision,
-                                      freeze == 1,  halvings,       micro};
-                            plan.evalBatch = search.evaluationBatch(plan, budgetBytes);
-                            if (plan.evalBatch == SIZE_MAX || changeCount(plan) == 0 ||
-                                search.peak(plan) > budgetBytes) {
-                                continue;
-                            }
-                            const double score = search.score(plan);
-                            if (!best || score < bestScore - 1e-9 ||
-                                (score < bestScore + 1e-9 &&
-                                 changeCount(plan) < changeCount(*best))) {
-                                best = plan;
-                                bestScore = score;
+                            // Frozen layers: the fewest that fit (more only cost accuracy).
+                            for (const auto layers : frozenLayerChoices) {
+                                Plan plan{padding == 1, recompute == 1, precision,
+                                          freeze == 1,  halvings,       micro};
+                                plan.frozenLayers = layers;
+                                plan.evalBatch = search.evaluationBatch(plan, budgetBytes);
+                                if (plan.evalBatch == SIZE_MAX || changeCount(plan) == 0 ||
+                                    search.peak(plan) > budgetBytes) {
+                                    continue;
+                                }
+                                const double score = search.score(plan);
+                                if (!best || score < bestScore - 1e-9 ||
+                                    (score < bestScore + 1e-9 &&
+                                     changeCount(plan) < changeCount(*best))) {
+                                    best = plan;
+                                    bestScore = score;
+                                }
+                                break;
                             }
                         }
                     }
@@ -504,6 +532,7 @@ FitAdvice suggestFit(const EncoderConfig& model, const TrainingConfig& training,
     dropIfIdle(&Plan::freezeEmbeddings, false);
     dropIfIdle(&Plan::maxLengthHalvings, 0);
     dropIfIdle(&Plan::microBatch, std::size_t{0});
+    dropIfIdle(&Plan::frozenLayers, std::size_t{0});
 
     advice.fits = true;
     advice.config = search.apply(plan);

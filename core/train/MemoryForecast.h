@@ -91,14 +91,15 @@ struct FitAdvice {
 
 /// The change that makes a run fit budgetBytes while losing the least time on this device.
 /// Every combination of unpadded batches, gradient checkpointing, bf16 or fp16 (where the device
-/// runs them fast, or for bf16 on a CPU at its real cost), frozen embeddings, a shorter max
-/// length and a smaller micro-batch with more accumulation (the effective batch kept) is
-/// forecast; the fitting one with the smallest expected slowdown wins (changes that alter what
-/// the model learns, freezing and truncation, count as slower than they are), and then every
-/// change that saves no memory is dropped, so nothing costs time without saving memory.
-/// Whatever else it changes, a plan whose evaluation does not fit halves the evaluation batch
-/// until it does (a little slower evaluation; training unchanged). Budgets are judged by
-/// forecastRunPeak. fits is false when even all of them together do not fit.
+/// runs them fast, or for bf16 on a CPU at its real cost), frozen embeddings, the fewest frozen
+/// lowest layers that fit (up to all but the top one), a shorter max length and a smaller
+/// micro-batch with more accumulation (the effective batch kept, every micro-batch
+/// largestFittingBatch tries) is forecast; the fitting one with the smallest expected slowdown wins
+/// (changes that alter what the model learns, freezing and truncation, count as slower than they
+/// are), and then every change that saves no memory is dropped, so nothing costs time without
+/// saving memory. Whatever else it changes, a plan whose evaluation does not fit halves the
+/// evaluation batch until it does (a little slower evaluation; training unchanged). Budgets are
+/// judged by forecastRunPeak. fits is false when even all of them together do not fit.
 FitAdvice suggestFit(const EncoderConfig& model, const TrainingConfig& training,
                      const ExampleLengths& lengths, std::int64_t budgetBytes,
                      const DeviceTraits& device);
@@ -106,7 +107,9 @@ FitAdvice suggestFit(const EncoderConfig& model, const TrainingConfig& training,
 /// The largest micro-batch whose forecast fits budgetBytes, with the accumulation that keeps
 /// the effective batch (micro-batch x accumulation) the user chose: candidates are the divisors
 /// of the effective batch. The evaluation batch is lowered as suggestFit lowers it when the
-/// evaluation would not fit. Returns nothing when not even a micro-batch of one fits.
+/// evaluation would not fit, and each candidate is judged by forecastRunPeak as suggestFit's
+/// are, so that a batch found here is one of suggestFit's candidates. Returns nothing when not
+/// even a micro-batch of one fits.
 std::optional<TrainingConfig> largestFittingBatch(const EncoderConfig& model,
                                                   const TrainingConfig& training,
                                                   const ExampleLengths& lengths,

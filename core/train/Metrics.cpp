@@ -1,5 +1,6 @@
 #include "train/Metrics.h"
 
+#include <cmath>
 #include <cstdio>
 #include <optional>
 
@@ -110,10 +111,26 @@ BestMetric bestMetricOfRunConfig(const nlohmann::json& runConfig) {
     }
 }
 
+EvaluationRank rankOf(const EvalMetrics& eval, BestMetric metric) {
+    return {scoreOf(eval, metric), eval.loss, eval.step};
+}
+
+bool ranksAbove(const EvaluationRank& candidate, const EvaluationRank& best) {
+    // A NaN (a diverged evaluation) loses to any number, and a NaN never wins.
+    if (candidate.score != best.score) {
+        return candidate.score > best.score ||
+               (std::isnan(best.score) && !std::isnan(candidate.score));
+    }
+    if (candidate.loss != best.loss) {
+        return candidate.loss < best.loss || (std::isnan(best.loss) && !std::isnan(candidate.loss));
+    }
+    return candidate.step > best.step;
+}
+
 const EvalMetrics* bestEvaluation(const std::vector<EvalMetrics>& evaluations, BestMetric metric) {
     const EvalMetrics* best = nullptr;
     for (const auto& eval : evaluations) {
-        if (best == nullptr || scoreOf(eval, metric) > scoreOf(*best, metric)) {
+        if (best == nullptr || ranksAbove(rankOf(eval, metric), rankOf(*best, metric))) {
             best = &eval;
         }
     }
@@ -188,6 +205,15 @@ std::string evaluationSummary(const EvalMetrics& eval) {
     for (const auto& [key, value] : task["figures"].items()) {
         if (key != main && value.is_number_float()) {
             line += (line.empty() ? "" : ", ") + figure(figureName(key), value.get<double>());
+        }
+    }
+    // Multi-label figures hold at one decision threshold: say which (and whether it was tuned).
+    if (const auto threshold = task.find("threshold");
+        threshold != task.end() && threshold->is_number()) {
+        line += "; at threshold" + figure("", threshold->get<double>());
+        if (const auto source = task.find("threshold_source");
+            source != task.end() && source->is_string()) {
+            line += " (" + source->get<std::string>() + ")";
         }
     }
     return line;

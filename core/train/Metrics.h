@@ -48,8 +48,22 @@ const nlohmann::json* trainingSettingsOfRunConfig(const nlohmann::json& runConfi
 /// existed or whose settings cannot be read.
 BestMetric bestMetricOfRunConfig(const nlohmann::json& runConfig);
 
-/// The best of a run's evaluations by metric (the first of equals, as the trainer keeps its best
-/// checkpoint), or null when there are none.
+/// What choosing the best evaluation compares, in this order: the best_metric's score (higher is
+/// better), then the validation loss (lower is better), then the step (later is better). An
+/// accuracy or an entity F1 often ties between evaluations; the tie then goes to the model that
+/// fits the validation set better, and last to the later one.
+struct EvaluationRank {
+    double score = 0.0;  ///< scoreOf: higher is better
+    double loss = 0.0;   ///< validation loss; infinity where unknown (loses every tie)
+    std::size_t step = 0;
+};
+EvaluationRank rankOf(const EvalMetrics& eval, BestMetric metric);
+/// Whether candidate is better than best: the one comparison the trainer's best/ checkpoint
+/// and every screen that names a run's best evaluation use.
+bool ranksAbove(const EvaluationRank& candidate, const EvaluationRank& best);
+
+/// The best of a run's evaluations by metric (ties broken by ranksAbove, as the trainer keeps
+/// its best checkpoint), or null when there are none.
 const EvalMetrics* bestEvaluation(const std::vector<EvalMetrics>& evaluations, BestMetric metric);
 
 /// The value of a metric in an evaluation.

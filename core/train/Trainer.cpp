@@ -121,7 +121,7 @@ Trainer::Trainer(ModelBundle& model, const TrainingData& data, TrainingConfig co
     }
     ObjectiveOptions objective;
     objective.balanced = config_.classWeighting == ClassWeighting::Balanced;
-    objective.threshold = data_.threshold.value_or(0.5);
+    objective.threshold = data_.threshold;
     objective_ = makeTaskObjective(data_, objective, device_);
 
     totalSteps_ = plannedSteps();
@@ -381,6 +381,12 @@ void Trainer::trainLoop(const std::atomic<bool>& cancel, RunResult& result, std:
              {{"precision", toString(config_.precision)}, {"tf32", false}});
     }
     announcePrefixCache();
+    if (const auto hint = unscaledTargetHint(data_); !hint.empty()) {
+        emit(EventKind::Info, hint,
+             {{"warning", true},
+              {"target_mean", data_.targetSpread.mean},
+              {"target_std", data_.targetSpread.scale}});
+    }
     if (start.trialPeakBytes > 0) {
         emit(EventKind::Info,
              "forecast peak " + std::to_string(start.forecast.total() >> 20) +
@@ -409,14 +415,23 @@ void Trainer::trainLoop(const std::atomic<bool>& cancel, RunResult& result, std:
     // After each evaluation: keep the best checkpoint by best_metric, count evaluations without
     // improvement, and say whether early stopping ends the run.
     auto judge = [&](const EvalMetrics& eval) {
-        const double score = scoreOf(eval, config_.bestMetric);
-        if (!bestScore_ || score > *bestScore_) {
-            bestScore_ = score;
+        const auto rank = rankOf(eval, config_.bestMetric);
+        // Ties of the metric go to the lower validation loss, then to the later step
+        // (train/Metrics.h, ranksAbove: what every screen naming the best evaluation uses).
+        if (!bestScore_ || ranksAbove(rank, {*bestScore_, bestLoss_, bestStep_})) {
+            // An equal evaluation, later, becomes the best but is no improvement: early
+            // stopping still counts it.
+            const bool improved = !bestScore_ || rank.score != *bestScore_ || rank.loss != bestLoss_;
+            bestScore_ = rank.score;
+            bestLoss_ = rank.loss;
+            bestStep_ = rank.step;
             bestValue_ = metricOf(eval, config_.bestMetric);
-            evaluationsWithoutImprovement_ = 0;
             result.bestEval = eval;
             saveCheckpoint(CheckpointKind::Best, metricOf(eval, config_.bestMetric));
-            return false;
+            if (improved) {
+                evaluationsWithoutImprovement_ = 0;
+                return false;
+            }
         }
         ++evaluationsWithoutImprovement_;
         if (config_.earlyStoppingPatience == 0 ||

@@ -3,6 +3,7 @@
 #include <atomic>
 #include <filesystem>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <optional>
 
@@ -212,6 +213,10 @@ private:
     TrainingPosition position_;
     std::optional<double> bestScore_;  ///< best_metric so far, higher is better
     std::optional<double> bestValue_;  ///< the same as the metric reads (a loss, an RMSE)
+    /// The best evaluation's validation loss and step, which break ties of bestScore_
+    /// (infinity: unknown, from a checkpoint written before they were kept).
+    double bestLoss_ = std::numeric_limits<double>::infinity();
+    std::size_t bestStep_ = 0;
     std::size_t evaluationsWithoutImprovement_ = 0;
     std::unique_ptr<TaskObjective> objective_;  ///< the task's targets, loss and evaluation
     std::filesystem::path lastCheckpoint_;

@@ -43,6 +43,8 @@ void Trainer::saveCheckpoint(CheckpointKind kind, double metric) {
     state.microBatch = microBatch_;
     state.evalBatch = evalBatch_;
     state.bestScore = bestScore_;
+    state.bestLoss = bestLoss_;
+    state.bestStep = bestStep_;
     state.evaluationsWithoutImprovement = evaluationsWithoutImprovement_;
     state.lossScale = scaler_ ? scaler_->scaleValue() : 0.0;
     state.growthTracker = scaler_ ? scaler_->growthTracker() : 0;
@@ -83,6 +85,8 @@ void Trainer::resumeFrom(const std::filesystem::path& checkpoint) {
         evalBatch_ = state.evalBatch;
     }
     bestScore_ = state.bestScore;
+    bestLoss_ = state.bestLoss;
+    bestStep_ = state.bestStep;
     evaluationsWithoutImprovement_ = state.evaluationsWithoutImprovement;
     if (scaler_) {
         scaler_->restore(state.lossScale > 0 ? state.lossScale : DynamicLossScaler::kInitialScale,

@@ -17,8 +17,8 @@ nlohmann::json TrainingJob::toJson() const {
     if (!data.task.labelColumns.empty()) {
         dataJson["label_columns"] = data.task.labelColumns;
     }
-    if (data.task.standardizeTargets) {
-        dataJson["standardize_targets"] = true;
+    if (data.task.kind == TaskKind::Regression) {
+        dataJson["standardize_targets"] = data.task.standardizeTargets;
     }
     if (data.task.threshold) {
         dataJson["threshold"] = *data.task.threshold;
@@ -60,9 +60,10 @@ TrainingJob TrainingJob::fromJson(const nlohmann::json& json) {
         }
         job.data.task.kind = *kind;
         job.data.task.labelSeparator = data.value("label_separator", std::string());
-        job.data.task.labelColumns =
-            data.value("label_columns", std::vector<std::string>{});
-        job.data.task.standardizeTargets = data.value("standardize_targets", false);
+        job.data.task.labelColumns = data.value("label_columns", std::vector<std::string>{});
+        // Standardising is the default (runs stored before wrote the key only when on: see
+        // runs/TrainingJob.cpp, jobOfRun).
+        job.data.task.standardizeTargets = data.value("standardize_targets", true);
         if (data.contains("threshold") && data["threshold"].is_number()) {
             const auto threshold = data["threshold"].get<double>();
             if (!(threshold > 0.0 && threshold < 1.0)) {

@@ -230,6 +230,26 @@ const std::vector<OptionDescriptor>& trainingOptions() {
     return table;
 }
 
+std::string changedFlags(const TrainingConfig& from, const TrainingConfig& to) {
+    std::string flags;
+    for (const auto& option : trainingOptions()) {
+        const auto value = option.get(to);
+        if (value == option.get(from)) {
+            continue;
+        }
+        std::string flag = option.flag;
+        if (option.kind == OptionKind::Flag) {
+            if (value.is_boolean() && value.get<bool>() == option.negatedFlag()) {
+                continue;  // a flag cannot be given back its default from the command line
+            }
+        } else {
+            flag += " " + option.text(to);
+        }
+        flags += (flags.empty() ? "" : " ") + flag;
+    }
+    return flags;
+}
+
 const OptionDescriptor* findTrainingOption(const std::string& key) {
     for (const auto& option : trainingOptions()) {
         if (key == option.key) {

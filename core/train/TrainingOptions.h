@@ -84,6 +84,10 @@ const std::vector<OptionDescriptor>& trainingOptions();
 /// The option with this JSON key, or null.
 const OptionDescriptor* findTrainingOption(const std::string& key);
 
+/// The command line's flags that turn from into to ("--freeze-layers 4 --precision bf16"), in
+/// the table's order; empty when nothing differs.
+std::string changedFlags(const TrainingConfig& from, const TrainingConfig& to);
+
 /// "16GiB", "800 MiB", "1.5GB", "123456" -> bytes. Throws InputError.
 std::int64_t parseByteSize(const std::string& text);
 

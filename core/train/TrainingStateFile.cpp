@@ -1,5 +1,7 @@
 #include "train/TrainingStateFile.h"
 
+#include <cmath>
+
 #include "Error.h"
 #include "io/Json.h"
 
@@ -14,6 +16,9 @@ nlohmann::json trainingStateToJson(const TrainingState& state) {
             {"eval_batch", state.evalBatch},
             {"best_score",
              state.bestScore ? nlohmann::json(*state.bestScore) : nlohmann::json(nullptr)},
+            {"best_loss", std::isfinite(state.bestLoss) ? nlohmann::json(state.bestLoss)
+                                                        : nlohmann::json(nullptr)},
+            {"best_step", state.bestStep},
             {"evaluations_without_improvement", state.evaluationsWithoutImprovement},
             {"adam_steps", state.adamSteps},
             {"loss_scale", state.lossScale},
@@ -44,6 +49,10 @@ TrainingState parseTrainingState(std::string_view text, const std::filesystem::p
                accuracy >= 0.0) {
         state.bestScore = accuracy;  // written before best_metric existed: accuracy
     }
+    if (json.contains("best_loss") && !json["best_loss"].is_null()) {
+        state.bestLoss = jsonField(json, "best_loss", 0.0, file);
+    }
+    state.bestStep = jsonField<std::size_t>(json, "best_step", 0, file);
     state.evaluationsWithoutImprovement =
         jsonField<std::size_t>(json, "evaluations_without_improvement", 0, file);
     state.lossScale = jsonField(json, "loss_scale", 0.0, file);

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <limits>
 #include <optional>
 #include <string_view>
 
@@ -40,6 +41,10 @@ struct TrainingState {
     /// The best value so far of the run's best_metric, higher is better (the loss negated);
     /// absent: none yet. Older states stored best_accuracy, read as this.
     std::optional<double> bestScore;
+    /// The best evaluation's validation loss and step, which break ties of bestScore
+    /// (train/Metrics.h, ranksAbove); older states lack them: infinity and 0.
+    double bestLoss = std::numeric_limits<double>::infinity();
+    std::size_t bestStep = 0;
     std::size_t evaluationsWithoutImprovement = 0;  ///< for early stopping
     double lossScale = 0.0;                         ///< fp16 loss scale (0 without loss scaling)
     std::int64_t growthTracker = 0;                 ///< clean steps since the scale last changed

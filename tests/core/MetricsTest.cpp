@@ -2,6 +2,8 @@
 // practitioner must see (one run reached accuracy 0.82 with macro-F1 0.57, never predicting
 // one class, and nothing said so).
 
+#include <cmath>
+
 #include <gtest/gtest.h>
 
 #include "train/Metrics.h"
@@ -58,6 +60,34 @@ TEST(Metrics, TheBestMetricIsOrientedSoHigherIsBetter) {
     EXPECT_DOUBLE_EQ(metricOf(eval, BestMetric::Loss), 0.4);
     EXPECT_DOUBLE_EQ(scoreOf(eval, BestMetric::MacroF1), 0.7);
     EXPECT_DOUBLE_EQ(scoreOf(eval, BestMetric::Accuracy), 0.9);
+}
+
+// A tie of the best metric goes to the lower validation loss, then to the later step: an NER run
+// whose entity F1 tied served its first evaluation (loss 1.24) instead of its last (0.066).
+TEST(Metrics, ATieOfTheBestMetricGoesToTheLowerLossThenTheLaterStep) {
+    auto evaluation = [](std::size_t step, double loss, double f1) {
+        EvalMetrics eval;
+        eval.step = step;
+        eval.loss = loss;
+        eval.task = {
+            {"main", "entity_f1"}, {"higher_is_better", true}, {"figures", {{"entity_f1", f1}}}};
+        return eval;
+    };
+    const std::vector<EvalMetrics> evaluations = {
+        evaluation(5, 1.24, 1.0), evaluation(10, 0.30, 0.5), evaluation(15, 0.066, 1.0),
+        evaluation(20, 0.066, 1.0), evaluation(25, 0.07, 1.0)};
+    const auto* best = bestEvaluation(evaluations, BestMetric::Task);
+    ASSERT_NE(best, nullptr);
+    EXPECT_EQ(best->step, 20U) << "lowest loss among the ties, then the later step";
+    // The comparison itself, as the trainer uses it.
+    EXPECT_TRUE(ranksAbove({1.0, 0.066, 15}, {1.0, 1.24, 5}));
+    EXPECT_FALSE(ranksAbove({1.0, 1.24, 15}, {1.0, 0.066, 5}));
+    EXPECT_TRUE(ranksAbove({1.0, 0.066, 20}, {1.0, 0.066, 15}));
+    EXPECT_FALSE(ranksAbove({0.9, 0.01, 30}, {1.0, 1.24, 5})) << "the metric comes first";
+    EXPECT_TRUE(ranksAbove({0.5, 2.0, 1}, {std::nan(""), 0.1, 9})) << "a number beats NaN";
+    EXPECT_FALSE(ranksAbove({std::nan(""), 0.1, 9}, {0.5, 2.0, 1}));
+    // By loss, equal losses go to the later step.
+    EXPECT_EQ(bestEvaluation(evaluations, BestMetric::Loss)->step, 20U);
 }
 
 }  // namespace

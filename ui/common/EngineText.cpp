@@ -68,6 +68,21 @@ const Pattern kPatterns[] = {
                        "lower the learning rate (or use bf16 instead of fp16) and train again"),
      "the loss diverged at step 7: it was not finite for 5 steps in a row; lower the learning "
      "rate (or use bf16 instead of fp16) and train again"},
+    // core/task/TrainingData.cpp: a regression target far from unit scale, not standardised.
+    {R"(the target "(.+)" has mean (\S+) and standard deviation (\S+) and is not )"
+     R"(standardised: the model's output starts near 0 and may never reach numbers this far )"
+     R"(from it \(R² stays negative\); standardise it \(--standardize-targets, the default; )"
+     R"(in the studio, Standardise the target\))",
+     QT_TRANSLATE_NOOP("EngineText",
+                       "the target \"%1\" has mean %2 and standard deviation %3 and is not "
+                       "standardised: the model's output starts near 0 and may never reach "
+                       "numbers this far from it (R² stays negative); standardise it "
+                       "(--standardize-targets, the default; in the studio, Standardise the "
+                       "target)"),
+     "the target \"score\" has mean 1020 and standard deviation 14.14 and is not standardised: "
+     "the model's output starts near 0 and may never reach numbers this far from it (R² stays "
+     "negative); standardise it (--standardize-targets, the default; in the studio, Standardise "
+     "the target)"},
     {R"(out of memory at micro-batch (\d+) \(cannot shrink further\): (.*)\. Try gradient )"
      R"(checkpointing, bf16/fp16, a shorter max length, freezing layers, or a larger memory cap\.)",
      QT_TRANSLATE_NOOP("EngineText",
@@ -90,6 +105,12 @@ const Pattern kPatterns[] = {
     {R"(freeze the embeddings \((.+); may cost a little accuracy\))",
      QT_TRANSLATE_NOOP("EngineText", "freeze the embeddings (%1; may cost a little accuracy)"),
      "freeze the embeddings (about as fast; may cost a little accuracy)"},
+    {R"(freeze the lowest (\d+) of (\d+) layers \((.+); they learn nothing; may cost )"
+     R"(accuracy\))",
+     QT_TRANSLATE_NOOP("EngineText",
+                       "freeze the lowest %1 of %2 layers (%3; they learn nothing; may cost "
+                       "accuracy)"),
+     "freeze the lowest 2 of 4 layers (about as fast; they learn nothing; may cost accuracy)"},
     {R"(shorten the max length to (\d+) \((.+); cuts the text of longer examples\))",
      QT_TRANSLATE_NOOP("EngineText",
                        "shorten the max length to %1 (%2; cuts the text of longer examples)"),

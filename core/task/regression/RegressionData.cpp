@@ -1,5 +1,6 @@
 // Regression data: a number per text in the label column, refused with file and line when it
 // is not one (task/regression/RegressionTargets.h); optionally standardised over the training set.
+#include "task/TaskKinds.h"
 #include "task/regression/RegressionTargets.h"
 #include "task/TaskKinds.h"
 
@@ -40,8 +41,9 @@ TrainingData prepareRegressionData(const DataRequest& request) {
     data.task = TaskKind::Regression;
     // transformers' regression head has one output; its name is the target column's.
     data.labels.names = {spec.columns.label};
+    data.targetSpread = TargetScaler::fit(train.targets);
     if (spec.task.standardizeTargets) {
-        data.scaling = TargetScaler::fit(train.targets);
+        data.scaling = data.targetSpread;
     }
     data.train = tokenizeTexts(train.examples, request.tokenizer, request.maxLength);
     data.train.targets = scaledRows(train.targets, data.scaling);

@@ -1,7 +1,7 @@
 // Token classification data: tagged sentences (a CoNLL file, JSON lines of tokens and tags, or
-// entity spans over Chinese text: data/TaggedReader.h), their tags checked (task/token/TagScheme.h),
-// each word tokenized on its own as transformers' is_split_into_words does, and the first
-// sub-word of each word labelled (tokenizer/WordEncoding.h).
+// entity spans over Chinese text: data/TaggedReader.h), their tags checked
+// (task/token/TagScheme.h), each word tokenized on its own as transformers' is_split_into_words
+// does, and the first sub-word of each word labelled (tokenizer/WordEncoding.h).
 #include <map>
 
 #include "Error.h"
@@ -82,6 +82,10 @@ TrainingData prepareTokenData(const DataRequest& request) {
     data.validation =
         encodeTagged(validation, ids, request.tokenizer, request.maxLength, data.wordsCut);
     data.fingerprint = train.examples.fingerprint;
+    // Span JSON keeps each word's place in its text: its words are characters.
+    if (!train.targets.empty() && !train.targets.front().wordSpans.empty()) {
+        data.wordSplit = WordSplit::Characters;
+    }
     return data;
 }
 

@@ -31,10 +31,11 @@ std::vector<std::int64_t> taggedOffsets(const TokenizedSet& set) {
 class TokenEvaluation final : public TaskEvaluation {
 public:
     TokenEvaluation(const TokenizedSet& set, std::vector<std::string> tags, EntityMode mode,
-                    c10::Device device)
+                    WordSplit wordSplit, c10::Device device)
         : set_(set),
           tags_(std::move(tags)),
           mode_(mode),
+          wordSplit_(wordSplit),
           offsets_(taggedOffsets(set)),
           predictions_(at::zeros({offsets_.back()},
                                  at::TensorOptions().dtype(at::kDouble).device(device))) {}
@@ -75,6 +76,8 @@ public:
         scores.report["task"] = toString(TaskKind::TokenClassification);
         scores.report["main"] = "entity_f1";
         scores.report["higher_is_better"] = true;
+        // How the text was cut into words, which predict must repeat (data/WordSplit.h).
+        scores.report["word_split"] = toString(wordSplit_);
         return scores;
     }
 
@@ -82,6 +85,7 @@ private:
     const TokenizedSet& set_;
     std::vector<std::string> tags_;
     EntityMode mode_;
+    WordSplit wordSplit_;
     std::vector<std::int64_t> offsets_;
     at::Tensor predictions_;
 };
@@ -91,6 +95,7 @@ public:
     explicit TokenObjective(const TrainingData& data)
         : tags_(data.labels.names),
           mode_(entityModeFor(data.tagScheme)),
+          wordSplit_(data.wordSplit),
           train_(&data.train),
           trainOffsets_(taggedOffsets(data.train)),
           validation_(&data.validation),
@@ -147,12 +152,13 @@ public:
     std::unique_ptr<TaskEvaluation> startEvaluation(const TokenizedSet& set,
                                                     const std::vector<std::size_t>&,
                                                     c10::Device device) const override {
-        return std::make_unique<TokenEvaluation>(set, tags_, mode_, device);
+        return std::make_unique<TokenEvaluation>(set, tags_, mode_, wordSplit_, device);
     }
 
 private:
     std::vector<std::string> tags_;
     EntityMode mode_;
+    WordSplit wordSplit_;
     const TokenizedSet* train_;
     std::vector<std::int64_t> trainOffsets_;
     const TokenizedSet* validation_;

@@ -127,23 +127,42 @@ def token_label_ids(words):
 )PY";
 
 constexpr const char* kWords = R"PY(
+import unicodedata
 
-SPACES = " \t\n\r\u3000\u00a0"
+SPACES = set("\t\n\x0b\x0c\r \x85\xa0\u1680\u2028\u2029\u202f\u205f\u3000") | {
+    chr(c) for c in range(0x2000, 0x200B)}
 CHINESE = (CHINESE_RANGES)
+SPLIT = task.get("word_split", "words")  # how the run's data was cut: "words" or "characters"
+
+
+def is_mark(c):
+    return ord(c) >= 0x300 and unicodedata.category(c) in ("Mn", "Mc", "Me")
 
 
 def words_of(text):
-    """The words BERT Studio tags: runs of text between spaces, and each Chinese character a word
-    of its own; as (start, end) code point offsets into the text."""
-    spans, start = [], None
+    """The words BERT Studio tags, as (start, end) code point offsets into the text: runs of text
+    between spaces with each Chinese character a word of its own, or every character a word when
+    the run's data was cut so (CLUENER's span JSON). A combining mark stays with the character
+    before it."""
+    spans, start, after_character = [], None, False
     for i, c in enumerate(text):
-        chinese = any(first <= ord(c) <= last for first, last in CHINESE)
-        if c in SPACES or chinese:
+        if c in SPACES:
             if start is not None:
                 spans.append((start, i))
                 start = None
-            if chinese:
-                spans.append((i, i + 1))
+            after_character = False
+            continue
+        if is_mark(c) and after_character and start is None and spans:
+            spans[-1] = (spans[-1][0], i + 1)  # the mark of a one-character word
+            continue
+        if is_mark(c) and start is not None:
+            continue
+        after_character = True
+        if SPLIT == "characters" or any(first <= ord(c) <= last for first, last in CHINESE):
+            if start is not None:
+                spans.append((start, i))
+                start = None
+            spans.append((i, i + 1))
         elif start is None:
             start = i
     if start is not None:

@@ -81,8 +81,10 @@ TEST(CudaForecast, TheCpuForecastHasNoOverheadAndEveryBudgetSeesTheTensorPeak) {
 TEST(CudaForecast, ACapIsComparedWithTheReservedPeakTheDeviceWithTheProcessTotal) {
     auto training = settingsOn("cuda:0");
     const auto forecast = forecastMemory(miniLm(), training, ExampleLengths(128));
-    // No GPU here: the compute capability is unknown, the smaller workspaces are assumed.
-    const auto overheads = cudaOverheads(forecast.activations, 0, 1);
+    // The device's compute capability decides the workspaces: unknown (0, the smaller ones
+    // assumed) without a GPU, the GPU's own where there is one (the GPU kit runs this suite).
+    const auto overheads =
+        cudaOverheads(forecast.activations, deviceTraits(training.device).computeMajor, 1);
     EXPECT_EQ(forecast.allocatorOverhead, overheads.allocatorOverhead);
     EXPECT_EQ(forecast.outsideAllocator, kCudaContextBytes);
     EXPECT_EQ(forecast.reserved(), forecast.total() + forecast.allocatorOverhead);

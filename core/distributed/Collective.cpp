@@ -97,6 +97,10 @@ constexpr int kMaxPort = 65535;
 
 }  // namespace
 
+std::chrono::milliseconds ncclTimeout(std::chrono::milliseconds collective) {
+    return std::max(std::chrono::milliseconds(1000), collective / 2);
+}
+
 std::chrono::milliseconds collectiveTimeout() {
     constexpr int kLongest = 86400;
     const int seconds =
@@ -303,7 +307,7 @@ std::unique_ptr<Collective> Collective::connect(const WorldInfo& world, c10::Dev
             // NCCL binds each rank to its device; it connects lazily, at the first collective.
             c10::cuda::set_device(device.index());
             auto options = c10d::ProcessGroupNCCL::Options::create();
-            options->timeout = timeout;
+            options->timeout = ncclTimeout(timeout);
             impl->group = c10::make_intrusive<c10d::ProcessGroupNCCL>(impl->store, world.rank,
                                                                       world.size, options);
             impl->hostGroup =

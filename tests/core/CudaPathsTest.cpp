@@ -19,10 +19,10 @@
 
 #include "TinyModel.h"
 #include "TrainerProbes.h"
+#include "data/HostReads.h"
 #include "distributed/Collective.h"
 #include "memory/MemoryMonitor.h"
 #include "train/FusedAdamW.h"
-#include "data/HostReads.h"
 #include "train/MixedPrecision.h"
 #include "train/RandomState.h"
 #include "train/Recompute.h"
@@ -191,6 +191,17 @@ TEST(NcclErrorHandling, CleanUpOnlyUnlessTheUserChoseOtherwise) {
         ::setenv(kVariable, saved.c_str(), 1);
     } else {
         ::unsetenv(kVariable);
+    }
+}
+
+TEST(NcclErrorHandling, TheGpusWaitForADeadPeerEndsBeforeTheHostsWould) {
+    // A survivor whose GPU waits in a dead peer's all-reduce waits NCCL's timeout; the host's
+    // Gloo agreement waits the collective timeout. NCCL's is the shorter, from the default to
+    // the shortest setting.
+    for (const auto collective : {collectiveTimeout(), std::chrono::milliseconds(300'000),
+                                  std::chrono::milliseconds(4000)}) {
+        EXPECT_LT(ncclTimeout(collective), collective) << collective.count() << " ms";
+        EXPECT_GE(ncclTimeout(collective), std::chrono::milliseconds(1000));
     }
 }
 

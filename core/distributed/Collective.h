@@ -45,6 +45,12 @@ std::chrono::milliseconds collectiveTimeout();
 /// NCCL's own timeout for a collective timeout: half of it (at least 1 s), so that a GPU waiting
 /// for a dead peer gives up before the host's Gloo agreement would.
 std::chrono::milliseconds ncclTimeout(std::chrono::milliseconds collective);
+/// `--nproc processes` on a CUDA device of a node that shows visibleDevices GPUs: throws InputError
+/// before any worker starts when NCCL would run more ranks than GPUs (two ranks on one GPU: NCCL
+/// fails at the first collective, "Duplicate GPU detected"), naming Gloo
+/// (BERT_STUDIO_DISTRIBUTED_BACKEND=gloo) for a rehearsal of several ranks on one GPU. Nothing
+/// without NCCL, under Gloo, or without a GPU (the run then says there is none).
+void refuseMoreRanksThanGpus(int processes, int visibleDevices);
 /// PyTorch DDP's gradient buckets: the first small, so reduction can start early, then 25 MiB.
 inline constexpr std::int64_t kFirstBucketBytes = std::int64_t{1} << 20;
 inline constexpr std::int64_t kBucketBytes = std::int64_t{25} << 20;

@@ -17,6 +17,7 @@
 #include <torch/csrc/autograd/grad_mode.h>
 #include <torch/nn/modules/linear.h>
 
+#include "Error.h"
 #include "TinyModel.h"
 #include "TrainerProbes.h"
 #include "data/HostReads.h"
@@ -173,6 +174,28 @@ TEST(DataParallelDevices, EachRankTakesItsLocalRankModuloTheVisibleDevices) {
     world.localRank = 5;
     EXPECT_EQ(world.deviceForRank("cuda", 4), "cuda:1");
     EXPECT_EQ(resolveDevice(c10::Device(c10::kCPU)), c10::Device(c10::kCPU));
+}
+
+TEST(DataParallelDevices, MoreRanksThanGpusUnderNcclAreRefusedBeforeAnyStarts) {
+#ifdef BERT_STUDIO_WITH_NCCL
+    constexpr const char* kVariable = "BERT_STUDIO_DISTRIBUTED_BACKEND";
+    ASSERT_EQ(std::getenv(kVariable), nullptr);
+    try {
+        refuseMoreRanksThanGpus(4, 2);
+        ADD_FAILURE() << "4 ranks on 2 GPUs under NCCL were let through";
+    } catch (const InputError& error) {
+        const std::string message = error.what();
+        EXPECT_NE(message.find("--nproc 2 or fewer"), std::string::npos) << message;
+        EXPECT_NE(message.find("BERT_STUDIO_DISTRIBUTED_BACKEND=gloo"), std::string::npos);
+    }
+    EXPECT_NO_THROW(refuseMoreRanksThanGpus(2, 2));
+    EXPECT_NO_THROW(refuseMoreRanksThanGpus(2, 0)) << "no GPU: the run says so itself";
+    ::setenv(kVariable, "gloo", 1);
+    EXPECT_NO_THROW(refuseMoreRanksThanGpus(4, 1)) << "Gloo rehearses ranks on one GPU";
+    ::unsetenv(kVariable);
+#else
+    GTEST_SKIP() << "this build has no NCCL";
+#endif
 }
 
 TEST(NcclErrorHandling, CleanUpOnlyUnlessTheUserChoseOtherwise) {

@@ -21,6 +21,16 @@ WARMUP_STEPS = 2
 MIB = 1024 * 1024
 
 
+def _git(*args):
+    """git's answer in the clone, or "" where git or the repository is missing (the GPU machine
+    may have no git, and the working tree travels there without .git)."""
+    try:
+        return subprocess.run(["git", "-C", str(ROOT), *args], capture_output=True,
+                              text=True).stdout.strip()
+    except OSError:
+        return ""
+
+
 def machine():
     """Where the figures came from."""
     import torch
@@ -33,11 +43,9 @@ def machine():
                 break
     with open("/proc/meminfo") as f:
         memory_kib = int(f.readline().split()[1])
-    commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
-                            capture_output=True, text=True).stdout.strip()
+    commit = _git("rev-parse", "--short", "HEAD")
     # Tracked files changed since that commit: the figures are not the commit's alone.
-    if commit and subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "--untracked-files=no"],
-                                 capture_output=True, text=True).stdout.strip():
+    if commit and _git("status", "--porcelain", "--untracked-files=no"):
         commit += " with uncommitted changes"
     if not commit and (ROOT / ".gpu-kit" / "commit").is_file():  # a working tree copied without .git
         commit = (ROOT / ".gpu-kit" / "commit").read_text().strip()

@@ -20,6 +20,7 @@ in), so both sides train the same head.
 """
 import argparse
 import csv
+import dataclasses
 import json
 import os
 import sys
@@ -114,7 +115,9 @@ class TokenCounter:
     def __call__(self, module, args, kwargs):
         mask = kwargs.get("attention_mask")
         if mask is not None and module.training:
-            self.batches.append((int(mask.sum()), mask.numel()))
+            # The sum stays a tensor until training ends: int() here would wait for the GPU at
+            # every micro-batch, a wait of our making that Trainer itself does not have.
+            self.batches.append((mask.detach().sum(), mask.numel()))
 
 
 class StepTimes(TrainerCallback):
@@ -138,22 +141,31 @@ class StepTimes(TrainerCallback):
         self.started = time.perf_counter()
 
     def on_step_end(self, args, state, control, **kwargs):
+        if state.global_step >= state.max_steps and torch.cuda.is_available() and not args.use_cpu:
+            # The last step's time includes the work still queued on the GPU, as ours does with
+            # the read that reports its last step.
+            torch.cuda.synchronize()
         batches = self.counter.batches[self.consumed:]
         self.consumed = len(self.counter.batches)
         step = {
             "step": state.global_step,
             "end_seconds": time.perf_counter() - self.started,
             "examples": self.examples_per_step,
-            "real_tokens": sum(b[0] for b in batches),
+            "real_tokens": [b[0] for b in batches],  # tensors, summed at the end of training
             "padded_tokens": sum(b[1] for b in batches),
         }
         if self.losses is not None and self.losses:
-            step["loss"] = sum(self.losses)  # each micro-batch's share of the step's mean
+            step["loss"] = list(self.losses)  # tensors: each micro-batch's share of the mean
             self.losses.clear()
         self.steps.append(step)
         self.peak_training = status_bytes("VmHWM")
 
     def on_train_end(self, args, state, control, **kwargs):
+        # The figures kept on the device, read once now.
+        for step in self.steps:
+            step["real_tokens"] = int(sum(int(t) for t in step["real_tokens"]))
+            if "loss" in step:
+                step["loss"] = sum(float(loss) for loss in step["loss"])
         if torch.cuda.is_available() and not args.use_cpu:
             self.cuda_peaks = (torch.cuda.max_memory_allocated(), torch.cuda.max_memory_reserved())
 
@@ -174,7 +186,9 @@ class LossRecordingTrainer(Trainer):
         loss = result[0] if return_outputs else result
         if model.training:
             share = 1.0 if num_items_in_batch is not None and self.model_accepts_loss_kwargs else 1.0 / self.accumulation
-            self.recorded_losses.append(float(loss.detach()) * share)
+            # Kept on the device (read when training ends): float() here would wait for the GPU
+            # at every micro-batch.
+            self.recorded_losses.append(loss.detach().double() * share)
         return result
 
 
@@ -262,13 +276,19 @@ def main():
     counter = TokenCounter()
     model.register_forward_pre_hook(counter, with_kwargs=True)
 
+    # transformers renamed gradient_checkpointing to activation_checkpointing (5.23 has both
+    # spellings, 5.17, the GPU machine's, only the old one): pass the one this version has.
+    fields = {field.name for field in dataclasses.fields(TrainingArguments)}
+    checkpointing = ("activation_checkpointing" if "activation_checkpointing" in fields
+                     else "gradient_checkpointing")
     training_args = TrainingArguments(
+        **{checkpointing: args.gradient_checkpointing},
         output_dir=args.output_dir, use_cpu=args.device == "cpu", report_to=[], disable_tqdm=True, seed=args.seed,
         per_device_train_batch_size=args.batch_size, per_device_eval_batch_size=args.eval_batch_size,
         gradient_accumulation_steps=args.accumulation, max_steps=args.max_steps,
         learning_rate=args.lr, weight_decay=args.weight_decay, warmup_steps=args.warmup_ratio,
         max_grad_norm=args.max_grad_norm, bf16=args.precision == "bf16", fp16=args.precision == "fp16",
-        activation_checkpointing=args.gradient_checkpointing, optim=args.optim,
+        optim=args.optim,
         train_sampling_strategy=("group_by_length" if args.group_by_length
                                  else "sequential" if args.no_shuffle else "random"),
         logging_strategy="no", save_strategy="no", eval_strategy="no", dataloader_num_workers=0)

@@ -24,15 +24,15 @@
 #include "io/Json.h"
 #include "memory/DeviceTraits.h"
 #include "memory/MemoryMonitor.h"
-#include "train/EvaluationForecast.h"
-#include "train/MemoryForecast.h"
 #include "memory/ProcessMemory.h"
 #include "model/FamilyTraits.h"
 #include "model/Inference.h"
 #include "runs/OutputPaths.h"
 #include "task/TaskGuess.h"
 #include "text/Format.h"
+#include "train/EvaluationForecast.h"
 #include "train/EventStream.h"
+#include "train/MemoryForecast.h"
 #include "train/Metrics.h"
 #include "train/TrainingOptions.h"
 
@@ -201,13 +201,13 @@ public:
                           {"micro_batch", m.microBatch},
                           {"accumulation", m.accumulation}});
         peakResidentTraining_ = peakResidentBytes();
-        peakReserved_ = std::max(peakReserved_, m.memory.reserved);
+        // The allocator's own peak between logged steps, as torch.cuda.max_memory_reserved()
+        // reports it: what it holds at the moment of logging misses the step's highest point.
+        peakReserved_ = std::max(peakReserved_, m.memory.reservedPeak);
     }
     void onEvaluation(const EvalMetrics& m) override {
-        nlohmann::json evaluation = {{"step", m.step},
-                                     {"loss", m.loss},
-                                     {"accuracy", m.accuracy},
-                                     {"macro_f1", m.macroF1}};
+        nlohmann::json evaluation = {
+            {"step", m.step}, {"loss", m.loss}, {"accuracy", m.accuracy}, {"macro_f1", m.macroF1}};
         if (m.task.is_object()) {
             evaluation["task"] = m.task.value("figures", nlohmann::json::object());
         }
@@ -338,8 +338,8 @@ TrainingJob TrainArguments::resolve(std::string* note) const {
         // A file of 0/1 columns trains on the columns the guess found, as the studio does.
         resolved.data.task.labelColumns = guess.labelColumns;
         if (note != nullptr) {
-            *note = "task: " + toString(guess.kind) + " (" + guess.reason +
-                    "; --task chooses another)";
+            *note =
+                "task: " + toString(guess.kind) + " (" + guess.reason + "; --task chooses another)";
         }
     }
     return resolved;

@@ -12,6 +12,7 @@
 #include "Error.h"
 #include "distributed/Collective.h"
 #include "hf/ModelCache.h"
+#include "memory/MemoryMonitor.h"
 #include "runs/RunExport.h"
 #include "runs/RunStore.h"
 #include "train/TrainingOptions.h"
@@ -109,8 +110,8 @@ void addTrainingFlags(CLI::App& command, bert::cli::TrainArguments& args) {
         .add_option("--task", args.task,
                     "What to learn: single-label, multi-label, regression or token-classification "
                     "(default: guessed from the data, and said before training)")
-        ->check(CLI::IsMember({"single-label", "multi-label", "regression",
-                               "token-classification"}));
+        ->check(
+            CLI::IsMember({"single-label", "multi-label", "regression", "token-classification"}));
     command.add_option("--label-separator", args.job.data.task.labelSeparator,
                        "Multi-label: what separates the labels in the label column (default: "
                        "guessed, ; or |)");
@@ -173,9 +174,10 @@ int main(int argc, char** argv) {
     std::string inspectFolder = defaultModel;
     bool inspectJson = false;
     auto* inspect = app.add_subcommand("inspect", "Show a model folder's configuration and size");
-    inspect->add_option("model", inspectFolder,
-                        "Model folder (config.json, tokenizer, weights), or a model id of the "
-                        "local Hugging Face cache")
+    inspect
+        ->add_option("model", inspectFolder,
+                     "Model folder (config.json, tokenizer, weights), or a model id of the "
+                     "local Hugging Face cache")
         ->capture_default_str();
     inspect->add_flag("--json", inspectJson, "Print JSON");
 
@@ -183,8 +185,9 @@ int main(int argc, char** argv) {
     predictArgs.modelFolder = defaultModel;
     auto* predict =
         app.add_subcommand("predict", "Label probabilities of texts, standard input or a file");
-    predict->add_option("--model,-m", predictArgs.modelFolder,
-                        "Model folder, or a model id of the local Hugging Face cache")
+    predict
+        ->add_option("--model,-m", predictArgs.modelFolder,
+                     "Model folder, or a model id of the local Hugging Face cache")
         ->capture_default_str();
     predict->add_option("--run", predictArgs.run, "Use the best model of this stored run");
     predict->add_option("texts", predictArgs.texts,
@@ -341,6 +344,10 @@ int main(int argc, char** argv) {
                                               std::cerr);
             }
             if (trainArgs.job.training.processes > 1) {
+                if (trainArgs.job.training.device.rfind("cuda", 0) == 0) {
+                    bert::refuseMoreRanksThanGpus(trainArgs.job.training.processes,
+                                                  bert::cudaDeviceCount());
+                }
                 return bert::cli::launchWorkers(trainArgs.job.training.processes, argc, argv,
                                                 cancelRequested, std::cerr);
             }

@@ -5,7 +5,8 @@
 #                    libraries, CMake files), unpacked there into a private prefix, never into /
 #   .gpu-kit/vocab/  MiniLM's tokenizer files (the models are built there with random weights)
 #   .gpu-kit/commit  the commit the kit was made from (the working tree travels without .git)
-# Then prints the device call that runs benchmarks/gpu/run.sh. Takes seconds after the first time.
+# Then prints the one device call that runs benchmarks/gpu/run.sh. Takes seconds after the first
+# time.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 kit="$root/.gpu-kit"
@@ -38,7 +39,7 @@ git -C "$root" rev-parse --short HEAD >"$kit/commit"
 echo "prepare: $(du -sh "$kit" | cut -f1) in $kit (the limit for all carried paths is 64 MiB)"
 du -sh "$kit"/* | sed 's/^/  /'
 cat <<'CALL'
-Then, on the GPU machine (one device call each; about 10 minutes together):
-  run(command="bash benchmarks/gpu/run.sh build-and-test", carry=[".gpu-kit"])
-  run(command="bash benchmarks/gpu/run.sh matrix", carry=[".gpu-kit", "build/gpu"])
+Then, on the GPU machine, one device call (it builds there; nothing built here travels):
+  run(command="bash benchmarks/gpu/run.sh", carry=[".gpu-kit"], timeout_s=600)
+Rehearse that call here first: benchmarks/gpu/rehearse.sh
 CALL

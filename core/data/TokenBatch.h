@@ -28,6 +28,16 @@ struct AttentionGroup {
     /// Packed: [tokens] int64 on the device, each token's row g x S + s in the group's padded
     /// grid; undefined when the group has no padding (its tokens are the grid).
     at::Tensor gridRows;
+    /// The additive attention masks made from keepMask and a sliding window, by half window
+    /// (0: none) and dtype (model/Attention.cpp): made once per micro-batch and shared by every
+    /// layer that asks for the same one. Each of ModernBERT's local layers once built its own
+    /// int64 S x S band and kept its own G x S x S mask for backward.
+    struct AdditiveMask {
+        std::int64_t halfWindow = 0;
+        at::ScalarType dtype = at::kFloat;
+        at::Tensor mask;  ///< undefined: every pair is attended
+    };
+    mutable std::vector<AdditiveMask> additiveMasks;
 };
 
 /// How a micro-batch's tokens sit in its hidden states.

@@ -97,6 +97,29 @@ constexpr int kMaxPort = 65535;
 
 }  // namespace
 
+void refuseMoreRanksThanGpus(int processes, int visibleDevices) {
+#ifdef BERT_STUDIO_WITH_NCCL
+    const bool glooAsked = environmentText("BERT_STUDIO_DISTRIBUTED_BACKEND") == "gloo";
+    if (glooAsked || visibleDevices <= 0 || processes <= visibleDevices) {
+        return;
+    }
+    throw InputError("--nproc " + std::to_string(processes) +
+                     " on CUDA needs a GPU per process, and " + "this machine shows " +
+                     std::to_string(visibleDevices) + (visibleDevices == 1 ? " GPU" : " GPUs") +
+                     " (NCCL cannot put two ranks on one); " + "use --nproc " +
+                     std::to_string(visibleDevices) +
+                     " or fewer, or BERT_STUDIO_DISTRIBUTED_BACKEND=gloo to rehearse several ranks "
+                     "on one GPU");
+#else
+    (void)processes;
+    (void)visibleDevices;
+#endif
+}
+
+std::chrono::milliseconds ncclTimeout(std::chrono::milliseconds collective) {
+    return std::max(std::chrono::milliseconds(1000), collective / 2);
+}
+
 std::chrono::milliseconds collectiveTimeout() {
     constexpr int kLongest = 86400;
     const int seconds =
@@ -303,7 +326,7 @@ std::unique_ptr<Collective> Collective::connect(const WorldInfo& world, c10::Dev
             // NCCL binds each rank to its device; it connects lazily, at the first collective.
             c10::cuda::set_device(device.index());
             auto options = c10d::ProcessGroupNCCL::Options::create();
-            options->timeout = timeout;
+            options->timeout = ncclTimeout(timeout);
             impl->group = c10::make_intrusive<c10d::ProcessGroupNCCL>(impl->store, world.rank,
                                                                       world.size, options);
             impl->hostGroup =

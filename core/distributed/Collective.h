@@ -8,11 +8,15 @@
 // ends the others with a CollectiveError (exit code 3), never a hang.
 //
 // What NCCL can promise of that: its collectives run on the GPU and are bounded by NCCL's own
-// timeout (the watchdog thread). prepareNcclErrorHandling has the watchdog abort the
-// communicators instead of killing the process, and the Gloo agreement every step makes on the
-// host (out-of-memory flag, tokens) meets a dead or silent peer within the timeout: the
-// survivors end with the CollectiveError and exit 3, as under Gloo. It cannot promise that
-// when the watchdog itself hangs (an ncclCommAbort stuck in the driver): PyTorch's heartbeat
+// timeout (the watchdog thread), ncclTimeout(): half the collective timeout. A peer that dies
+// while the survivors' GPUs wait in its all-reduce leaves them waiting that long: their next
+// read of a figure (data/HostReads.h) waits for the GPU, which waits for NCCL, until the watchdog
+// aborts the communicators (prepareNcclErrorHandling has it abort them instead of killing the
+// process) and the read fails. A peer that dies between collectives is met sooner, by the Gloo
+// agreement every step makes on the host (out-of-memory flag, tokens), within the collective
+// timeout. Either way the survivors end with the CollectiveError and exit 3, as under Gloo; the
+// NCCL wait is the shorter so that the GPU's side gives up before the host's. It cannot promise
+// that when the watchdog itself hangs (an ncclCommAbort stuck in the driver): PyTorch's heartbeat
 // monitor then aborts the process after TORCH_NCCL_HEARTBEAT_TIMEOUT_SEC with its own message
 // (signal 6); nor when the GPU is lost (Xid errors), where CUDA fails the process first.
 //
@@ -38,6 +42,15 @@ inline constexpr std::chrono::seconds kDefaultCollectiveTimeout{300};
 /// kDefaultCollectiveTimeout, or BERT_STUDIO_COLLECTIVE_TIMEOUT_S (1 to 86400 seconds) where set:
 /// a cluster whose nodes start slowly, or tests. Throws InputError for another value.
 std::chrono::milliseconds collectiveTimeout();
+/// NCCL's own timeout for a collective timeout: half of it (at least 1 s), so that a GPU waiting
+/// for a dead peer gives up before the host's Gloo agreement would.
+std::chrono::milliseconds ncclTimeout(std::chrono::milliseconds collective);
+/// `--nproc processes` on a CUDA device of a node that shows visibleDevices GPUs: throws InputError
+/// before any worker starts when NCCL would run more ranks than GPUs (two ranks on one GPU: NCCL
+/// fails at the first collective, "Duplicate GPU detected"), naming Gloo
+/// (BERT_STUDIO_DISTRIBUTED_BACKEND=gloo) for a rehearsal of several ranks on one GPU. Nothing
+/// without NCCL, under Gloo, or without a GPU (the run then says there is none).
+void refuseMoreRanksThanGpus(int processes, int visibleDevices);
 /// PyTorch DDP's gradient buckets: the first small, so reduction can start early, then 25 MiB.
 inline constexpr std::int64_t kFirstBucketBytes = std::int64_t{1} << 20;
 inline constexpr std::int64_t kBucketBytes = std::int64_t{25} << 20;

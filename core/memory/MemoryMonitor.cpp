@@ -182,14 +182,15 @@ MemorySample MemoryMonitor::sample() const {
     if (device_.is_cpu()) {
         const auto& allocator = CountingCpuAllocator::instance();
         const auto current = allocator.current();
-        return {current, allocator.peak(), current};
+        const auto peak = allocator.peak();
+        return {current, peak, current, peak};
     }
 #ifdef BERT_STUDIO_WITH_CUDA
     const auto stats = c10::cuda::CUDACachingAllocator::getDeviceStats(device_.index());
     constexpr auto kAggregate =
         static_cast<std::size_t>(c10::CachingAllocator::StatType::AGGREGATE);
     return {stats.allocated_bytes[kAggregate].current, stats.allocated_bytes[kAggregate].peak,
-            stats.reserved_bytes[kAggregate].current};
+            stats.reserved_bytes[kAggregate].current, stats.reserved_bytes[kAggregate].peak};
 #else
     return {};
 #endif

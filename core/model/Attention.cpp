@@ -30,10 +30,26 @@ at::Tensor keepOf(const at::Tensor& keepMask, std::int64_t length, std::int64_t 
                   c10::Device device) {
     at::Tensor keep = keepMask;
     if (halfWindow > 0 && halfWindow < length - 1) {
-        const auto band = slidingWindowKeep(length, halfWindow, device).view({1, 1, length, length});
+        const auto band =
+            slidingWindowKeep(length, halfWindow, device).view({1, 1, length, length});
         keep = keep.defined() ? keep.logical_and(band) : band;
     }
     return keep;
+}
+
+// The group's additive mask for halfWindow in dtype, made on its first use in this micro-batch
+// and shared by the layers after it (AttentionGroup::additiveMasks).
+at::Tensor sharedAdditiveMask(const AttentionGroup& group, std::int64_t halfWindow,
+                              at::ScalarType dtype, c10::Device device) {
+    for (const auto& made : group.additiveMasks) {
+        if (made.halfWindow == halfWindow && made.dtype == dtype) {
+            return made.mask;
+        }
+    }
+    const auto keep = keepOf(group.keepMask, group.length, halfWindow, device);
+    auto mask = keep.defined() ? additiveAttentionMask(keep, dtype) : at::Tensor();
+    group.additiveMasks.push_back({halfWindow, dtype, mask});
+    return mask;
 }
 
 }  // namespace
@@ -60,9 +76,7 @@ at::Tensor attendLayout(const at::Tensor& q, const at::Tensor& k, const at::Tens
     }
     auto attend = [&](const AttentionGroup& group, const at::Tensor& gq, const at::Tensor& gk,
                       const at::Tensor& gv) {
-        const auto keep = keepOf(group.keepMask, group.length, shape.halfWindow, q.device());
-        const auto mask =
-            keep.defined() ? additiveAttentionMask(keep, q.scalar_type()) : at::Tensor();
+        const auto mask = sharedAdditiveMask(group, shape.halfWindow, q.scalar_type(), q.device());
         return dotProductAttention(gq, gk, gv, mask, shape.dropout, training, group.sequences,
                                    seed);
     };

@@ -74,13 +74,31 @@ void SequenceClassifier::initializeClassifier(std::uint64_t seed) {
 
 // ---- shared pieces ---------------------------------------------------------------------------
 
-at::Tensor dropHidden(const at::Tensor& hidden, double p, bool training, const TokenLayout& layout) {
+at::Tensor dropHidden(const at::Tensor& hidden, double p, bool training,
+                      const TokenLayout& layout) {
     return applyDropout(hidden, p, training, MaskLayout{layout.maskRows, hidden.size(-1)});
 }
 
 at::Tensor firstTokenRows(const at::Tensor& hidden, const TokenLayout& layout) {
     return layout.packed ? hidden.index_select(0, layout.firstTokens) : hidden.select(1, 0);
 }
+
+namespace {
+
+/// Packed: [T] int64 on the device, the micro-batch sequence of each row, made from the
+/// layout's device tensors alone: a row's sequence starts at its row minus its position, and
+/// firstTokens says which sequence starts where. (From maskRows, which stays on the host for
+/// dropout's keys, it cost a pageable copy to the device, a wait for the GPU, every forward.)
+at::Tensor sequenceOfEachRow(const TokenLayout& layout) {
+    const auto options = layout.positions.options();
+    const auto rows = layout.positions.size(0);
+    const auto startRow = at::arange(rows, options) - layout.positions;
+    auto sequenceStartingAt = at::zeros({rows}, options);
+    sequenceStartingAt.index_put_({layout.firstTokens}, at::arange(layout.sequences, options));
+    return sequenceStartingAt.index_select(0, startRow);
+}
+
+}  // namespace
 
 at::Tensor meanOfTokens(const at::Tensor& hidden, const TokenLayout& layout) {
     if (!layout.packed) {
@@ -92,11 +110,12 @@ at::Tensor meanOfTokens(const at::Tensor& hidden, const TokenLayout& layout) {
         return (hidden * mask).sum(1) / mask.sum(1);
     }
     // Packed: each sequence's tokens are rows of their own; sum them by sequence.
-    const auto sequenceOfRow = at::floor_divide(layout.maskRows, kMaskPositionStride).to(hidden.device());
+    const auto sequenceOfRow = sequenceOfEachRow(layout);
     const auto sums = at::zeros({layout.sequences, hidden.size(1)}, hidden.options())
                           .index_add(0, sequenceOfRow, hidden);
-    const auto counts = at::zeros({layout.sequences}, hidden.options())
-                            .index_add(0, sequenceOfRow, at::ones({hidden.size(0)}, hidden.options()));
+    const auto counts =
+        at::zeros({layout.sequences}, hidden.options())
+            .index_add(0, sequenceOfRow, at::ones({hidden.size(0)}, hidden.options()));
     return sums / counts.unsqueeze(1);
 }
 
@@ -104,12 +123,9 @@ at::Tensor packedRows(const at::Tensor& padded, const TokenLayout& layout) {
     if (!layout.packed) {
         return padded;
     }
-    // Each packed row's key is b x kMaskPositionStride + s (data/TokenBatch.h): its row in the
-    // flattened [B x S] grid is b x S + s.
+    // A packed row of sequence b at position s is row b x S + s of the flattened [B x S] grid.
     const auto length = padded.size(1);
-    const auto sequence = at::floor_divide(layout.maskRows, kMaskPositionStride);
-    const auto position = layout.maskRows - sequence * kMaskPositionStride;
-    const auto rows = (sequence * length + position).to(padded.device());
+    const auto rows = (sequenceOfEachRow(layout) * length + layout.positions).to(padded.device());
     auto flat = padded.flatten(0, 1);
     return flat.index_select(0, rows);
 }

@@ -17,7 +17,10 @@ constexpr int kCompact = -1;  // one line per event
 constexpr auto kReplaceInvalidUtf8 = Json::error_handler_t::replace;
 
 Json memoryJson(const MemorySample& sample) {
-    return {{"current", sample.current}, {"peak", sample.peak}, {"reserved", sample.reserved}};
+    return {{"current", sample.current},
+            {"peak", sample.peak},
+            {"reserved", sample.reserved},
+            {"reserved_peak", sample.reservedPeak}};
 }
 
 MemorySample memoryOf(const Json& json) {
@@ -25,6 +28,7 @@ MemorySample memoryOf(const Json& json) {
     sample.current = json.value("current", std::int64_t{0});
     sample.peak = json.value("peak", std::int64_t{0});
     sample.reserved = json.value("reserved", std::int64_t{0});
+    sample.reservedPeak = json.value("reserved_peak", std::int64_t{0});
     return sample;
 }
 

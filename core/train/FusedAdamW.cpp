@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include <ATen/ops/_foreach_add.h>
+#include <ATen/ops/_foreach_norm.h>
 #include <ATen/ops/_fused_adamw.h>
 #include <ATen/ops/cat.h>
 #include <ATen/ops/full.h>
@@ -32,15 +33,18 @@ void refuseAmsgrad(const std::vector<torch::optim::OptimizerParamGroup>& groups,
 }  // namespace
 
 torch::Tensor gradientNorm(const std::vector<torch::Tensor>& parameters) {
-    std::vector<torch::Tensor> norms;
+    std::vector<torch::Tensor> gradients;
     for (const auto& parameter : parameters) {
         if (parameter.grad().defined()) {
-            norms.push_back(parameter.grad().norm());
+            gradients.push_back(parameter.grad());
         }
     }
-    if (norms.empty()) {
+    if (gradients.empty()) {
         return at::zeros({}, at::kFloat);
     }
+    // As clip_grad_norm_ (torch/nn/utils/clip_grad.py): the norms of all gradients in one
+    // _foreach_norm (a few kernels on CUDA, not one per parameter), then the norm of those.
+    const auto norms = at::_foreach_norm(gradients, 2);
     return norms.size() == 1 ? norms.front() : at::stack(norms).norm();
 }
 

@@ -115,6 +115,14 @@ MemoryBreakdown forecastMemory(const EncoderConfig& model, const TrainingConfig&
     const std::int64_t attentionMaps =
         cuda ? tokens * heads * kFloatBytes : heads * attentionPairs * shape.attentionMapBytes;
     const std::int64_t layerActivations = tokens * shape.layerBytesPerToken + attentionMaps;
+    // CUDA: a sliding window's additive mask, G x S x S in the attention's dtype per group, is
+    // made once per micro-batch and kept for backward by every local layer, which share it
+    // (model/Attention.cpp). (The CPU's math path counts its masks in attentionMapBytes.)
+    bool sliding = false;
+    for (std::int64_t layer = 0; layer < model.numHiddenLayers; ++layer) {
+        sliding = sliding || model.isSliding(layer);
+    }
+    const std::int64_t windowMask = cuda && sliding ? attentionPairs * e : 0;
     const std::int64_t embeddingActivations =
         training.freezeEmbeddings ? 0 : tokens * shape.embeddingBytesPerToken;
     // Autocast caches a low-precision copy of every linear weight for the step.
@@ -124,7 +132,7 @@ MemoryBreakdown forecastMemory(const EncoderConfig& model, const TrainingConfig&
     // Layers below the lowest trainable one keep nothing when the embeddings are frozen too.
     const std::int64_t quietLayers = training.freezeEmbeddings ? frozenLayers : 0;
     const std::int64_t activeLayers = layers - quietLayers;
-    std::int64_t activations = embeddingActivations + castCache;
+    std::int64_t activations = embeddingActivations + castCache + windowMask;
     if (model.head == HeadKind::Token) {
         // A token head keeps what its layers save for every token (FamilyTraits'
         // headBytesPerToken, measured equal to the allocator's), and the logits with the loss's

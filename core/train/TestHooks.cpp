@@ -1,8 +1,10 @@
 #include "train/TestHooks.h"
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
+#include <thread>
 
 #include <c10/util/Exception.h>
 
@@ -36,7 +38,33 @@ const std::optional<OutOfMemoryAt>& outOfMemoryAt() {
     return hook;
 }
 
+/// The variable's value as a positive count, or 0 when it is unset or not a number.
+std::size_t positiveSetting(const char* name) {
+    const char* text = std::getenv(name);
+    unsigned long long value = 0;
+    if (text == nullptr || std::sscanf(text, "%llu", &value) != 1) {
+        return 0;
+    }
+    return static_cast<std::size_t>(value);
+}
+
 }  // namespace
+
+void injectEvaluationOutOfMemory(std::size_t examples) {
+    const auto failing = positiveSetting("BERT_STUDIO_TEST_EVAL_OUT_OF_MEMORY");
+    if (failing == 0 || examples < failing) {
+        return;
+    }
+    TORCH_CHECK_WITH(OutOfMemoryError, false,
+                     "out of memory (BERT_STUDIO_TEST_EVAL_OUT_OF_MEMORY: an evaluation batch of ",
+                     failing, " or more fails)");
+}
+
+void standInForDeviceWait() {
+    if (const auto ms = positiveSetting("BERT_STUDIO_TEST_HOST_READ_MS"); ms > 0) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+    }
+}
 
 void injectOutOfMemory(int rank, std::size_t examples, std::size_t step) {
     const auto& hook = outOfMemoryAt();

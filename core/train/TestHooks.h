@@ -10,6 +10,15 @@
 //      process), from optimizer step FROM_STEP on (default 1), as LibTorch's allocator would say
 //      it: the recovery (halve the micro-batch on every rank, keep the effective batch) runs as
 //      for a real out-of-memory.
+//  BERT_STUDIO_TEST_EVAL_OUT_OF_MEMORY=BATCH
+//      an evaluation batch of BATCH examples or more runs out of memory after its loss was
+//      computed, while its task figures are added (the last allocations of the batch).
+//  BERT_STUDIO_TEST_HOST_READ_MS=N
+//      every read of tensor values by the host (data/HostReads.h) takes N ms longer, standing in
+//      for the wait for the GPU that such a read is on a CUDA device.
+// The first is read once (it sits on the micro-batch path); the other two at each call, so that
+// a test may set them in its own process (a getenv per read or evaluation batch costs nothing
+// beside the work around it).
 
 #include <cstddef>
 
@@ -18,5 +27,12 @@ namespace bert::test_hooks {
 /// Throws c10::OutOfMemoryError when BERT_STUDIO_TEST_OUT_OF_MEMORY says this micro-batch of
 /// `examples` on `rank` at optimizer step `step` (1-based: the step being computed) fails.
 void injectOutOfMemory(int rank, std::size_t examples, std::size_t step);
+
+/// Throws c10::OutOfMemoryError when BERT_STUDIO_TEST_EVAL_OUT_OF_MEMORY says an evaluation batch
+/// of `examples` fails.
+void injectEvaluationOutOfMemory(std::size_t examples);
+
+/// Sleeps as long as BERT_STUDIO_TEST_HOST_READ_MS says, in a host read.
+void standInForDeviceWait();
 
 }  // namespace bert::test_hooks

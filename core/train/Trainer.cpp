@@ -11,12 +11,12 @@
 
 #include "Error.h"
 #include "data/Batch.h"
+#include "data/HostReads.h"
 #include "data/Sampler.h"
 #include "distributed/Collective.h"
 #include "memory/DeviceTraits.h"
-#include "train/MemoryForecast.h"
 #include "train/FusedAdamW.h"
-#include "data/HostReads.h"
+#include "train/MemoryForecast.h"
 #include "train/Metrics.h"
 #include "train/PrefixCache.h"
 #include "train/RandomState.h"
@@ -242,6 +242,7 @@ std::optional<StepMetrics> Trainer::runStep(const std::vector<std::size_t>& wind
     applyLearningRate(lr);
     if (pending_.steps == 0) {
         monitor_.resetPeak();  // the peak of the steps up to the next logged one
+        pending_.started = start;
     }
     double realTokens = 0.0;
     double paddedTokens = 0.0;
@@ -319,7 +320,6 @@ std::optional<StepMetrics> Trainer::runStep(const std::vector<std::size_t>& wind
     pending_.lossUnits += units;
     pending_.realTokens += realTokens;
     pending_.paddedTokens += paddedTokens;
-    pending_.seconds += secondsSince(start);
     pending_.learningRate = lr;
     pending_.epochWindows = epochWindows;
     pending_.accumulation = (share.size() + microBatch_ - 1) / microBatch_;  // on each rank

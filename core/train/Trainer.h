@@ -1,6 +1,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <functional>
 #include <limits>
@@ -246,7 +247,10 @@ private:
         double lossUnits = 0.0;  ///< what their loss sum is a mean over (task/TaskObjective.h)
         double realTokens = 0.0;
         double paddedTokens = 0.0;
-        double seconds = 0.0;
+        /// When the first of these steps began. Their time runs from here to the end of the read
+        /// that reports them: on a GPU that read is where the host waits for the queued work, so
+        /// a clock stopped before it would count queueing, not computing.
+        std::chrono::steady_clock::time_point started{};
         double learningRate = 0.0;
         std::size_t epochWindows = 1;
         std::size_t accumulation = 0;

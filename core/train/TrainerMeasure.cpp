@@ -9,6 +9,7 @@
 #include "train/MemoryForecast.h"
 #include "train/Metrics.h"
 #include "train/RandomState.h"
+#include "train/TestHooks.h"
 #include "train/Trainer.h"
 
 // The Trainer's measurements: evaluation on the validation set, the trial step, and the memory
@@ -67,9 +68,12 @@ EvalMetrics Trainer::evaluate() {
                              .to(at::kFloat);
             }
             const auto target = objective_->targets(data_.validation, examples, inputs, device_);
-            const auto loss = objective_->lossSum(logits, target);
-            lossOnDevice.add_(loss.to(at::kDouble));  // after every allocation of the batch
+            const auto loss = objective_->lossSum(logits, target).to(at::kDouble);
+            test_hooks::injectEvaluationOutOfMemory(examples.size());
             evaluation->add(logits, target, start);
+            // Last, after every allocation of the batch: a batch that runs out of memory is
+            // evaluated again in halves, and its loss must not count twice.
+            lossOnDevice.add_(loss);
             start = end;
             ++batchesDone;
             reportProgress();

@@ -2,13 +2,14 @@
 // clipping and the skip decided on the device, read back in one go when a step is logged
 // (train/HostReads.h). Split from Trainer.cpp, which holds the loop around it.
 #include <algorithm>
+#include <chrono>
 
 #include <ATen/ATen.h>
 #include <torch/csrc/autograd/grad_mode.h>
 
+#include "data/HostReads.h"
 #include "distributed/Collective.h"
 #include "train/FusedAdamW.h"
-#include "data/HostReads.h"
 #include "train/MixedPrecision.h"
 #include "train/Trainer.h"
 
@@ -115,7 +116,11 @@ StepMetrics Trainer::readLoggedSteps() {
     metrics.gradNorm = gradNorm;
     metrics.lossScale = scaler_ ? values[6] : 0.0;
     metrics.skipped = pending_.steps == 1 ? lastSkipped : skippedSteps > 0;
-    const double seconds = std::max(1e-9, pending_.seconds);
+    // From the first step's start to now, after the read: evaluations and checkpoints happen
+    // between a read and the next step, so they are not counted.
+    const double seconds = std::max(
+        1e-9,
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - pending_.started).count());
     metrics.step = position_.step;
     metrics.epoch = static_cast<double>(position_.epoch) +
                     static_cast<double>(position_.window + 1) /

@@ -81,8 +81,10 @@ TEST(CudaForecast, TheCpuForecastHasNoOverheadAndEveryBudgetSeesTheTensorPeak) {
 TEST(CudaForecast, ACapIsComparedWithTheReservedPeakTheDeviceWithTheProcessTotal) {
     auto training = settingsOn("cuda:0");
     const auto forecast = forecastMemory(miniLm(), training, ExampleLengths(128));
-    // No GPU here: the compute capability is unknown, the smaller workspaces are assumed.
-    const auto overheads = cudaOverheads(forecast.activations, 0, 1);
+    // The device's compute capability decides the workspaces: unknown (0, the smaller ones
+    // assumed) without a GPU, the GPU's own where there is one (the GPU kit runs this suite).
+    const auto overheads =
+        cudaOverheads(forecast.activations, deviceTraits(training.device).computeMajor, 1);
     EXPECT_EQ(forecast.allocatorOverhead, overheads.allocatorOverhead);
     EXPECT_EQ(forecast.outsideAllocator, kCudaContextBytes);
     EXPECT_EQ(forecast.reserved(), forecast.total() + forecast.allocatorOverhead);
@@ -115,6 +117,28 @@ TEST(CudaForecast, TheLargestBatchUnderACapLeavesRoomForTheAllocatorsOverhead) {
     const auto cpuPeak = forecastMemory(miniLm(), cpu, lengths).total();
     cpu.memoryCapBytes = cpuPeak;
     EXPECT_EQ(largestFittingBatch(miniLm(), cpu, lengths, cpuPeak)->batchSize, 16U);
+}
+
+TEST(CudaForecast, ASlidingWindowsSharedMaskGrowsWithTheSquareOfTheLength) {
+    // On CUDA the only activation that grows with S x S is the window's additive mask, made once
+    // per micro-batch and shared by every local layer: from 128 to 256 tokens every other term
+    // doubles, the mask quadruples. A family without a window has none.
+    auto activationsAt = [](EncoderConfig model, std::int64_t length) {
+        auto training = settingsOn("cuda:0");
+        training.padding = PaddingMode::Fixed;
+        training.maxLength = static_cast<std::size_t>(length);
+        model.maxPositionEmbeddings = 1024;
+        return forecastMemory(model, training, ExampleLengths(static_cast<std::size_t>(length)))
+            .activations;
+    };
+    auto windowed = miniLm();
+    windowed.slidingLayers = {true, true, false, true, true, false};
+    windowed.localAttention = 64;
+    const std::int64_t batch = 16;
+    const std::int64_t fp32 = 4;
+    const auto quadratic = activationsAt(windowed, 256) - 2 * activationsAt(windowed, 128);
+    EXPECT_EQ(quadratic, 2 * batch * 128 * 128 * fp32) << "one mask, not one per local layer";
+    EXPECT_EQ(activationsAt(miniLm(), 256) - 2 * activationsAt(miniLm(), 128), 0);
 }
 
 TEST(Tf32, TheAdviceSuggestsItForFp32OnAmpereOnlyAndTheForecastIgnoresIt) {

@@ -17,12 +17,13 @@
 #include <torch/csrc/autograd/grad_mode.h>
 #include <torch/nn/modules/linear.h>
 
+#include "Error.h"
 #include "TinyModel.h"
 #include "TrainerProbes.h"
+#include "data/HostReads.h"
 #include "distributed/Collective.h"
 #include "memory/MemoryMonitor.h"
 #include "train/FusedAdamW.h"
-#include "data/HostReads.h"
 #include "train/MixedPrecision.h"
 #include "train/RandomState.h"
 #include "train/Recompute.h"
@@ -175,6 +176,28 @@ TEST(DataParallelDevices, EachRankTakesItsLocalRankModuloTheVisibleDevices) {
     EXPECT_EQ(resolveDevice(c10::Device(c10::kCPU)), c10::Device(c10::kCPU));
 }
 
+TEST(DataParallelDevices, MoreRanksThanGpusUnderNcclAreRefusedBeforeAnyStarts) {
+#ifdef BERT_STUDIO_WITH_NCCL
+    constexpr const char* kVariable = "BERT_STUDIO_DISTRIBUTED_BACKEND";
+    ASSERT_EQ(std::getenv(kVariable), nullptr);
+    try {
+        refuseMoreRanksThanGpus(4, 2);
+        ADD_FAILURE() << "4 ranks on 2 GPUs under NCCL were let through";
+    } catch (const InputError& error) {
+        const std::string message = error.what();
+        EXPECT_NE(message.find("--nproc 2 or fewer"), std::string::npos) << message;
+        EXPECT_NE(message.find("BERT_STUDIO_DISTRIBUTED_BACKEND=gloo"), std::string::npos);
+    }
+    EXPECT_NO_THROW(refuseMoreRanksThanGpus(2, 2));
+    EXPECT_NO_THROW(refuseMoreRanksThanGpus(2, 0)) << "no GPU: the run says so itself";
+    ::setenv(kVariable, "gloo", 1);
+    EXPECT_NO_THROW(refuseMoreRanksThanGpus(4, 1)) << "Gloo rehearses ranks on one GPU";
+    ::unsetenv(kVariable);
+#else
+    GTEST_SKIP() << "this build has no NCCL";
+#endif
+}
+
 TEST(NcclErrorHandling, CleanUpOnlyUnlessTheUserChoseOtherwise) {
     // torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp: TORCH_NCCL_ASYNC_ERROR_HANDLING's
     // default, 3 (SkipCleanUp), tears the process down from the watchdog thread: no message
@@ -191,6 +214,17 @@ TEST(NcclErrorHandling, CleanUpOnlyUnlessTheUserChoseOtherwise) {
         ::setenv(kVariable, saved.c_str(), 1);
     } else {
         ::unsetenv(kVariable);
+    }
+}
+
+TEST(NcclErrorHandling, TheGpusWaitForADeadPeerEndsBeforeTheHostsWould) {
+    // A survivor whose GPU waits in a dead peer's all-reduce waits NCCL's timeout; the host's
+    // Gloo agreement waits the collective timeout. NCCL's is the shorter, from the default to
+    // the shortest setting.
+    for (const auto collective : {collectiveTimeout(), std::chrono::milliseconds(300'000),
+                                  std::chrono::milliseconds(4000)}) {
+        EXPECT_LT(ncclTimeout(collective), collective) << collective.count() << " ms";
+        EXPECT_GE(ncclTimeout(collective), std::chrono::milliseconds(1000));
     }
 }
 

@@ -162,6 +162,21 @@ TEST(FusedAdamWTest, ADivisorFoldsClippingIntoOneStepOnly) {
     }
 }
 
+TEST(FusedAdamWTest, TheGradientNormIsClipGradNormsOverEveryParameterWithAGradient) {
+    auto parameters = makeParameters(10);
+    setGradients(parameters, 1);
+    std::vector<torch::Tensor> all = parameters.decayed;
+    all.insert(all.end(), parameters.undecayed.begin(), parameters.undecayed.end());
+    auto withoutGradient = torch::ones({3}, torch::requires_grad());
+    std::vector<torch::Tensor> listed = all;
+    listed.push_back(withoutGradient);  // frozen: no gradient, not counted
+    const double ours = gradientNorm(listed).item<double>();
+    // LibTorch's clip_grad_norm_ with a limit it never reaches reports the total norm.
+    const double reference = torch::nn::utils::clip_grad_norm_(all, 1e30);
+    EXPECT_NEAR(ours, reference, 1e-6 * reference);
+    EXPECT_EQ(gradientNorm({withoutGradient}).item<double>(), 0.0);
+}
+
 TEST(FusedAdamWTest, RefusesAmsgrad) {
     auto p = makeParameters(1);
     EXPECT_THROW(FusedAdamW(p.decayed, AdamWOptions(1e-3).amsgrad(true)), std::invalid_argument);

@@ -37,7 +37,8 @@ public:
           mode_(mode),
           wordSplit_(wordSplit),
           offsets_(taggedOffsets(set)),
-          predictions_(at::zeros({offsets_.back()},
+          // One slot per tagged token, and a last one that untagged rows write to.
+          predictions_(at::zeros({offsets_.back() + 1},
                                  at::TensorOptions().dtype(at::kDouble).device(device))) {}
 
     void add(const at::Tensor& logits, const at::Tensor& targets, std::size_t) override {
@@ -45,13 +46,15 @@ public:
         // in the same order, padded or packed alike.
         const auto rows = targets.reshape({-1, 2});
         const auto slots = rows.select(1, 1);
-        const auto tagged = slots >= 0;
+        // Untagged rows go to the scratch slot: masked_select would read its result's size
+        // from the device, a wait for the GPU at every evaluation batch.
+        const auto scratch = at::full_like(slots, offsets_.back());
+        const auto slotOrScratch = at::where(slots >= 0, slots, scratch);
         const auto predicted = logits.reshape({rows.size(0), -1}).argmax(-1);
-        predictions_.index_put_({slots.masked_select(tagged)},
-                                predicted.masked_select(tagged).to(at::kDouble));
+        predictions_.index_put_({slotOrScratch}, predicted.to(at::kDouble));
     }
 
-    at::Tensor figures() override { return predictions_; }
+    at::Tensor figures() override { return predictions_.narrow(0, 0, offsets_.back()); }
 
     TaskScores finish(const std::vector<double>& figures) const override {
         // Each tagged token's prediction back in its sentence; untagged positions are dropped
@@ -167,8 +170,8 @@ private:
 
 }  // namespace
 
-std::unique_ptr<TaskObjective> makeTokenObjective(const TrainingData& data,
-                                                  const ObjectiveOptions&, c10::Device) {
+std::unique_ptr<TaskObjective> makeTokenObjective(const TrainingData& data, const ObjectiveOptions&,
+                                                  c10::Device) {
     return std::make_unique<TokenObjective>(data);
 }
 

@@ -184,8 +184,13 @@ int main(int argc, char** argv) {
                         "Model folder, or a model id of the local Hugging Face cache")
         ->capture_default_str();
     predict->add_option("--run", predictArgs.run, "Use the best model of this stored run");
-    predict->add_option("texts", predictArgs.texts,
-                        "Texts to classify (- reads standard input, a text per line)");
+    // A text is a text whatever it looks like: CLI11 reads "[a, b]" given to a list option as
+    // two values ("[Offer, free money]" was classified as "Offer" and "free money"), unless
+    // the option takes no extra arguments.
+    predict
+        ->add_option("texts", predictArgs.texts,
+                     "Texts to classify (- reads standard input, a text per line)")
+        ->allow_extra_args(false);
     predict->add_option("--file", predictArgs.file, "Score a CSV, TSV or JSONL file instead");
     predict->add_option("--text-column", predictArgs.textColumn, "The file's text column")
         ->capture_default_str();

@@ -267,23 +267,25 @@ SessionResult runTrainingJob(const TrainingJob& requested, const std::filesystem
     if (onRunCreated) {
         onRunCreated(runId);
     }
-    if (prepared.data.skippedEmpty > 0 || prepared.data.invalidUtf8Replaced > 0 ||
-        !warnings.empty()) {
+    const auto readingNotes = prepared.data.readingNotes();
+    if (!readingNotes.empty() || !warnings.empty()) {
         ObserverList notes;
         if (observer != nullptr) {
             notes.add(observer);
         }
         RunRecorder recorder(store.file(), runId);
         notes.add(&recorder);
-        if (prepared.data.skippedEmpty > 0 || prepared.data.invalidUtf8Replaced > 0) {
+        // One line each, "file: what was done", for the studio to translate (EngineText).
+        const auto& data = prepared.data;
+        for (const auto& note : readingNotes) {
             notes.onEvent({EventKind::Info,
                            0,
-                           std::to_string(prepared.data.skippedEmpty) +
-                               " rows without text or label skipped; " +
-                               std::to_string(prepared.data.invalidUtf8Replaced) +
-                               " invalid UTF-8 sequences replaced",
-                           {{"skipped_empty", prepared.data.skippedEmpty},
-                            {"invalid_utf8", prepared.data.invalidUtf8Replaced}}});
+                           job.data.trainFile.string() + ": " + note,
+                           {{"skipped_empty", data.skippedEmpty},
+                            {"first_skipped_line", data.firstSkippedLine},
+                            {"invalid_utf8", data.invalidUtf8Replaced},
+                            {"encoding", data.encoding},
+                            {"control_characters", data.removedControls.count}}});
         }
         for (const auto& warning : warnings) {
             recorder.onEvent({EventKind::Info, 0, warning, {{"warning", true}}});  // said above

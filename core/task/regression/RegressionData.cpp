@@ -48,8 +48,7 @@ TrainingData prepareRegressionData(const DataRequest& request) {
     data.validation = tokenizeTexts(validation.examples, request.tokenizer, request.maxLength);
     data.validation.targets = scaledRows(validation.targets, data.scaling);
     data.fingerprint = train.examples.fingerprint;
-    data.skippedEmpty = train.examples.skippedEmpty;
-    data.invalidUtf8Replaced = train.examples.invalidUtf8Replaced;
+    data.noteReading(train.examples);
     return data;
 }
 

@@ -10,6 +10,7 @@
 
 #include "Error.h"
 #include "data/TableReader.h"
+#include "data/TaggedReader.h"
 #include "task/multilabel/LabelSets.h"
 
 namespace bert {
@@ -88,6 +89,16 @@ TaskGuess guessTask(const DataSpec& spec) {
     if (extension == ".conll" || extension == ".bio" || extension == ".iob" ||
         extension == ".iobes") {
         return {TaskKind::TokenClassification, "a CoNLL file of tagged words", {}};
+    }
+    // CoNLL files are often named .txt (CoNLL-2003's own) or .tsv: known by their lines.
+    if (extension == ".txt" || extension == ".tsv") {
+        std::ifstream in(file, std::ios::binary);
+        std::string head(64 * 1024, '\0');
+        in.read(head.data(), static_cast<std::streamsize>(head.size()));
+        head.resize(static_cast<std::size_t>(in.gcount()));
+        if (looksLikeConll(head)) {
+            return {TaskKind::TokenClassification, "a CoNLL file of tagged words", {}};
+        }
     }
     if (!spec.task.labelColumns.empty()) {
         return {TaskKind::MultiLabel, "one 0/1 column per label", spec.task.labelColumns};

@@ -209,6 +209,11 @@ public:
                                      {"macro_f1", m.macroF1}};
         if (m.task.is_object()) {
             evaluation["task"] = m.task.value("figures", nlohmann::json::object());
+            // A null figure's reason ("the target is constant"), beside it.
+            if (const auto undefined = m.task.value("undefined", nlohmann::json::object());
+                !undefined.empty()) {
+                evaluation["undefined"] = undefined;
+            }
         }
         evaluations_.push_back(std::move(evaluation));
     }

@@ -118,6 +118,9 @@ struct TokenizedSet {
     /// Multi-label: each example's 0/1 row over the labels; regression: its one target
     /// (standardised when the run standardises).
     std::vector<std::vector<float>> targets;
+    /// Regression: each example's target as read, in double, for the metrics (targets holds it
+    /// as the float training needs, which cannot tell 1000000.001 from 1000000).
+    std::vector<double> values;
     /// Token classification: each token's tag id, kIgnoredLabel (tokenizer/WordEncoding.h)
     /// where none is learnt: special tokens, a word's later sub-words.
     std::vector<std::vector<std::int64_t>> tokenLabels;

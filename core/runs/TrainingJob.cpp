@@ -86,6 +86,14 @@ std::vector<std::string> jobWarnings(const PreparedJob& prepared) {
         }
     }
     auto warnings = classes.empty() ? std::vector<std::string>{} : labelWarnings(classes);
+    if (prepared.data.task == TaskKind::Regression && !prepared.data.labels.names.empty()) {
+        const auto& data = prepared.data;
+        if (auto spread = targetSpreadWarning(data.train.values, data.scaling,
+                                              !data.scaling.isIdentity(), data.labels.names.front());
+            !spread.empty()) {
+            warnings.push_back(std::move(spread));
+        }
+    }
     // Weights the file did not have start from random values; transformers warns, listing
     // them (issue 26: we said nothing). A fresh classifier head is expected when fine-tuning.
     const auto& report = prepared.model.report;

@@ -48,9 +48,15 @@ bool isNumber(const std::string& cell, bool& fraction) {
     double value = 0.0;
     const auto* first = cell.data() + begin;
     const auto* last = cell.data() + end + 1;
-    const auto [stop, error] = std::from_chars(first, last, value);
-    if (error != std::errc() || stop != last || !std::isfinite(value)) {
+    // chars_format::general: never hexadecimal. "nan", "inf" and "-Infinity" count as numbers
+    // here: a number column with a few of them is a regression target (training then refuses
+    // them, naming the line), not a single-label task of hundreds of classes.
+    const auto [stop, error] = std::from_chars(first, last, value, std::chars_format::general);
+    if (error != std::errc() || stop != last) {
         return false;
+    }
+    if (!std::isfinite(value)) {
+        return true;
     }
     fraction = fraction || value != std::floor(value);
     return true;

@@ -138,6 +138,20 @@ TEST(TaskGuess, MostlyNumbersAllowsOneNonNumberInAHundredAndNoneInAFewCells) {
 namespace bert {
 namespace {
 
+// A regression target with a few NaN and infinities was guessed single-label with 158 classes,
+// "-Infinity" among them, with no word: it is a number column (training then refuses those
+// rows, naming the line).
+TEST(TaskGuess, ANumberColumnWithAFewNaNsIsStillRegression) {
+    test::TempDir dir;
+    std::string csv = "text,score\n";
+    for (int i = 0; i < 300; ++i) {
+        csv += "text " + std::to_string(i) + "," + std::to_string(i * 0.37) + "\n";
+    }
+    csv += "a,nan\nb,inf\nc,-Infinity\n";
+    const auto guess = guessTask(specOf(writeFile(dir, "scores.csv", csv), "score"));
+    EXPECT_EQ(guess.kind, TaskKind::Regression);
+}
+
 // A CoNLL file named .txt (CoNLL-2003's own name) or .tsv was not recognised: guessed
 // single-label from a table it is not. Its lines say what it is; a table of texts does not.
 TEST(TaskGuess, ACoNLLFileNamedTxtOrTsvIsKnownByItsLines) {

@@ -47,6 +47,8 @@ TrainingData prepareRegressionData(const DataRequest& request) {
     data.train.targets = scaledRows(train.targets, data.scaling);
     data.validation = tokenizeTexts(validation.examples, request.tokenizer, request.maxLength);
     data.validation.targets = scaledRows(validation.targets, data.scaling);
+    data.train.values = train.targets;
+    data.validation.values = validation.targets;
     data.fingerprint = train.examples.fingerprint;
     data.noteReading(train.examples);
     return data;

@@ -5,6 +5,7 @@
 
 #include "Error.h"
 #include "data/LabelCheck.h"
+#include "data/UnknownTokens.h"
 #include "distributed/Collective.h"
 #include "train/MemoryForecast.h"
 #include "memory/MemoryMonitor.h"
@@ -86,6 +87,17 @@ std::vector<std::string> jobWarnings(const PreparedJob& prepared) {
         }
     }
     auto warnings = classes.empty() ? std::vector<std::string>{} : labelWarnings(classes);
+    // Whether the model can read the text: the dataset tab says so; training, on the command
+    // line too, says it as well, naming the tokenizer's own unknown token.
+    if (prepared.model.tokenizer != nullptr && prepared.model.tokenizer->unkId()) {
+        UnknownTokenShare unknown;
+        for (const auto& encoding : prepared.data.train.encodings) {
+            unknown.add(encoding, *prepared.model.tokenizer);
+        }
+        if (auto warning = unknownTokenWarning(unknown); !warning.empty()) {
+            warnings.push_back(std::move(warning));
+        }
+    }
     if (prepared.data.task == TaskKind::Regression && !prepared.data.labels.names.empty()) {
         const auto& data = prepared.data;
         if (auto spread = targetSpreadWarning(data.train.values, data.scaling,

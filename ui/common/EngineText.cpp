@@ -122,6 +122,30 @@ const Pattern kPatterns[] = {
     // core/train/TrainingJob.cpp
     {R"(resumed from (.+))", QT_TRANSLATE_NOOP("EngineText", "resumed from %1"),
      "resumed from /runs/3/checkpoint-12"},
+    // core/data/UnknownTokens.cpp (unknownTokenWarning), a training warning.
+    {R"(([\d.]+)% of the tokens are unknown to the model's vocabulary \((\S+)\): it cannot read )"
+     R"(this text, and a run would learn little beyond chance; choose a model for this language)",
+     QT_TRANSLATE_NOOP("EngineText",
+                       "%1% of the tokens are unknown to the model's vocabulary (%2): it cannot "
+                       "read this text, and a run would learn little beyond chance; choose a "
+                       "model for this language"),
+     "70.0% of the tokens are unknown to the model's vocabulary ([UNK]): it cannot read this "
+     "text, and a run would learn little beyond chance; choose a model for this language"},
+    {R"(([\d.]+)% of the tokens are unknown to the model's vocabulary \((\S+)\): a run learns )"
+     R"(from the rest of the text only; a model for this language would read all of it)",
+     QT_TRANSLATE_NOOP("EngineText",
+                       "%1% of the tokens are unknown to the model's vocabulary (%2): a run "
+                       "learns from the rest of the text only; a model for this language would "
+                       "read all of it"),
+     "25.0% of the tokens are unknown to the model's vocabulary (<unk>): a run learns from the "
+     "rest of the text only; a model for this language would read all of it"},
+    {R"(([\d.]+)% of the tokens are unknown to the model's vocabulary \((\S+)\): some words are )"
+     R"(lost to it; a model for this language would read more of it)",
+     QT_TRANSLATE_NOOP("EngineText",
+                       "%1% of the tokens are unknown to the model's vocabulary (%2): some words "
+                       "are lost to it; a model for this language would read more of it"),
+     "7.2% of the tokens are unknown to the model's vocabulary (<unk>): some words are lost to "
+     "it; a model for this language would read more of it"},
     // core/data/Dataset.cpp (readingNotes), core/data/TableReader.cpp: what reading a file
     // skipped or mended, a line each after "file: ".
     {R"(rows without text or label skipped: (\d+) \(the first on line (\d+)\))",

@@ -295,9 +295,9 @@ void cleanFields(Table& table) {
         const std::size_t line = r < table.lines.size() ? table.lines[r] : 0;
         for (std::size_t c = 0; c < table.rows[r].size(); ++c) {
             auto& field = table.rows[r][c];
-            std::size_t replaced = 0;
-            auto clean = utf8::sanitize(field, &replaced);
-            if (replaced > 0) {
+            if (!utf8::validity(field).valid) {
+                std::size_t replaced = 0;
+                auto clean = utf8::sanitize(field, &replaced);
                 table.invalidUtf8Cells.push_back({r, c, firstInvalidByte(field)});
                 table.invalidUtf8Replaced += replaced;
                 field = std::move(clean);

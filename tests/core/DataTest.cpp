@@ -123,7 +123,7 @@ TEST(TableReader, AStrayNulInsideAFieldIsRemovedAndNamed) {
     EXPECT_EQ(table.removedControls.line, 2U + 2U * 700U + 1U);
     EXPECT_EQ(table.removedControls.column, "text");
     EXPECT_EQ(table.removedControls.describe(),
-              "control characters removed: 2 (the first, NUL, on line 1402 in column \"text\")");
+              "control characters removed: 2 (the first, NUL, on line 1403 in column \"text\")");
     // Training reads it and says so.
     const auto set = loadExamples(dir / "mail.csv", {});
     EXPECT_EQ(set.examples.size(), 1000U);
@@ -137,7 +137,8 @@ TEST(TableReader, AStrayNulInsideAFieldIsRemovedAndNamed) {
     // JSON Lines: an escaped NUL, and a raw control character (no JSON), named by column.
     test::writeFile(
         dir / "m.jsonl",
-        "{\"text\": \"a\\u0000b\", \"label\": \"x\"}\n{\"text\": \"c\x01d\", \"label\": "
+        "{\"text\": \"a\\u0000b\", \"label\": \"x\"}\n{\"text\": \"c\x01"
+                    "d\", \"label\": "
         "\"y\"}\n");
     const auto jsonl = readTable(dir / "m.jsonl");
     EXPECT_EQ(jsonl.rows[0][0], "ab");
@@ -196,7 +197,7 @@ TEST(Dataset, WindowsLatinFilesAreDecodedAndBrokenLabelsRefused) {
     EXPECT_EQ(set.encoding, "Windows-1252");
     EXPECT_EQ(set.invalidUtf8Replaced, 0U);
     EXPECT_EQ(readingNotes(set, true),
-              (std::vector<std::string>{"read as Windows-1252 (the file is not UTF-8)"});
+              (std::vector<std::string>{"read as Windows-1252 (the file is not UTF-8)"}));
 
     test::writeFile(dir / "mixed.csv", "text,label\nna\xC3\xAFve,ok\nautre,caf\xE8\n");
     EXPECT_EQ(inputErrorOf([&] {

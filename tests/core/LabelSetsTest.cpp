@@ -35,7 +35,7 @@ TEST(LabelSets, TheGuessReadsATableColumn) {
 // A separator inside a quoted name split it: "a;b";c gave the labels "a, b" and c.
 TEST(LabelSets, AQuotedNameKeepsItsSeparator) {
     EXPECT_EQ(splitLabels("\"a;b\";c", ';'), (LabelSet{"a;b", "c"}));
-    EXPECT_EQ(splitLabels(" c ; \"Washington, D.C.\" ", ','), (LabelSet{"c", "Washington, D.C."}));
+    EXPECT_EQ(splitLabels(" c , \"Washington, D.C.\" ", ','), (LabelSet{"c", "Washington, D.C."}));
     EXPECT_EQ(splitLabels("\"say \"\"hi\"\"\";x", ';'), (LabelSet{"say \"hi\"", "x"}));
     // A quote never closed, or followed by more text, is part of the name.
     EXPECT_EQ(splitLabels("\"open;x", ';'), (LabelSet{"\"open", "x"}));

@@ -195,9 +195,9 @@ TEST(RegressionMetrics, AnUndefinedFigureIsSaidWithWhy) {
                  {"undefined",
                   {{"pearson", "the target is constant"}, {"spearman", "the target is constant"}}}};
     const auto summary = evaluationSummary(eval);
-    EXPECT_NE(summary.find("Pearson undefined (the target is constant), Spearman undefined (the "
-                           "target is constant)"),
-              std::string::npos)
+    EXPECT_NE(summary.find("Pearson undefined (the target is constant)"), std::string::npos)
+        << summary;
+    EXPECT_NE(summary.find("Spearman undefined (the target is constant)"), std::string::npos)
         << summary;
     EXPECT_NE(summary.find("R² 0.0000"), std::string::npos) << summary;
 }

@@ -119,7 +119,7 @@ LabelSet splitLabels(std::string_view cell, char separator) {
         // A name in double quotes keeps the separators it holds ("a;b";c is {a;b, c}).
         const auto rest = trimmed(cell.substr(start));
         if (rest.starts_with('"')) {
-            const std::size_t open = cell.size() - rest.size();
+            const auto open = static_cast<std::size_t>(rest.data() - cell.data());
             std::string name;
             std::size_t i = open + 1;
             for (; i < cell.size(); ++i) {

@@ -22,10 +22,19 @@ std::string lower(std::string text) {
     return text;
 }
 
-/// A control character reading removes from a field (RemovedControls).
+/// A control character reading removes from a field (RemovedControls): NUL alone. The others
+/// stay, as pandas and transformers keep them: each tokenizer reads them as the reference does
+/// (BERT's normaliser drops them, byte-level BPE reads their bytes), and a target computed from
+/// the text in Python (a body's length) stays the text's.
 bool isStrayControl(unsigned char c) {
+    return c == 0;
+}
+
+/// A control character that JSON forbids raw in a string (tab and line breaks aside, which
+/// JSON Lines files hold between values).
+bool isRawJsonControl(unsigned char c) {
     const bool whitespace = c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
-    return (c < 0x20 && !whitespace) || c == 0x7F;
+    return c < 0x20 && !whitespace;
 }
 
 /// Removes field's stray control characters, noting them in removed; line is the field's first
@@ -51,15 +60,16 @@ void removeControls(std::string& field, std::size_t line, const std::string& col
     field.erase(end, field.end());
 }
 
-/// Writes JSON's \u escape for each stray control character of a JSON line.
+/// Writes JSON's \u escape for each raw control character of a JSON line (a NUL among them is
+/// then removed from its field, with its column named).
 void escapeControls(std::string& line) {
     if (std::none_of(line.begin(), line.end(),
-                     [](char c) { return isStrayControl(static_cast<unsigned char>(c)); })) {
+                     [](char c) { return isRawJsonControl(static_cast<unsigned char>(c)); })) {
         return;
     }
     std::string out;
     for (const char c : line) {
-        if (isStrayControl(static_cast<unsigned char>(c))) {
+        if (isRawJsonControl(static_cast<unsigned char>(c))) {
             char escape[8];
             std::snprintf(escape, sizeof escape, "\\u%04x", static_cast<unsigned>(c));
             out += escape;

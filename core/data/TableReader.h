@@ -11,9 +11,10 @@ namespace bert {
 
 enum class TableFormat { Csv, Tsv, Jsonl };
 
-/// Control characters that a file's fields held and reading removed: NUL and the other C0
-/// controls but tab, line feed, carriage return, form feed and vertical tab, and DEL. A stray
-/// one (a NUL inside one e-mail of thousands) leaves the file text; the field is kept, cleaned.
+/// Control characters that a file's fields held and reading removed: NUL, which no text holds
+/// (a NUL inside one e-mail of thousands leaves the file text; the field is kept, cleaned).
+/// Other control characters stay in the text, as pandas and transformers keep them: each
+/// tokenizer reads them as the reference does.
 struct RemovedControls {
     std::size_t count = 0;
     std::size_t line = 0;    ///< the first one's line, 1-based
@@ -63,8 +64,8 @@ TableFormat formatFromExtension(const std::filesystem::path& file);
 /// same with tabs), or JSON Lines (one object per line; numbers and booleans become text, null
 /// empty; columns in order of first appearance). A UTF-8 byte-order mark and CRLF line ends are
 /// accepted; a file with bytes that are not UTF-8 and no multi-byte UTF-8 sequence is read as
-/// Windows-1252 (Table::encoding says so); otherwise invalid UTF-8 is replaced and counted. Stray
-/// control characters are removed from the fields and counted (Table::removedControls). Reads
+/// Windows-1252 (Table::encoding says so); otherwise invalid UTF-8 is replaced and counted. A NUL
+/// past the first 8 KiB is removed from its field and counted (Table::removedControls). Reads
 /// at most maxRows rows. Throws InputError naming the file and line: an unterminated quote, a row
 /// with more fields than the header, a JSONL line that is not an object, an empty file, a file
 /// that is not text at all (a NUL byte in its first 8 KiB, as git judges, or control characters

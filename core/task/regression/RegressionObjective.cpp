@@ -49,9 +49,9 @@ public:
         const auto report = regressionReportOf(predicted, truth);
         // Why a figure is null, said where it is shown ("Pearson undefined (the target is
         // constant)"), not a blank.
-        const auto figures = toJson(report);
+        const auto reportJson = toJson(report);
         auto undefined = nlohmann::json::object();
-        for (const auto& [key, value] : figures.items()) {
+        for (const auto& [key, value] : reportJson.items()) {
             if (value.is_null()) {
                 undefined[key] = report.undefinedWhy;
             }
@@ -60,7 +60,7 @@ public:
         scores.report = {{"task", toString(TaskKind::Regression)},
                          {"main", "rmse"},
                          {"higher_is_better", false},
-                         {"figures", figures},
+                         {"figures", reportJson},
                          {"undefined", undefined},
                          {"scaling", scaling_.toJson()},
                          // The Model quality tab's scatter and residuals.

@@ -162,7 +162,7 @@ const Pattern kPatterns[] = {
      QT_TRANSLATE_NOOP("EngineText", "invalid UTF-8 sequences replaced: %1"),
      "invalid UTF-8 sequences replaced: 5"},
     {R"(control characters removed: (\d+) \(the first, (NUL|U\+[0-9A-F]{4}), on line (\d+) in )"
-     R"(column "(.*)"\))",
+     R"x(column "(.*)"\))x",
      QT_TRANSLATE_NOOP("EngineText",
                        "control characters removed: %1 (the first, %2, on line %3 in column "
                        "\"%4\")"),
@@ -171,8 +171,8 @@ const Pattern kPatterns[] = {
      R"(the header\))",
      QT_TRANSLATE_NOOP("EngineText",
                        "control characters removed: %1 (the first, %2, on line %3 in the header)"),
-     "control characters removed: 2 (the first, U+0007, on line 1 in the header)"},
-    {R"(line (\d+): the label "(.*)" holds byte (0x[0-9A-F]{2}), which is not UTF-8 \(labels )"
+     "control characters removed: 2 (the first, NUL, on line 1 in the header)"},
+    {R"x(line (\d+): the label "(.*)" holds byte (0x[0-9A-F]{2}), which is not UTF-8 \(labels )x"
      R"(that differ only there would become one\); save the file as UTF-8)",
      QT_TRANSLATE_NOOP("EngineText",
                        "line %1: the label \"%2\" holds byte %3, which is not UTF-8 (labels that "

@@ -1,4 +1,5 @@
 // bert-studio-cli: the headless face of the engine.
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <fstream>
@@ -184,13 +185,8 @@ int main(int argc, char** argv) {
                         "Model folder, or a model id of the local Hugging Face cache")
         ->capture_default_str();
     predict->add_option("--run", predictArgs.run, "Use the best model of this stored run");
-    // A text is a text whatever it looks like: CLI11 reads "[a, b]" given to a list option as
-    // two values ("[Offer, free money]" was classified as "Offer" and "free money"), unless
-    // the option takes no extra arguments.
-    predict
-        ->add_option("texts", predictArgs.texts,
-                     "Texts to classify (- reads standard input, a text per line)")
-        ->allow_extra_args(false);
+    predict->add_option("texts", predictArgs.texts,
+                        "Texts to classify (- reads standard input, a text per line)");
     predict->add_option("--file", predictArgs.file, "Score a CSV, TSV or JSONL file instead");
     predict->add_option("--text-column", predictArgs.textColumn, "The file's text column")
         ->capture_default_str();
@@ -313,8 +309,39 @@ int main(int argc, char** argv) {
                 }
             }
         }
+        // A text is a text whatever it looks like: CLI11 reads an argument "[a, b]" given to a
+        // list as its values ("[Offer, free money]" was classified as "Offer" and "free money",
+        // "[x]" as "x"). After `predict`, such an argument is marked so that CLI11 sees no
+        // brackets, and the mark removed once it is parsed.
+        constexpr char kKept = '\x1E';
+        std::vector<std::string> words(argv, argv + argc);
+        const auto predictAt = std::find(words.begin() + 1, words.end(), std::string("predict"));
+        for (auto it = predictAt; it != words.end(); ++it) {
+            if (it != predictAt && it->size() >= 2 && it->front() == '[' && it->back() == ']') {
+                it->insert(it->begin(), kKept);
+            }
+        }
+        std::vector<char*> marked;
+        for (auto& word : words) {
+            marked.push_back(word.data());
+        }
         try {
-            app.parse(argc, argv);
+            app.parse(static_cast<int>(marked.size()), marked.data());
+            auto unmark = [&](std::string& text) {
+                if (!text.empty() && text.front() == kKept) {
+                    text.erase(0, 1);
+                }
+            };
+            for (auto& text : predictArgs.texts) {
+                unmark(text);
+            }
+            unmark(predictArgs.textColumn);
+            unmark(predictArgs.labelColumn);
+            for (auto* path : {&predictArgs.modelFolder, &predictArgs.file, &predictArgs.output}) {
+                auto text = path->string();
+                unmark(text);
+                *path = text;
+            }
         } catch (const CLI::ParseError& error) {
             // --help and --version end here with 0; usage errors with the bad-input code.
             return app.exit(error) == 0 ? bert::exit_code::kDone : bert::exit_code::kBadInput;

@@ -153,6 +153,11 @@ public:
             out_ << (terminal_ ? "\n" : "") << "warning: " << event.message << "\n";
             return;
         }
+        // What reading the data skipped or mended (rows without text, a NUL removed).
+        if (event.data.is_object() && event.data.value("note", false)) {
+            out_ << (terminal_ ? "\n" : "") << "note: " << event.message << "\n";
+            return;
+        }
         if (event.kind == EventKind::OomRecovered || event.kind == EventKind::EvalOomRecovered ||
             event.kind == EventKind::StepSkipped || event.kind == EventKind::Error ||
             event.kind == EventKind::Cancelled) {

@@ -100,7 +100,11 @@ TEST_F(CliInput, OutputsThatAreNotNumbersAreRefusedWithExitThree) {
     auto bundle = test::makeModel(2, 32, 4, 0.0, 3);
     {
         const torch::NoGradGuard noGrad;
-        test::bertOf(bundle).classifier->weight.fill_(3e38F);
+        // The pooler's output is tanh(10) for every unit, so each logit is 32 x 3e38: infinite.
+        auto& bert = test::bertOf(bundle);
+        bert.bert->pooler->dense->weight.zero_();
+        bert.bert->pooler->dense->bias.fill_(10.0F);
+        bert.classifier->weight.fill_(3e38F);
     }
     exportModelFolder(dir_ / "overflow", *bundle.model, *bundle.tokenizer);
     const auto result = run({"predict", "-m", (dir_ / "overflow").string(), "good film"});

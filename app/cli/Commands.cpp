@@ -154,6 +154,11 @@ public:
             out_ << (terminal_ ? "\n" : "") << "warning: " << event.message << "\n";
             return;
         }
+        // What reading the data skipped or mended (rows without text, a NUL removed).
+        if (event.data.is_object() && event.data.value("note", false)) {
+            out_ << (terminal_ ? "\n" : "") << "note: " << event.message << "\n";
+            return;
+        }
         if (event.kind == EventKind::OomRecovered || event.kind == EventKind::EvalOomRecovered ||
             event.kind == EventKind::StepSkipped || event.kind == EventKind::Error ||
             event.kind == EventKind::Cancelled) {
@@ -210,6 +215,11 @@ public:
             {"step", m.step}, {"loss", m.loss}, {"accuracy", m.accuracy}, {"macro_f1", m.macroF1}};
         if (m.task.is_object()) {
             evaluation["task"] = m.task.value("figures", nlohmann::json::object());
+            // A null figure's reason ("the target is constant"), beside it.
+            if (const auto undefined = m.task.value("undefined", nlohmann::json::object());
+                !undefined.empty()) {
+                evaluation["undefined"] = undefined;
+            }
         }
         evaluations_.push_back(std::move(evaluation));
     }

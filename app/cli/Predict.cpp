@@ -10,8 +10,9 @@
 #include <nlohmann/json.hpp>
 
 #include "Commands.h"
-#include "PredictTasks.h"
 #include "Error.h"
+#include "PredictTasks.h"
+#include "data/Dataset.h"
 #include "data/TableReader.h"
 #include "hf/ModelFolder.h"
 #include "io/AtomicFile.h"
@@ -20,6 +21,7 @@
 #include "runs/RunStore.h"
 #include "runs/RunTask.h"
 #include "runs/TaskPrediction.h"
+#include "text/Utf8.h"
 
 namespace bert::cli {
 
@@ -106,6 +108,10 @@ int predict(const PredictArguments& args, const std::filesystem::path& database,
     std::vector<std::string> expected;
     if (!args.file.empty()) {
         const auto table = readTable(args.file);
+        for (const auto& note : readingNotes(0, 0, table.invalidUtf8Replaced, table.encoding,
+                                             table.removedControls, false)) {
+            err << "note: " << args.file.string() << ": " << note << "\n";
+        }
         const auto textColumn = table.columnIndex(args.textColumn);
         if (!textColumn) {
             throw InputError(args.file, "has no text column \"" + args.textColumn + "\"");
@@ -124,6 +130,9 @@ int predict(const PredictArguments& args, const std::filesystem::path& database,
     for (const auto& text : args.texts) {
         if (text == "-") {
             for (std::string line; std::getline(in, line);) {
+                if (!line.empty() && line.back() == '\r') {
+                    line.pop_back();  // CRLF: the \r is no part of the text
+                }
                 texts.push_back(line);
             }
         } else {
@@ -132,6 +141,17 @@ int predict(const PredictArguments& args, const std::filesystem::path& database,
     }
     if (texts.empty()) {
         throw InputError("nothing to classify: give texts, - for standard input, or --file");
+    }
+    // Bytes that are not UTF-8 are replaced, and said (--json stopped at them with exit 1 and
+    // the JSON library's own message).
+    std::size_t replaced = 0;
+    for (auto& text : texts) {
+        std::size_t count = 0;
+        text = utf8::sanitize(text, &count);
+        replaced += count;
+    }
+    if (replaced > 0) {
+        err << "note: invalid UTF-8 sequences replaced in the texts: " << replaced << "\n";
     }
 
     // The task's own reading of the model's outputs (issue 29): a run's threshold and scaling,

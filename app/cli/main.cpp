@@ -1,4 +1,5 @@
 // bert-studio-cli: the headless face of the engine.
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <fstream>
@@ -314,8 +315,39 @@ int main(int argc, char** argv) {
                 }
             }
         }
+        // A text is a text whatever it looks like: CLI11 reads an argument "[a, b]" given to a
+        // list as its values ("[Offer, free money]" was classified as "Offer" and "free money",
+        // "[x]" as "x"). After `predict`, such an argument is marked so that CLI11 sees no
+        // brackets, and the mark removed once it is parsed.
+        constexpr char kKept = '\x1E';
+        std::vector<std::string> words(argv, argv + argc);
+        const auto predictAt = std::find(words.begin() + 1, words.end(), std::string("predict"));
+        for (auto it = predictAt; it != words.end(); ++it) {
+            if (it != predictAt && it->size() >= 2 && it->front() == '[' && it->back() == ']') {
+                it->insert(it->begin(), kKept);
+            }
+        }
+        std::vector<char*> marked;
+        for (auto& word : words) {
+            marked.push_back(word.data());
+        }
         try {
-            app.parse(argc, argv);
+            app.parse(static_cast<int>(marked.size()), marked.data());
+            auto unmark = [&](std::string& text) {
+                if (!text.empty() && text.front() == kKept) {
+                    text.erase(0, 1);
+                }
+            };
+            for (auto& text : predictArgs.texts) {
+                unmark(text);
+            }
+            unmark(predictArgs.textColumn);
+            unmark(predictArgs.labelColumn);
+            for (auto* path : {&predictArgs.modelFolder, &predictArgs.file, &predictArgs.output}) {
+                auto text = path->string();
+                unmark(text);
+                *path = text;
+            }
         } catch (const CLI::ParseError& error) {
             // --help and --version end here with 0; usage errors with the bad-input code.
             return app.exit(error) == 0 ? bert::exit_code::kDone : bert::exit_code::kBadInput;

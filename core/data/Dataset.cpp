@@ -34,6 +34,62 @@ bool isBlank(const std::string& text) {
 
 }  // namespace
 
+std::string invalidLabelProblem(std::size_t line, const std::string& label, unsigned char byte) {
+    char hex[8];
+    std::snprintf(hex, sizeof hex, "0x%02X", static_cast<unsigned>(byte));
+    return "line " + std::to_string(line) + ": the label \"" + label + "\" holds byte " + hex +
+           ", which is not UTF-8 (labels that differ only there would become one); save the "
+           "file as UTF-8";
+}
+
+std::vector<std::string> readingNotes(std::size_t skippedEmpty, std::size_t firstSkippedLine,
+                                      std::size_t invalidUtf8Replaced, const std::string& encoding,
+                                      const RemovedControls& removedControls, bool labelRequired) {
+    std::vector<std::string> notes;
+    if (skippedEmpty > 0) {
+        notes.push_back(std::string(labelRequired ? "rows without text or label skipped: "
+                                                  : "rows without text skipped: ") +
+                        std::to_string(skippedEmpty) + " (the first on line " +
+                        std::to_string(firstSkippedLine) + ")");
+    }
+    if (!encoding.empty()) {
+        notes.push_back("read as " + encoding + " (the file is not UTF-8)");
+    }
+    if (invalidUtf8Replaced > 0) {
+        notes.push_back("invalid UTF-8 sequences replaced: " + std::to_string(invalidUtf8Replaced));
+    }
+    if (removedControls.count > 0) {
+        notes.push_back(removedControls.describe());
+    }
+    return notes;
+}
+
+std::vector<std::string> readingNotes(const ExampleSet& set, bool labelRequired) {
+    return readingNotes(set.skippedEmpty, set.firstSkippedLine, set.invalidUtf8Replaced,
+                        set.encoding, set.removedControls, labelRequired);
+}
+
+void copyReadingNotes(const ExampleSet& from, ExampleSet& to) {
+    to.skippedEmpty = from.skippedEmpty;
+    to.firstSkippedLine = from.firstSkippedLine;
+    to.invalidUtf8Replaced = from.invalidUtf8Replaced;
+    to.encoding = from.encoding;
+    to.removedControls = from.removedControls;
+}
+
+namespace {
+void noteTable(const Table& table, ExampleSet& set) {
+    set.invalidUtf8Replaced = table.invalidUtf8Replaced;
+    set.encoding = table.encoding;
+    set.removedControls = table.removedControls;
+}
+void noteSkipped(ExampleSet& set, std::size_t line) {
+    if (set.skippedEmpty++ == 0) {
+        set.firstSkippedLine = line;
+    }
+}
+}  // namespace
+
 std::string datasetFingerprint(const std::filesystem::path& file, const ColumnSpec& columns) {
     std::uint64_t hash = fnv1a(readInputFile(file, input_limits::kDataset));
     hash = fnv1a(columns.text + '\x1f' + columns.textPair + '\x1f' + columns.label, hash);
@@ -65,12 +121,12 @@ TextRows loadTextRows(const std::filesystem::path& file, const ColumnSpec& colum
         pairIndex = requireColumn(out.table, columns.textPair, "second text", file);
     }
     out.set.file = file;
-    out.set.invalidUtf8Replaced = out.table.invalidUtf8Replaced;
+    noteTable(out.table, out.set);
     out.set.fingerprint = datasetFingerprint(file, columns);
     for (std::size_t r = 0; r < out.table.rows.size(); ++r) {
         const auto& row = out.table.rows[r];
         if (isBlank(row[textIndex])) {
-            ++out.set.skippedEmpty;
+            noteSkipped(out.set, out.table.lines[r]);
             continue;
         }
         out.set.examples.push_back(
@@ -113,15 +169,19 @@ ExampleSet loadExamples(const std::filesystem::path& file, const ColumnSpec& col
     }
     ExampleSet set;
     set.file = file;
-    set.invalidUtf8Replaced = table.invalidUtf8Replaced;
+    noteTable(table, set);
     set.fingerprint = datasetFingerprint(file, columns);
     for (std::size_t r = 0; r < table.rows.size(); ++r) {
         const auto& row = table.rows[r];
         Example example{row[textIndex], pairIndex ? row[*pairIndex] : std::string(),
                         row[labelIndex], table.lines[r]};
         if (isBlank(example.text) || isBlank(example.label)) {
-            ++set.skippedEmpty;
+            noteSkipped(set, table.lines[r]);
             continue;
+        }
+        if (const auto* invalid = table.invalidUtf8At(r, labelIndex)) {
+            throw InputError(file,
+                             invalidLabelProblem(table.lines[r], example.label, invalid->byte));
         }
         set.examples.push_back(std::move(example));
     }
@@ -199,8 +259,7 @@ Split stratifiedSplit(const ExampleSet& all, double validationFraction, std::uin
         part->file = all.file;
         part->fingerprint = all.fingerprint;
     }
-    split.train.skippedEmpty = all.skippedEmpty;
-    split.train.invalidUtf8Replaced = all.invalidUtf8Replaced;
+    copyReadingNotes(all, split.train);
     for (std::size_t i = 0; i < all.examples.size(); ++i) {
         (inValidation[i] ? split.validation : split.train).examples.push_back(all.examples[i]);
     }

@@ -30,16 +30,37 @@ struct ExampleSet {
     std::filesystem::path file;
     std::vector<Example> examples;
     std::size_t skippedEmpty = 0;         ///< rows whose text (or label) was empty
+    std::size_t firstSkippedLine = 0;     ///< the first of them, 0 when none
     std::size_t invalidUtf8Replaced = 0;  ///< invalid UTF-8 sequences replaced by U+FFFD
+    std::string encoding;                 ///< Table::encoding: empty for UTF-8
+    RemovedControls removedControls;      ///< stray control characters removed from fields
     std::string fingerprint;              ///< 16 hex digits over the file's bytes and the columns
 };
+
+/// What reading a file left out or mended, one English sentence each, for a run's log and
+/// predict (none when nothing was): "rows without text or label skipped: 3 (the first on line
+/// 7)" (without "or label" where no label is required), "read as Windows-1252 (the file is not
+/// UTF-8)", "invalid UTF-8 sequences replaced: 2", RemovedControls::describe().
+std::vector<std::string> readingNotes(std::size_t skippedEmpty, std::size_t firstSkippedLine,
+                                      std::size_t invalidUtf8Replaced, const std::string& encoding,
+                                      const RemovedControls& removedControls, bool labelRequired);
+std::vector<std::string> readingNotes(const ExampleSet& set, bool labelRequired);
+
+/// "line 7: the label \"caf\uFFFD\" holds byte 0xE9, which is not UTF-8 (...); save the file as
+/// UTF-8": why a label cell where reading replaced invalid UTF-8 is refused.
+std::string invalidLabelProblem(std::size_t line, const std::string& label, unsigned char byte);
+
+/// Copies what reading did (skipped rows, encoding, mending) from one set to another.
+void copyReadingNotes(const ExampleSet& from, ExampleSet& to);
 
 /// 16 hex digits over a data file's bytes and the columns read from it: a run's data
 /// fingerprint, to recognise the same data (not a security hash).
 std::string datasetFingerprint(const std::filesystem::path& file, const ColumnSpec& columns);
 
 /// Reads a CSV/TSV/JSONL file and picks the columns. Throws InputError naming the file: a column
-/// missing (the message lists the columns found), and whatever readTable rejects.
+/// missing (the message lists the columns found), a label holding invalid UTF-8 (labels that
+/// differ only there would merge into one: the line and the byte are named), and whatever
+/// readTable rejects.
 ExampleSet loadExamples(const std::filesystem::path& file, const ColumnSpec& columns,
                         std::optional<TableFormat> format = std::nullopt);
 
@@ -97,6 +118,9 @@ struct TokenizedSet {
     /// Multi-label: each example's 0/1 row over the labels; regression: its one target
     /// (standardised when the run standardises).
     std::vector<std::vector<float>> targets;
+    /// Regression: each example's target as read, in double, for the metrics (targets holds it
+    /// as the float training needs, which cannot tell 1000000.001 from 1000000).
+    std::vector<double> values;
     /// Token classification: each token's tag id, kIgnoredLabel (tokenizer/WordEncoding.h)
     /// where none is learnt: special tokens, a word's later sub-words.
     std::vector<std::vector<std::int64_t>> tokenLabels;

@@ -329,6 +329,47 @@ std::string taggedFormatName(TaggedFormat format) {
     return "?";
 }
 
+bool looksLikeConll(std::string_view content) {
+    if (content.substr(0, 3) == "\xEF\xBB\xBF") {
+        content.remove_prefix(3);
+    }
+    constexpr std::size_t kLinesLooked = 2000;
+    std::size_t words = 0;
+    std::size_t tagged = 0;  // lines whose last column is a tag
+    std::size_t entities = 0;
+    std::size_t breaks = 0;
+    std::size_t looked = 0;
+    bool stop = false;
+    forEachLine(content, [&](std::string_view line, std::size_t) {
+        if (stop || ++looked > kLinesLooked) {
+            stop = true;
+            return;
+        }
+        const auto columns = columnsOf(line);
+        if (columns.empty()) {
+            breaks += words > 0 ? 1 : 0;
+            return;
+        }
+        if (columns.front() == "-DOCSTART-") {
+            return;
+        }
+        ++words;
+        if (columns.size() < 2) {
+            return;
+        }
+        const auto tag = columns.back();
+        const bool outside = tag == "O";
+        const bool entity = tag.size() > 2 && (tag[1] == '-' || tag[1] == '_') &&
+                            std::string_view("BIESLU").find(tag[0]) != std::string_view::npos;
+        tagged += outside || entity ? 1 : 0;
+        entities += entity ? 1 : 0;
+    });
+    // Nearly every line a word and a BIO/IOBES tag, some of them entities, and sentences
+    // apart; a table of text and label has neither.
+    return words >= 2 && tagged * 100 >= words * 95 && entities > 0 &&
+           (breaks > 0 || words < 50);
+}
+
 TaggedFormat taggedFormatOf(const std::filesystem::path& file, std::string_view content) {
     const std::string extension = lowerExtension(file);
     if (extension == ".conll" || extension == ".bio" || extension == ".iob" ||

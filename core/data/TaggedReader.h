@@ -54,6 +54,11 @@ struct TaggedFile {
     std::vector<TaggedSentence> sentences;
 };
 
+/// Whether content reads as CoNLL: nearly every non-blank line a word and, last, a BIO or IOBES
+/// tag ("O", "B-PER", "I_LOC", "S-ORG"...), some of them entities, with blank lines between
+/// sentences (looked at over the first 2,000 lines). How a .txt or .tsv file is known as CoNLL.
+bool looksLikeConll(std::string_view content);
+
 /// The layout of a file from its extension and, for .json/.jsonl/.ndjson, from its first
 /// object's keys ("text" and "label" for span JSON, "tokens" otherwise). Throws InputError for
 /// an extension that holds no tagged data.

@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "tokenizer/Tokenizer.h"
@@ -21,6 +22,9 @@ constexpr double kUnknownTokenWarningShare = 0.03;
 struct UnknownTokenShare {
     std::size_t unknown = 0;
     std::size_t tokens = 0;
+    /// The tokenizer's own unknown token ("[UNK]", "<unk>"), set by add(encoding, tokenizer);
+    /// empty when it has none or add was given ids alone.
+    std::string unknownToken;
 
     /// Counts the ids of one encoded example: unknownId in both totals, the other ids in
     /// specialIds in neither. Without an unknown token (byte-level BPE reads any byte) nothing
@@ -35,5 +39,13 @@ struct UnknownTokenShare {
     /// Whether the share is high enough to warn of (kUnknownTokenWarningShare).
     bool warns() const { return share() > kUnknownTokenWarningShare; }
 };
+
+/// The warning for a share that warns(), in proportion to it, naming the tokenizer's own
+/// unknown token; "" when it does not warn. Above half: "it cannot read this text, and a run
+/// would learn little beyond chance"; from 10%: "a run learns from the rest of the text only";
+/// below that (3% to 10%): "some words are lost to it". Each ends by advising a model for the
+/// language. "7.2% of the tokens are unknown to the model's vocabulary (<unk>): some words are
+/// lost to it; a model for this language would read more of it."
+std::string unknownTokenWarning(const UnknownTokenShare& share);
 
 }  // namespace bert

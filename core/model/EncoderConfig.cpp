@@ -1,5 +1,6 @@
 #include "model/EncoderConfig.h"
 
+#include <cmath>
 #include <map>
 
 #include "Error.h"
@@ -289,6 +290,25 @@ EncoderConfig EncoderConfig::fromJson(const nlohmann::json& json,
     if (config.classifierDropout) {
         requireProbability(*config.classifierDropout,
                            key(&config.classifierDropout, "classifier_dropout"), source);
+    }
+    // A layer norm's epsilon of 0 or less, or NaN, gives NaN outputs (a config with
+    // layer_norm_eps -1 printed NaN probabilities); a rotary base must be a positive number too.
+    if (!(std::isfinite(config.layerNormEps) && config.layerNormEps > 0.0)) {
+        throw InputError(source, "field \"" + key(&config.layerNormEps, "layer_norm_eps") +
+                                     "\" must be a positive number, not " +
+                                     std::to_string(config.layerNormEps));
+    }
+    for (const auto* theta : {&config.globalRopeTheta, &config.localRopeTheta}) {
+        if (!(std::isfinite(*theta) && *theta >= 0.0)) {
+            throw InputError(source, "field \"" + key(theta, "rope_theta") +
+                                         "\" must be a positive number, not " +
+                                         std::to_string(*theta));
+        }
+    }
+    if (!std::isfinite(config.initializerRange) || config.initializerRange < 0.0) {
+        throw InputError(source, "field \"" + key(&config.initializerRange, "initializer_range") +
+                                     "\" must be a number of at least 0, not " +
+                                     std::to_string(config.initializerRange));
     }
     if (config.hiddenSize % config.numAttentionHeads != 0) {
         throw InputError(source, key(&config.hiddenSize, "hidden_size") + " " +

@@ -1,7 +1,10 @@
 #include "runs/TaskPrediction.h"
 
 #include <algorithm>
+#include <cmath>
+#include <string>
 
+#include "Error.h"
 #include "model/Inference.h"
 #include "task/multilabel/MultiLabelMetrics.h"
 #include "task/token/EntityMetrics.h"
@@ -72,6 +75,12 @@ std::vector<TextPrediction> predictTexts(const TaskSettings& settings, SequenceC
         auto& prediction = out[i];
         prediction.scores.assign(scores[i].begin(), scores[i].end());
         const auto& p = prediction.scores;
+        // NaN probabilities printed as an answer (a config.json with layer_norm_eps -1 did).
+        if (!std::all_of(p.begin(), p.end(), [](double v) { return std::isfinite(v); })) {
+            throw EngineError("the model's outputs for text " + std::to_string(i + 1) +
+                              " are not numbers (NaN or infinite): its weights or its "
+                              "config.json are broken");
+        }
         switch (settings.kind) {
             case TaskKind::MultiLabel: {
                 const auto decided = decideLabels(p, settings.threshold);

@@ -5,6 +5,7 @@
 
 #include "Error.h"
 #include "data/LabelCheck.h"
+#include "data/UnknownTokens.h"
 #include "distributed/Collective.h"
 #include "train/MemoryForecast.h"
 #include "memory/MemoryMonitor.h"
@@ -86,6 +87,25 @@ std::vector<std::string> jobWarnings(const PreparedJob& prepared) {
         }
     }
     auto warnings = classes.empty() ? std::vector<std::string>{} : labelWarnings(classes);
+    // Whether the model can read the text: the dataset tab says so; training, on the command
+    // line too, says it as well, naming the tokenizer's own unknown token.
+    if (prepared.model.tokenizer != nullptr && prepared.model.tokenizer->unkId()) {
+        UnknownTokenShare unknown;
+        for (const auto& encoding : prepared.data.train.encodings) {
+            unknown.add(encoding, *prepared.model.tokenizer);
+        }
+        if (auto warning = unknownTokenWarning(unknown); !warning.empty()) {
+            warnings.push_back(std::move(warning));
+        }
+    }
+    if (prepared.data.task == TaskKind::Regression && !prepared.data.labels.names.empty()) {
+        const auto& data = prepared.data;
+        if (auto spread = targetSpreadWarning(data.train.values, data.scaling,
+                                              !data.scaling.isIdentity(), data.labels.names.front());
+            !spread.empty()) {
+            warnings.push_back(std::move(spread));
+        }
+    }
     // Weights the file did not have start from random values; transformers warns, listing
     // them (issue 26: we said nothing). A fresh classifier head is expected when fine-tuning.
     const auto& report = prepared.model.report;
@@ -273,23 +293,26 @@ SessionResult runTrainingJob(const TrainingJob& requested, const std::filesystem
     if (onRunCreated) {
         onRunCreated(runId);
     }
-    if (prepared.data.skippedEmpty > 0 || prepared.data.invalidUtf8Replaced > 0 ||
-        !warnings.empty()) {
+    const auto readingNotes = prepared.data.readingNotes();
+    if (!readingNotes.empty() || !warnings.empty()) {
         ObserverList notes;
         if (observer != nullptr) {
             notes.add(observer);
         }
         RunRecorder recorder(store.file(), runId);
         notes.add(&recorder);
-        if (prepared.data.skippedEmpty > 0 || prepared.data.invalidUtf8Replaced > 0) {
+        // One line each, "file: what was done", for the studio to translate (EngineText).
+        const auto& data = prepared.data;
+        for (const auto& note : readingNotes) {
             notes.onEvent({EventKind::Info,
                            0,
-                           std::to_string(prepared.data.skippedEmpty) +
-                               " rows without text or label skipped; " +
-                               std::to_string(prepared.data.invalidUtf8Replaced) +
-                               " invalid UTF-8 sequences replaced",
-                           {{"skipped_empty", prepared.data.skippedEmpty},
-                            {"invalid_utf8", prepared.data.invalidUtf8Replaced}}});
+                           job.data.trainFile.string() + ": " + note,
+                           {{"note", true},
+                            {"skipped_empty", data.skippedEmpty},
+                            {"first_skipped_line", data.firstSkippedLine},
+                            {"invalid_utf8", data.invalidUtf8Replaced},
+                            {"encoding", data.encoding},
+                            {"control_characters", data.removedControls.count}}});
         }
         for (const auto& warning : warnings) {
             recorder.onEvent({EventKind::Info, 0, warning, {{"warning", true}}});  // said above

@@ -10,6 +10,7 @@
 
 #include "Error.h"
 #include "data/TableReader.h"
+#include "data/TaggedReader.h"
 #include "task/multilabel/LabelSets.h"
 
 namespace bert {
@@ -47,9 +48,15 @@ bool isNumber(const std::string& cell, bool& fraction) {
     double value = 0.0;
     const auto* first = cell.data() + begin;
     const auto* last = cell.data() + end + 1;
-    const auto [stop, error] = std::from_chars(first, last, value);
-    if (error != std::errc() || stop != last || !std::isfinite(value)) {
+    // chars_format::general: never hexadecimal. "nan", "inf" and "-Infinity" count as numbers
+    // here: a number column with a few of them is a regression target (training then refuses
+    // them, naming the line), not a single-label task of hundreds of classes.
+    const auto [stop, error] = std::from_chars(first, last, value, std::chars_format::general);
+    if (error != std::errc() || stop != last) {
         return false;
+    }
+    if (!std::isfinite(value)) {
+        return true;
     }
     fraction = fraction || value != std::floor(value);
     return true;
@@ -88,6 +95,16 @@ TaskGuess guessTask(const DataSpec& spec) {
     if (extension == ".conll" || extension == ".bio" || extension == ".iob" ||
         extension == ".iobes") {
         return {TaskKind::TokenClassification, "a CoNLL file of tagged words", {}};
+    }
+    // CoNLL files are often named .txt (CoNLL-2003's own) or .tsv: known by their lines.
+    if (extension == ".txt" || extension == ".tsv") {
+        std::ifstream in(file, std::ios::binary);
+        std::string head(64 * 1024, '\0');
+        in.read(head.data(), static_cast<std::streamsize>(head.size()));
+        head.resize(static_cast<std::size_t>(in.gcount()));
+        if (looksLikeConll(head)) {
+            return {TaskKind::TokenClassification, "a CoNLL file of tagged words", {}};
+        }
     }
     if (!spec.task.labelColumns.empty()) {
         return {TaskKind::MultiLabel, "one 0/1 column per label", spec.task.labelColumns};

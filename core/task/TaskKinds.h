@@ -53,8 +53,7 @@ std::pair<TargetedExamples<Target>, TargetedExamples<Target>> splitTargeted(
         part.examples.examples.push_back(std::move(all.examples.examples[i]));
         part.targets.push_back(std::move(all.targets[i]));
     }
-    train.examples.skippedEmpty = all.examples.skippedEmpty;
-    train.examples.invalidUtf8Replaced = all.examples.invalidUtf8Replaced;
+    copyReadingNotes(all.examples, train.examples);
     return {std::move(train), std::move(validation)};
 }
 

@@ -24,6 +24,20 @@ constexpr DataReader kReaders[] = {
 
 }  // namespace
 
+std::vector<std::string> TrainingData::readingNotes() const {
+    // Single-label rows need a label too; the other tasks refuse a row without one.
+    return bert::readingNotes(skippedEmpty, firstSkippedLine, invalidUtf8Replaced, encoding,
+                              removedControls, task == TaskKind::SingleLabel);
+}
+
+void TrainingData::noteReading(const ExampleSet& set) {
+    skippedEmpty = set.skippedEmpty;
+    firstSkippedLine = set.firstSkippedLine;
+    invalidUtf8Replaced = set.invalidUtf8Replaced;
+    encoding = set.encoding;
+    removedControls = set.removedControls;
+}
+
 TrainingData prepareTrainingData(const DataSpec& spec, const Tokenizer& tokenizer,
                                  std::size_t maxLength, double validationFraction,
                                  std::uint64_t seed) {

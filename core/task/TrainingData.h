@@ -10,7 +10,6 @@
 #include "task/TaskKind.h"
 #include "task/regression/RegressionTargets.h"
 #include "task/token/TagScheme.h"
-#include "task/TaskKind.h"
 
 namespace bert {
 
@@ -38,8 +37,16 @@ struct TrainingData {
     /// Multi-label: the threshold the job fixed (TaskSpec::threshold); none: tuned.
     std::optional<double> threshold;
     std::string fingerprint;
+    /// What reading the training file skipped and mended (ExampleSet's notes).
     std::size_t skippedEmpty = 0;
+    std::size_t firstSkippedLine = 0;
     std::size_t invalidUtf8Replaced = 0;
+    std::string encoding;
+    RemovedControls removedControls;
+    /// Those notes as a sentence (readingNotes), "" when there are none.
+    std::vector<std::string> readingNotes() const;
+    /// Takes the notes of the set read.
+    void noteReading(const ExampleSet& set);
     /// Token classification: the tags' scheme (its entity reading: seqeval's default mode for
     /// BIO, strict for IOBES), and the words past max length, never learnt or scored.
     TagScheme tagScheme = TagScheme::Bio;

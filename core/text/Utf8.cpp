@@ -93,6 +93,45 @@ std::string sanitize(std::string_view text, std::size_t* replaced) {
     return out;
 }
 
+Validity validity(std::string_view text) noexcept {
+    Validity result;
+    std::size_t pos = 0;
+    while (pos < text.size()) {
+        const std::size_t start = pos;
+        const char32_t cp = decode(text, pos);
+        if (pos - start > 1) {
+            result.multiByte = true;
+        } else if (cp == kReplacement) {
+            result.valid = false;
+        }
+        if (result.multiByte && !result.valid) {
+            break;
+        }
+    }
+    return result;
+}
+
+std::string fromWindows1252(std::string_view text) {
+    // 0x80 to 0x9F; the rest of the upper half is Latin-1, the code point of the byte's value.
+    static constexpr char16_t kHigh[32] = {
+        0x20AC, 0x0081, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160,
+        0x2039, 0x0152, 0x008D, 0x017D, 0x008F, 0x0090, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022,
+        0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x009D, 0x017E, 0x0178};
+    std::string out;
+    out.reserve(text.size() + text.size() / 8);
+    for (const char c : text) {
+        const auto byte = static_cast<unsigned char>(c);
+        if (byte < 0x80U) {
+            out.push_back(c);
+        } else if (byte < 0xA0U) {
+            append(out, kHigh[byte - 0x80U]);
+        } else {
+            append(out, byte);
+        }
+    }
+    return out;
+}
+
 std::size_t length(std::string_view text) noexcept {
     std::size_t count = 0;
     for (const char c : text) {

@@ -20,6 +20,18 @@ void append(std::string& out, char32_t cp);
 /// Returns text with every invalid sequence replaced by U+FFFD; counts them into replaced.
 std::string sanitize(std::string_view text, std::size_t* replaced = nullptr);
 
+/// Whether text is valid UTF-8 throughout, and whether it holds a valid sequence of two bytes
+/// or more (a file with bytes that are not UTF-8 and no such sequence is in a one-byte code).
+struct Validity {
+    bool valid = true;
+    bool multiByte = false;
+};
+Validity validity(std::string_view text) noexcept;
+
+/// Windows-1252 text (a superset of Latin-1: what Excel saves as CSV on Windows) as UTF-8. The
+/// five bytes it leaves undefined become the C1 code points of the same value, as WHATWG does.
+std::string fromWindows1252(std::string_view text);
+
 /// Number of code points in valid UTF-8 text.
 std::size_t length(std::string_view text) noexcept;
 

@@ -116,7 +116,13 @@ WordPieceTokenizer WordPieceTokenizer::fromVocabFile(const std::filesystem::path
     if (!std::filesystem::exists(vocabFile)) {
         throw InputError(vocabFile, "is missing (a BERT model folder needs vocab.txt)");
     }
-    std::istringstream in(readInputFile(vocabFile, input_limits::kTokenizer));
+    auto content = readInputFile(vocabFile, input_limits::kTokenizer);
+    // A byte-order mark (an editor on Windows writes one) is no part of the first token: kept,
+    // "[PAD]" was read as "\uFEFF[PAD]" and the vocabulary said to lack [PAD].
+    if (content.compare(0, 3, "\xEF\xBB\xBF") == 0) {
+        content.erase(0, 3);
+    }
+    std::istringstream in(content);
     std::vector<std::string> vocabulary;
     std::string line;
     while (std::getline(in, line)) {

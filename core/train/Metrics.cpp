@@ -202,9 +202,15 @@ std::string evaluationSummary(const EvalMetrics& eval) {
     if (const auto it = task["figures"].find(main); it != task["figures"].end() && it->is_number()) {
         line = figure(figureName(main), it->get<double>());
     }
+    const auto undefined = task.value("undefined", nlohmann::json::object());
     for (const auto& [key, value] : task["figures"].items()) {
         if (key != main && value.is_number_float()) {
             line += (line.empty() ? "" : ", ") + figure(figureName(key), value.get<double>());
+        } else if (key != main && value.is_null()) {
+            // Said, with why, rather than left out (Pearson of a constant target).
+            const auto why = undefined.value(key, std::string());
+            line += (line.empty() ? "" : ", ") + figureName(key) + " undefined" +
+                    (why.empty() ? std::string() : " (" + why + ")");
         }
     }
     // Multi-label figures hold at one decision threshold: say which (and whether it was tuned).

@@ -32,6 +32,22 @@ TEST(LabelSets, TheGuessReadsATableColumn) {
     EXPECT_EQ(guessLabelSeparator(table, 1), '|');
 }
 
+// A separator inside a quoted name split it: "a;b";c gave the labels "a, b" and c.
+TEST(LabelSets, AQuotedNameKeepsItsSeparator) {
+    EXPECT_EQ(splitLabels("\"a;b\";c", ';'), (LabelSet{"a;b", "c"}));
+    EXPECT_EQ(splitLabels(" c , \"Washington, D.C.\" ", ','), (LabelSet{"c", "Washington, D.C."}));
+    EXPECT_EQ(splitLabels("\"say \"\"hi\"\"\";x", ';'), (LabelSet{"say \"hi\"", "x"}));
+    // A quote never closed, or followed by more text, is part of the name.
+    EXPECT_EQ(splitLabels("\"open;x", ';'), (LabelSet{"\"open", "x"}));
+    EXPECT_EQ(splitLabels("\"a\"b;x", ';'), (LabelSet{"\"a\"b", "x"}));
+    // Empty names, quoted or not, are dropped.
+    EXPECT_EQ(splitLabels("\"\";;x;", ';'), (LabelSet{"x"}));
+    // Through the file, as training reads it: the CSV's own quoting, then the label's.
+    const auto table = tableOf("text,tags\nx,\"\"\"a;b\"\";c\"\n");
+    EXPECT_EQ(labelSetsFromColumn(table, "tags", ';', "t.csv"),
+              (std::vector<LabelSet>{{"a;b", "c"}}));
+}
+
 TEST(LabelSets, CellsAreSplitTrimmedAndEmptyNamesDropped) {
     EXPECT_EQ(splitLabels(" a ; b;;c; ", ';'), (LabelSet{"a", "b", "c"}));
     EXPECT_EQ(splitLabels("", ';'), LabelSet{});

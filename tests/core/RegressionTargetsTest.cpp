@@ -28,7 +28,8 @@ TEST(RegressionTargets, AnythingElseIsNotANumber) {
     for (const char* cell :
          {"",         " ",    "12abc", "abc",    "nan",    "NaN",   "inf",   "-inf",
           "infinity", "0x1A", "1e400", "-1e400", "1e-400", "2,5",   "1 000", "+-1",
-          "++1",      "+",    "-",     "1e",     "e5",     "1.2.3", "3 kg"}) {
+          "++1",      "+",    "-",     "1e",     "e5",     "1.2.3", "3 kg",   "_2012_20",
+          "2012_20",  "1_000", "1e39", "-1e39", "1e308", "-Infinity"}) {
         EXPECT_EQ(parseTargetValue(cell), std::nullopt) << "\"" << cell << "\"";
     }
 }
@@ -62,7 +63,15 @@ TEST(RegressionTargets, ARefusedTargetNamesFileLineAndColumn) {
     EXPECT_NE(bad.find("scores.csv: line 17, column \"score\""), std::string::npos) << bad;
     EXPECT_NE(bad.find("\"12abc\" is not a number"), std::string::npos) << bad;
     EXPECT_NE(messageOf("").find("is empty"), std::string::npos);
-    EXPECT_NE(messageOf("nan").find("\"nan\" is not a number"), std::string::npos);
+    EXPECT_NE(messageOf("nan").find("\"nan\" is not a finite number"), std::string::npos);
+    EXPECT_NE(messageOf("-Infinity").find("\"-Infinity\" is not a finite number"),
+              std::string::npos);
+    // Near a double's limit: refused by name, not a divergence blamed on the learning rate.
+    const auto huge = messageOf("1.7e308");
+    EXPECT_NE(huge.find("line 17, column \"score\": the target 1.7e308 is too large"),
+              std::string::npos)
+        << huge;
+    EXPECT_NE(messageOf("_2012_20").find("\"_2012_20\" is not a number"), std::string::npos);
     // A decimal comma gets a hint.
     EXPECT_NE(messageOf("2,5").find("as a point"), std::string::npos);
     EXPECT_EQ(messageOf("1,000,000").find("as a point"), std::string::npos);
@@ -99,6 +108,34 @@ TEST(RegressionTargets, AConstantTargetIsCentredNotDividedByZero) {
     EXPECT_DOUBLE_EQ(scaler.mean, 4.2);
     EXPECT_EQ(scaler.scale, 1.0);
     EXPECT_TRUE(TargetScaler::fit({}).isIdentity());
+}
+
+// A target of tiny spread around 1e6: the scaler centres first (numpy and scikit-learn's
+// StandardScaler give mean 1000000.0045 and scale 0.002872281317837912 for 1e6 + 0.001 k, k < 10),
+// and training is told when a float cannot hold the spread or the target is constant.
+TEST(RegressionTargets, ATinySpreadFarFromZeroStandardisesAsNumpyAndIsWarnedOf) {
+    std::vector<double> targets;
+    for (int k = 0; k < 10; ++k) {
+        targets.push_back(1e6 + 0.001 * k);
+    }
+    const auto scaler = TargetScaler::fit(targets);
+    EXPECT_NEAR(scaler.mean, 1000000.0045, 1e-9);
+    EXPECT_NEAR(scaler.scale, 0.002872281317837912, 1e-15);
+    for (const double target : targets) {
+        EXPECT_NEAR(scaler.inverse(scaler.transform(target)), target, 1e-9);
+    }
+    // Standardised, it is learnt: nothing to say. As it is, a float reads every row as 1e6.
+    EXPECT_EQ(targetSpreadWarning(targets, scaler, true, "price"), "");
+    const auto raw = targetSpreadWarning(targets, {}, false, "price");
+    EXPECT_NE(raw.find("the target \"price\" varies too little around its mean"),
+              std::string::npos)
+        << raw;
+    EXPECT_NE(raw.find("standardise it"), std::string::npos) << raw;
+    const std::vector<double> constant(5, 7.5);
+    EXPECT_EQ(targetSpreadWarning(constant, TargetScaler::fit(constant), true, "price"),
+              "the target \"price\" is constant (5 rows): a regression has nothing to learn, and "
+              "Pearson and Spearman are undefined");
+    EXPECT_EQ(targetSpreadWarning({1.0, 2.0, 3.0}, {}, false, "price"), "");
 }
 
 TEST(RegressionTargets, TheScalerIsStoredAndReadBack) {

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "support/TestSupport.h"
+#include "data/TaggedReader.h"
 #include "task/TaskGuess.h"
 
 namespace bert {
@@ -129,6 +130,46 @@ TEST(TaskGuess, MostlyNumbersAllowsOneNonNumberInAHundredAndNoneInAFewCells) {
     EXPECT_TRUE(mostlyNumbers(998, 1000));
     EXPECT_FALSE(mostlyNumbers(989, 1000));
     EXPECT_FALSE(mostlyNumbers(0, 0));
+}
+
+}  // namespace
+}  // namespace bert
+
+namespace bert {
+namespace {
+
+// A regression target with a few NaN and infinities was guessed single-label with 158 classes,
+// "-Infinity" among them, with no word: it is a number column (training then refuses those
+// rows, naming the line).
+TEST(TaskGuess, ANumberColumnWithAFewNaNsIsStillRegression) {
+    test::TempDir dir;
+    std::string csv = "text,score\n";
+    for (int i = 0; i < 150; ++i) {
+        csv += "text " + std::to_string(i) + "," + std::to_string(i * 0.37) + "\n";
+    }
+    csv += "a,nan\nb,inf\nc,-Infinity\nd,NaN\ne,-inf\nf,nan\ng,Infinity\nh,nan\n";
+    const auto guess = guessTask(specOf(writeFile(dir, "scores.csv", csv), "score"));
+    EXPECT_EQ(guess.kind, TaskKind::Regression);
+}
+
+// A CoNLL file named .txt (CoNLL-2003's own name) or .tsv was not recognised: guessed
+// single-label from a table it is not. Its lines say what it is; a table of texts does not.
+TEST(TaskGuess, ACoNLLFileNamedTxtOrTsvIsKnownByItsLines) {
+    test::TempDir dir;
+    const std::string conll =
+        "-DOCSTART- -X- -X- O\n\n"
+        "EU NNP B-NP B-ORG\nrejects VBZ B-VP O\nGerman JJ B-NP B-MISC\ncall NN I-NP O\n. . O O\n\n"
+        "Peter\tB-PER\nBlackburn\tI-PER\n\n";
+    for (const auto* name : {"train.txt", "train.tsv"}) {
+        const auto guess = guessTask(specOf(writeFile(dir, name, conll), "label"));
+        EXPECT_EQ(guess.kind, TaskKind::TokenClassification) << name;
+        EXPECT_EQ(guess.reason, "a CoNLL file of tagged words") << name;
+        EXPECT_EQ(readTaggedFile(dir / name).sentences.size(), 2U) << name;
+    }
+    // A TSV of texts and labels, a label of "O" or not, stays a table.
+    const auto table = writeFile(dir, "texts.tsv",
+                                 "text\tlabel\ngood film\tpos\nbad film\tneg\nfine\tO\nok\tB-x\n");
+    EXPECT_NE(guessTask(specOf(table, "label")).kind, TaskKind::TokenClassification);
 }
 
 }  // namespace

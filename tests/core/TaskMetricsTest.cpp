@@ -8,6 +8,7 @@
 #include "task/multilabel/MultiLabelMetrics.h"
 #include "task/regression/RegressionMetrics.h"
 #include "task/TaskMetricsJson.h"
+#include "train/Metrics.h"
 
 namespace bert {
 namespace {
@@ -177,6 +178,28 @@ TEST(RegressionMetrics, AConstantTruthGivesRSquaredOneOrZero) {
     EXPECT_EQ(regressionReportOf(perfect, truth).r2, 1.0);
     EXPECT_EQ(regressionReportOf(off, truth).r2, 0.0);
     EXPECT_FALSE(regressionReportOf(off, truth).pearson.has_value());
+}
+
+// A constant target stored Pearson and Spearman as null and the summary left them out: they
+// are said to be undefined, and why.
+TEST(RegressionMetrics, AnUndefinedFigureIsSaidWithWhy) {
+    const std::vector<double> truth = {3.0, 3.0, 3.0};
+    const std::vector<double> off = {3.0, 2.0, 3.5};
+    EXPECT_EQ(regressionReportOf(off, truth).undefinedWhy, "the target is constant");
+    EXPECT_EQ(regressionReportOf(truth, off).undefinedWhy, "the predictions are constant");
+    EXPECT_EQ(regressionReportOf(off, off).undefinedWhy, "");
+    EvalMetrics eval;
+    eval.task = {{"task", "regression"},
+                 {"main", "rmse"},
+                 {"figures", toJson(regressionReportOf(off, truth))},
+                 {"undefined",
+                  {{"pearson", "the target is constant"}, {"spearman", "the target is constant"}}}};
+    const auto summary = evaluationSummary(eval);
+    EXPECT_NE(summary.find("Pearson undefined (the target is constant)"), std::string::npos)
+        << summary;
+    EXPECT_NE(summary.find("Spearman undefined (the target is constant)"), std::string::npos)
+        << summary;
+    EXPECT_NE(summary.find("R² 0.0000"), std::string::npos) << summary;
 }
 
 TEST(RegressionMetrics, TooFewExamplesLeaveTheCorrelationsUndefined) {

@@ -160,6 +160,15 @@ TEST(Tokenizer, VocabularyWithoutSpecialTokensIsRejected) {
     }
 }
 
+// A vocab.txt saved with a byte-order mark said "lacks the special token(s) [PAD]".
+TEST(Tokenizer, AVocabularyWithAByteOrderMarkReadsItsFirstToken) {
+    test::TempDir dir;
+    test::writeFile(dir / "vocab.txt", "\xEF\xBB\xBF[PAD]\r\n[UNK]\r\n[CLS]\r\n[SEP]\r\nhello\r\n");
+    const auto tok = WordPieceTokenizer::fromVocabFile(dir / "vocab.txt");
+    EXPECT_EQ(tok.tokenString(0), "[PAD]");
+    EXPECT_EQ(tok.encode("hello").inputIds, (std::vector<std::int32_t>{2, 4, 3}));
+}
+
 TEST(Tokenizer, ReadsTokenizerJsonWhenVocabTxtIsAbsent) {
     test::TempDir dir;
     test::writeFile(dir / "tokenizer.json", R"({

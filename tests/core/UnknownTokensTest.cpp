@@ -38,6 +38,33 @@ TEST(UnknownTokens, TheShareCountsTheTextsTokensNotTheTemplates) {
     EXPECT_DOUBLE_EQ(UnknownTokenShare{}.share(), 0.0);
 }
 
+// 7.2% unknown was called "would stay at chance": the wording follows the share, and names
+// the tokenizer's own unknown token.
+TEST(UnknownTokens, TheWarningIsInProportionToTheShare) {
+    UnknownTokenShare share;
+    share.unknownToken = "<unk>";
+    share.tokens = 1000;
+    share.unknown = 20;  // 2%: no warning
+    EXPECT_EQ(unknownTokenWarning(share), "");
+    share.unknown = 72;
+    EXPECT_EQ(unknownTokenWarning(share),
+              "7.2% of the tokens are unknown to the model's vocabulary (<unk>): some words are "
+              "lost to it; a model for this language would read more of it");
+    share.unknown = 250;
+    EXPECT_EQ(unknownTokenWarning(share),
+              "25.0% of the tokens are unknown to the model's vocabulary (<unk>): a run learns "
+              "from the rest of the text only; a model for this language would read all of it");
+    share.unknown = 700;
+    share.unknownToken = "[UNK]";
+    EXPECT_EQ(unknownTokenWarning(share),
+              "70.0% of the tokens are unknown to the model's vocabulary ([UNK]): it cannot read "
+              "this text, and a run would learn little beyond chance; choose a model for this "
+              "language");
+    const WordPieceTokenizer tokenizer(
+        {"[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "good", "film", "这"}, {});
+    EXPECT_EQ(shareOf(tokenizer, {"这部电影"}).unknownToken, "[UNK]");
+}
+
 TEST(UnknownTokens, EveryFamilysTokenizerCountsItsOwnUnknownToken) {
     using Json = nlohmann::json;
     // A SentencePiece Unigram tokenizer.json (XLM-R's kind): "zz" becomes one <unk>, id 0.
@@ -68,6 +95,10 @@ TEST(UnknownTokens, EveryFamilysTokenizerCountsItsOwnUnknownToken) {
     const auto share = shareOf(sentencePiece, {"ab zz"});
     EXPECT_EQ(share.tokens, 3U);  // ▁ab ▁ <unk>; <s> and </s> are the template's
     EXPECT_EQ(share.unknown, 1U);
+    // The warning names this tokenizer's unknown token, not [UNK].
+    EXPECT_EQ(share.unknownToken, "<unk>");
+    EXPECT_NE(unknownTokenWarning(share).find("(<unk>)"), std::string::npos)
+        << unknownTokenWarning(share);
     // Byte-level BPE (RoBERTa's kind) has no unknown token: it reads every byte.
     const Json bpe = {{"version", "1.0"},
                       {"pre_tokenizer", {{"type", "ByteLevel"}, {"add_prefix_space", false}}},

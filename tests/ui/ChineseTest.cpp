@@ -41,7 +41,7 @@ QStringList englishWords(QString text, const QStringList& names = {}) {
         QStringLiteral("safetensors"), QStringLiteral("onnx"), QStringLiteral("huggingface"),
         QStringLiteral("cache"), QStringLiteral("AVX"), QStringLiteral("AMX"),
         QStringLiteral("Lines"), QStringLiteral("csv"), QStringLiteral("tsv"),
-        QStringLiteral("jsonl"),
+        QStringLiteral("jsonl"), QStringLiteral("Windows"), QStringLiteral("NUL"),
         // strerror's words, in the system's locale
         QStringLiteral("Permission"), QStringLiteral("denied")};
     for (const auto& name : names) {

@@ -143,11 +143,63 @@ const Pattern kPatterns[] = {
     // core/train/TrainingJob.cpp
     {R"(resumed from (.+))", QT_TRANSLATE_NOOP("EngineText", "resumed from %1"),
      "resumed from /runs/3/checkpoint-12"},
-    {R"((\d+) rows without text or label skipped; (\d+) invalid UTF-8 sequences replaced)",
+    // core/data/UnknownTokens.cpp (unknownTokenWarning), a training warning.
+    {R"(([\d.]+)% of the tokens are unknown to the model's vocabulary \((\S+)\): it cannot read )"
+     R"(this text, and a run would learn little beyond chance; choose a model for this language)",
      QT_TRANSLATE_NOOP("EngineText",
-                       "%1 rows without text or label skipped; %2 invalid UTF-8 sequences "
-                       "replaced"),
-     "3 rows without text or label skipped; 0 invalid UTF-8 sequences replaced"},
+                       "%1% of the tokens are unknown to the model's vocabulary (%2): it cannot "
+                       "read this text, and a run would learn little beyond chance; choose a "
+                       "model for this language"),
+     "70.0% of the tokens are unknown to the model's vocabulary ([UNK]): it cannot read this "
+     "text, and a run would learn little beyond chance; choose a model for this language"},
+    {R"(([\d.]+)% of the tokens are unknown to the model's vocabulary \((\S+)\): a run learns )"
+     R"(from the rest of the text only; a model for this language would read all of it)",
+     QT_TRANSLATE_NOOP("EngineText",
+                       "%1% of the tokens are unknown to the model's vocabulary (%2): a run "
+                       "learns from the rest of the text only; a model for this language would "
+                       "read all of it"),
+     "25.0% of the tokens are unknown to the model's vocabulary (<unk>): a run learns from the "
+     "rest of the text only; a model for this language would read all of it"},
+    {R"(([\d.]+)% of the tokens are unknown to the model's vocabulary \((\S+)\): some words are )"
+     R"(lost to it; a model for this language would read more of it)",
+     QT_TRANSLATE_NOOP("EngineText",
+                       "%1% of the tokens are unknown to the model's vocabulary (%2): some words "
+                       "are lost to it; a model for this language would read more of it"),
+     "7.2% of the tokens are unknown to the model's vocabulary (<unk>): some words are lost to "
+     "it; a model for this language would read more of it"},
+    // core/data/Dataset.cpp (readingNotes), core/data/TableReader.cpp: what reading a file
+    // skipped or mended, a line each after "file: ".
+    {R"(rows without text or label skipped: (\d+) \(the first on line (\d+)\))",
+     QT_TRANSLATE_NOOP("EngineText",
+                       "rows without text or label skipped: %1 (the first on line %2)"),
+     "rows without text or label skipped: 3 (the first on line 7)"},
+    {R"(rows without text skipped: (\d+) \(the first on line (\d+)\))",
+     QT_TRANSLATE_NOOP("EngineText", "rows without text skipped: %1 (the first on line %2)"),
+     "rows without text skipped: 2 (the first on line 4)"},
+    {R"(read as Windows-1252 \(the file is not UTF-8\))",
+     QT_TRANSLATE_NOOP("EngineText", "read as Windows-1252 (the file is not UTF-8)"),
+     "read as Windows-1252 (the file is not UTF-8)"},
+    {R"(invalid UTF-8 sequences replaced: (\d+))",
+     QT_TRANSLATE_NOOP("EngineText", "invalid UTF-8 sequences replaced: %1"),
+     "invalid UTF-8 sequences replaced: 5"},
+    {R"(control characters removed: (\d+) \(the first, (NUL|U\+[0-9A-F]{4}), on line (\d+) in )"
+     R"x(column "(.*)"\))x",
+     QT_TRANSLATE_NOOP("EngineText",
+                       "control characters removed: %1 (the first, %2, on line %3 in column "
+                       "\"%4\")"),
+     "control characters removed: 1 (the first, NUL, on line 2345 in column \"text\")"},
+    {R"(control characters removed: (\d+) \(the first, (NUL|U\+[0-9A-F]{4}), on line (\d+) in )"
+     R"(the header\))",
+     QT_TRANSLATE_NOOP("EngineText",
+                       "control characters removed: %1 (the first, %2, on line %3 in the header)"),
+     "control characters removed: 2 (the first, NUL, on line 1 in the header)"},
+    {R"x(line (\d+): the label "(.*)" holds byte (0x[0-9A-F]{2}), which is not UTF-8 \(labels )x"
+     R"(that differ only there would become one\); save the file as UTF-8)",
+     QT_TRANSLATE_NOOP("EngineText",
+                       "line %1: the label \"%2\" holds byte %3, which is not UTF-8 (labels that "
+                       "differ only there would become one); save the file as UTF-8"),
+     "line 3: the label \"caf\xEF\xBF\xBD\" holds byte 0xE8, which is not UTF-8 (labels that "
+     "differ only there would become one); save the file as UTF-8"},
     {R"(removed (\d+) MiB an interrupted checkpoint write left)",
      QT_TRANSLATE_NOOP("EngineText", "removed %1 MiB an interrupted checkpoint write left"),
      "removed 87 MiB an interrupted checkpoint write left"},

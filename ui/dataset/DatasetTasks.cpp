@@ -47,18 +47,44 @@ constexpr int kLabelChars = 16;          // longer names are cut on the chart's 
 };
 
 /// What reading the rows left out or mended, as a sentence (empty when nothing was): rows
-/// without a text (or, where a label is required, without a label) and invalid UTF-8.
+/// without a text (or, where a label is required, without a label) and the first one's line,
+/// the encoding read when not UTF-8, invalid UTF-8, control characters removed and where the
+/// first was (core's readingNotes says the same in the training log).
 QString readingNotes(const ExampleSet& set, bool labelRequired) {
     QStringList notes;
     const int skipped = static_cast<int>(set.skippedEmpty);
     if (skipped > 0) {
         notes << (labelRequired
                       ? DatasetPage::tr("%n rows without text or label skipped", nullptr, skipped)
-                      : DatasetPage::tr("%n rows without text skipped", nullptr, skipped));
+                      : DatasetPage::tr("%n rows without text skipped", nullptr, skipped)) +
+                     QLatin1Char(' ') +
+                     DatasetPage::tr("(the first on line %1)").arg(set.firstSkippedLine);
+    }
+    if (!set.encoding.empty()) {
+        notes << DatasetPage::tr("read as %1 (the file is not UTF-8)")
+                     .arg(QString::fromStdString(set.encoding));
     }
     if (set.invalidUtf8Replaced > 0) {
         notes << DatasetPage::tr("%n invalid UTF-8 sequences replaced", nullptr,
                                  static_cast<int>(set.invalidUtf8Replaced));
+    }
+    if (const auto& controls = set.removedControls; controls.count > 0) {
+        const auto first = controls.code == 0 ? QStringLiteral("NUL")
+                                              : QStringLiteral("U+%1").arg(
+                                                    QString::number(controls.code, 16).toUpper(), 4,
+                                                    QLatin1Char('0'));
+        notes << (controls.column.empty()
+                      ? DatasetPage::tr("%n control characters removed (the first, %1, on line "
+                                        "%2 in the header)",
+                                        nullptr, static_cast<int>(controls.count))
+                            .arg(first)
+                            .arg(controls.line)
+                      : DatasetPage::tr("%n control characters removed (the first, %1, on line "
+                                        "%2 in column \"%3\")",
+                                        nullptr, static_cast<int>(controls.count))
+                            .arg(first)
+                            .arg(controls.line)
+                            .arg(QString::fromStdString(controls.column)));
     }
     return notes.isEmpty() ? QString()
                            : QLatin1Char(' ') + notes.join(QStringLiteral("; ")) + QLatin1Char('.');

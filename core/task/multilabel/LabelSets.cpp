@@ -109,13 +109,44 @@ std::optional<char> guessLabelSeparator(const Table& table, std::size_t column) 
 
 LabelSet splitLabels(std::string_view cell, char separator) {
     LabelSet labels;
-    std::size_t start = 0;
-    while (start <= cell.size()) {
-        const auto end = std::min(cell.find(separator, start), cell.size());
-        const auto name = trimmed(cell.substr(start, end - start));
+    auto add = [&](std::string_view name) {
         if (!name.empty() && std::find(labels.begin(), labels.end(), name) == labels.end()) {
             labels.emplace_back(name);
         }
+    };
+    std::size_t start = 0;
+    while (start <= cell.size()) {
+        // A name in double quotes keeps the separators it holds ("a;b";c is {a;b, c}).
+        const auto rest = trimmed(cell.substr(start));
+        if (rest.starts_with('"')) {
+            const auto open = static_cast<std::size_t>(rest.data() - cell.data());
+            std::string name;
+            std::size_t i = open + 1;
+            for (; i < cell.size(); ++i) {
+                if (cell[i] == '"') {
+                    if (i + 1 < cell.size() && cell[i + 1] == '"') {
+                        name.push_back('"');
+                        ++i;
+                        continue;
+                    }
+                    break;
+                }
+                name.push_back(cell[i]);
+            }
+            const auto after = i < cell.size() ? cell.find(separator, i) : std::string_view::npos;
+            if (i < cell.size() &&
+                trimmed(cell.substr(i + 1, std::min(after, cell.size()) - i - 1)).empty()) {
+                add(trimmed(name));
+                if (after == std::string_view::npos) {
+                    break;
+                }
+                start = after + 1;
+                continue;
+            }
+            // Never closed, or text after the closing quote: the quote is part of the name.
+        }
+        const auto end = std::min(cell.find(separator, start), cell.size());
+        add(trimmed(cell.substr(start, end - start)));
         start = end + 1;
     }
     return labels;

@@ -36,6 +36,9 @@ std::optional<char> guessLabelSeparator(const Table& table, std::size_t column);
 /// The label names of one cell: split at separator, each name trimmed of white space (ASCII,
 /// no-break and ideographic spaces), empty names dropped (so "a;;b;" and " a ; b" are {a, b}, and
 /// an empty cell is the empty set: an example with no label is a valid multi-label example).
+/// A name in double quotes is read whole, separators and all ("\"a;b\";c" is {a;b, c}; "" inside
+/// is one quote); a quote that is never closed, or followed by more than white space before the
+/// next separator, is read as part of the name.
 /// A name given twice is merged, not refused: "spam;spam" can only mean the set {spam}, a
 /// multi-hot target cannot count, and scikit-learn's MultiLabelBinarizer reads it the same way.
 LabelSet splitLabels(std::string_view cell, char separator);

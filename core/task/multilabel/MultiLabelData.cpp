@@ -20,6 +20,14 @@ TargetedExamples<LabelSet> readLabelled(const std::filesystem::path& file, const
                                    ? task.labelSeparator.front()
                                    : guessLabelSeparator(rows.table, column).value_or(';');
         sets = labelSetsFromColumn(rows.table, columns.label, separator, file);
+        // Labels that differ only in a byte that is not UTF-8 would become one.
+        for (const auto row : rows.rows) {
+            if (const auto* invalid = rows.table.invalidUtf8At(row, column)) {
+                throw InputError(
+                    file, invalidLabelProblem(rows.table.lines[row], rows.table.rows[row][column],
+                                              invalid->byte));
+            }
+        }
     }
     TargetedExamples<LabelSet> out;
     for (const auto row : rows.rows) {
@@ -67,8 +75,7 @@ TrainingData prepareMultiLabelData(const DataRequest& request) {
     data.validation = tokenizeTexts(validation.examples, request.tokenizer, request.maxLength);
     data.validation.targets = multiHotRows(validation, map);
     data.fingerprint = train.examples.fingerprint;
-    data.skippedEmpty = train.examples.skippedEmpty;
-    data.invalidUtf8Replaced = train.examples.invalidUtf8Replaced;
+    data.noteReading(train.examples);
     return data;
 }
 

@@ -49,9 +49,10 @@ TrainingData prepareRegressionData(const DataRequest& request) {
     data.train.targets = scaledRows(train.targets, data.scaling);
     data.validation = tokenizeTexts(validation.examples, request.tokenizer, request.maxLength);
     data.validation.targets = scaledRows(validation.targets, data.scaling);
+    data.train.values = train.targets;
+    data.validation.values = validation.targets;
     data.fingerprint = train.examples.fingerprint;
-    data.skippedEmpty = train.examples.skippedEmpty;
-    data.invalidUtf8Replaced = train.examples.invalidUtf8Replaced;
+    data.noteReading(train.examples);
     return data;
 }
 

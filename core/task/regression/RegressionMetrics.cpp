@@ -123,7 +123,13 @@ RegressionReport regressionReportOf(std::span<const double> predictions,
     report.rmse = std::sqrt(squaredErrors / n);
     report.mae = absoluteErrors / n;
     if (truth.size() < 2) {
+        report.undefinedWhy = "fewer than 2 examples";
         return report;
+    }
+    if (isConstant(truth)) {
+        report.undefinedWhy = "the target is constant";
+    } else if (isConstant(predictions)) {
+        report.undefinedWhy = "the predictions are constant";
     }
     report.pearson = pearsonOf(predictions, truth);
     if (!isConstant(predictions) && !isConstant(truth)) {

@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 namespace bert {
@@ -27,6 +28,9 @@ struct RegressionReport {
     /// truth (total 0) it is 1 for perfect predictions and 0 otherwise (r2_score's
     /// force_finite=True); undefined with fewer than 2 examples (r2_score returns NaN).
     std::optional<double> r2;
+    /// Why the figures that are nullopt are undefined, for people: "fewer than 2 examples",
+    /// "the target is constant", "the predictions are constant"; empty when all are defined.
+    std::string undefinedWhy;
 };
 
 /// Every figure; examples 0 and nothing defined for empty input. Throws std::invalid_argument

@@ -40,13 +40,28 @@ public:
         std::vector<double> truth;
         for (std::size_t i = 0; i < set_.size(); ++i) {
             predicted.push_back(scaling_.inverse(figures[i]));
-            truth.push_back(scaling_.inverse(set_.targets[i].front()));
+            // The targets as read, in double: a float of 1000000.001 is 1000000, and R² over
+            // such targets came out at -1.7e17.
+            truth.push_back(set_.values.size() == set_.size()
+                                ? set_.values[i]
+                                : scaling_.inverse(set_.targets[i].front()));
+        }
+        const auto report = regressionReportOf(predicted, truth);
+        // Why a figure is null, said where it is shown ("Pearson undefined (the target is
+        // constant)"), not a blank.
+        const auto reportJson = toJson(report);
+        auto undefined = nlohmann::json::object();
+        for (const auto& [key, value] : reportJson.items()) {
+            if (value.is_null()) {
+                undefined[key] = report.undefinedWhy;
+            }
         }
         TaskScores scores;
         scores.report = {{"task", toString(TaskKind::Regression)},
                          {"main", "rmse"},
                          {"higher_is_better", false},
-                         {"figures", toJson(regressionReportOf(predicted, truth))},
+                         {"figures", reportJson},
+                         {"undefined", undefined},
                          {"scaling", scaling_.toJson()},
                          // The Model quality tab's scatter and residuals.
                          {"predicted", predicted},

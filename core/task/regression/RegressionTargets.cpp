@@ -1,6 +1,8 @@
 #include "task/regression/RegressionTargets.h"
 
+#include <algorithm>
 #include <charconv>
+#include <cstdio>
 #include <cmath>
 #include <limits>
 #include <system_error>
@@ -49,7 +51,8 @@ std::optional<double> parseTargetValue(std::string_view cell) {
     const auto* end = text.data() + text.size();
     // chars_format::general: decimal and scientific forms only, never hexadecimal.
     const auto [stop, error] = std::from_chars(text.data(), end, value, std::chars_format::general);
-    if (error != std::errc() || stop != end || !std::isfinite(value)) {
+    if (error != std::errc() || stop != end || !std::isfinite(value) ||
+        std::abs(value) > kLargestTarget) {
         return std::nullopt;
     }
     return value;
@@ -66,6 +69,20 @@ double parseTarget(std::string_view cell, const std::filesystem::path& file, std
     if (text.empty()) {
         throw InputError(file,
                          where + "the target is empty (a regression target must be a number)");
+    }
+    double value = 0.0;
+    const auto [stop, error] =
+        std::from_chars(text.data(), text.data() + text.size(), value, std::chars_format::general);
+    const bool read = stop == text.data() + text.size();
+    if (read && error == std::errc() && std::isfinite(value)) {
+        throw InputError(file, where + "the target " + std::string(text) +
+                                   " is too large (training holds targets as 32-bit floats: at "
+                                   "most 1e38 either side of zero)");
+    }
+    if (read && (error == std::errc::result_out_of_range || !std::isfinite(value))) {
+        throw InputError(file, where + "the target \"" + std::string(text) +
+                                   "\" is not a finite number (NaN, infinite or out of range); "
+                                   "remove the row or give it a number");
     }
     std::string problem = where + "the target \"" + std::string(text) + "\" is not a number";
     if (looksLikeDecimalComma(text)) {
@@ -121,6 +138,46 @@ TargetScaler TargetScaler::fit(const std::vector<double>& targets) {
     const double bound = n * eps * variance + (n * scaler.mean * eps) * (n * scaler.mean * eps);
     scaler.scale = variance <= bound ? 1.0 : std::sqrt(variance);
     return scaler;
+}
+
+std::string targetSpreadWarning(const std::vector<double>& targets, const TargetScaler& scaling,
+                                bool standardised, const std::string& column) {
+    if (targets.size() < 2) {
+        return {};
+    }
+    // Centred first, two passes: the spread of 1e6 + 0.001 k is not lost in the squares of 1e6.
+    const auto fitted = TargetScaler::fit(targets);
+    double squares = 0.0;
+    double low = targets.front();
+    double high = targets.front();
+    for (const double target : targets) {
+        squares += (target - fitted.mean) * (target - fitted.mean);
+        low = std::min(low, target);
+        high = std::max(high, target);
+    }
+    const double deviation = std::sqrt(squares / static_cast<double>(targets.size()));
+    char numbers[96];
+    std::snprintf(numbers, sizeof numbers, "%.10g (standard deviation %.3g)", fitted.mean,
+                  deviation);
+    const std::string name = "the target \"" + column + "\"";
+    if (low == high) {
+        return name + " is constant (" + std::to_string(targets.size()) +
+               " rows): a regression has nothing to learn, and Pearson and Spearman are "
+               "undefined";
+    }
+    // A float holds about 7 significant digits: below that, the rows read as one value.
+    constexpr double kFloatResolution = 1e-7;
+    const bool belowFloat = deviation < std::abs(fitted.mean) * kFloatResolution;
+    if (!standardised && belowFloat) {
+        return name + " varies too little around its mean to be learnt as it is: " + numbers +
+               ", below what a 32-bit float tells apart; standardise it (--standardize-targets) "
+               "or subtract the mean from the column";
+    }
+    if (standardised && scaling.scale == 1.0 && scaling.mean != 0.0) {
+        return name + " is nearly constant: " + numbers +
+               "; it is only centred, not scaled, and R² measures noise";
+    }
+    return {};
 }
 
 nlohmann::json TargetScaler::toJson() const {

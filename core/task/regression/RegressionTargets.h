@@ -13,17 +13,22 @@
 
 namespace bert {
 
+/// The largest target, either side of zero, that training reads: it holds targets as 32-bit
+/// floats (at most 3.4e38), and values near a double's 1e308 overflowed into a divergence that
+/// was blamed on the learning rate.
+inline constexpr double kLargestTarget = 1e38;
+
 /// A regression target cell as a number, or nullopt when it is not one. Strict and
 /// locale-independent (std::from_chars, so "2,5" is refused under a German locale as under any
 /// other): surrounding white space and one leading '+' are allowed; "1e-3", "-2.5", ".5", "7."
-/// are numbers; "12abc", "0x1A", "nan", "inf" and a value out of a double's range (1e400, or
-/// 1e-400, which would silently read as 0) are not: a NaN or infinite target makes the mean
+/// are numbers; "12abc", "0x1A", "_2012_20", "nan", "inf", a value beyond kLargestTarget and
+/// one out of a double's range (1e400, or 1e-400, which would silently read as 0) are not: a NaN or infinite target makes the mean
 /// squared error NaN on the first batch that holds it, long after the import could have said
 /// which line it was on.
 std::optional<double> parseTargetValue(std::string_view cell);
 
 /// parseTargetValue, or InputError naming file, the line and the column, with the cell, and a
-/// hint when the cell looks like a decimal comma. An empty cell is refused too (a missing target
+/// hint when the cell looks like a decimal comma, is NaN or infinite, or is too large. An empty cell is refused too (a missing target
 /// is not 0).
 double parseTarget(std::string_view cell, const std::filesystem::path& file, std::size_t line,
                    std::string_view column);
@@ -59,5 +64,14 @@ struct TargetScaler {
     /// Throws InputError for anything but two finite numbers with a positive scale.
     static TargetScaler fromJson(const nlohmann::json& json);
 };
+
+/// A warning for training targets that cannot be learnt as given, or "" when there is none:
+/// a constant target (nothing to learn; Pearson and Spearman undefined), or one whose spread is
+/// below what a 32-bit float tells apart at its mean (1e6 + 0.001 k reads as 1e6 in float:
+/// without standardisation the model sees a constant, and R² came out at -1.7e17), or, with
+/// standardisation, one so nearly constant that it is only centred (TargetScaler's bound).
+/// column names the target in the sentence.
+std::string targetSpreadWarning(const std::vector<double>& targets, const TargetScaler& scaling,
+                                bool standardised, const std::string& column);
 
 }  // namespace bert

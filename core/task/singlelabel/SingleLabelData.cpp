@@ -23,8 +23,7 @@ TrainingData prepareSingleLabelData(const DataRequest& request) {
     data.validation =
         tokenizeExamples(validation, request.tokenizer, data.labels, request.maxLength);
     data.fingerprint = all.fingerprint;
-    data.skippedEmpty = all.skippedEmpty;
-    data.invalidUtf8Replaced = all.invalidUtf8Replaced;
+    data.noteReading(all);
     return data;
 }
 

@@ -89,8 +89,11 @@ std::shared_ptr<Regex::Compiled> compile(const std::string& pattern, std::uint32
     int error = 0;
     PCRE2_SIZE offset = 0;
     auto compiled = std::make_shared<Regex::Compiled>();
+    // PCRE2 refuses PCRE2_UCP beside PCRE2_LITERAL ("invalid option bits"): every
+    // {"String": ...} pattern (Gemma's and mmBERT's Replace " " by "▁") was refused.
+    const std::uint32_t ucp = (options & PCRE2_LITERAL) != 0 ? 0 : PCRE2_UCP;
     compiled->code = pcre2_compile(reinterpret_cast<PCRE2_SPTR>(pattern.data()), pattern.size(),
-                                   options | PCRE2_UTF | PCRE2_UCP, &error, &offset, nullptr);
+                                   options | PCRE2_UTF | ucp, &error, &offset, nullptr);
     if (compiled->code == nullptr) {
         PCRE2_UCHAR message[256];
         pcre2_get_error_message(error, message, sizeof(message));

@@ -69,7 +69,7 @@ const Pattern kPatterns[] = {
      "the loss diverged at step 7: it was not finite for 5 steps in a row; lower the learning "
      "rate (or use bf16 instead of fp16) and train again"},
     // core/task/TrainingData.cpp: a regression target far from unit scale, not standardised.
-    {R"(the target "(.+)" has mean (\S+) and standard deviation (\S+) and is not )"
+    {R"re(the target "(.+)" has mean (\S+) and standard deviation (\S+) and is not )re"
      R"(standardised: the model's output starts near 0 and may never reach numbers this far )"
      R"(from it \(R² stays negative\); standardise it \(--standardize-targets, the default; )"
      R"(in the studio, Standardise the target\))",

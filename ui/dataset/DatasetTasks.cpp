@@ -50,7 +50,7 @@ constexpr int kLabelChars = 16;          // longer names are cut on the chart's 
 /// without a text (or, where a label is required, without a label) and the first one's line,
 /// the encoding read when not UTF-8, invalid UTF-8, control characters removed and where the
 /// first was (core's readingNotes says the same in the training log).
-QString readingNotes(const ExampleSet& set, bool labelRequired) {
+QString readingNotice(const ExampleSet& set, bool labelRequired) {
     QStringList notes;
     const int skipped = static_cast<int>(set.skippedEmpty);
     if (skipped > 0) {
@@ -362,7 +362,7 @@ void DatasetPage::refreshTaskSummary() {
                                          nullptr, unlabelled)
                  : QString()) +
             QLatin1Char(' ') + tr("The table counts the examples that have both labels.") +
-            readingNotes(set, false));
+            readingNotice(set, false));
         if (map.size() < 2) {
             showError(fromColumns ? tr("%1: only one of the chosen columns has any 1: a "
                                        "multi-label task needs at least two labels.")
@@ -398,7 +398,7 @@ void DatasetPage::refreshTaskSummary() {
                 .arg(targets.empty() ? 0.0 : *high, 0, 'g', 6)
                 .arg(mean, 0, 'g', 6)
                 .arg(targets.empty() ? 0.0 : std::sqrt(squares / targets.size()), 0, 'g', 6) +
-            readingNotes(set, true));
+            readingNotice(set, true));
         return;
     }
     std::map<std::string, std::size_t> classes;
@@ -415,7 +415,7 @@ void DatasetPage::refreshTaskSummary() {
     summaryLabel_->setText(
         tr("%n examples in %1 classes.", nullptr, static_cast<int>(set.examples.size()))
             .arg(classes.size()) +
-        readingNotes(set, true));
+        readingNotice(set, true));
     if (classes.size() < 2) {
         showError(tr("%1 has a single class: a classifier needs at least two labels.").arg(file_));
     }

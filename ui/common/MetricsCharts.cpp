@@ -67,7 +67,7 @@ MetricsCharts::MetricsCharts(QWidget* parent) : QWidget(parent) {
         series->setPointsVisible(true);
     }
 
-    auto* smoothingLabel = new QLabel(tr("&Smoothing:"), this);
+    auto* smoothingLabel = new QLabel(tr("Smoothin&g:"), this);
     auto* slider = new QSlider(Qt::Horizontal, this);
     slider->setRange(0, 99);
     slider->setValue(static_cast<int>(std::lround(smoothing_ * 100.0)));

@@ -120,10 +120,10 @@ DatasetPage::DatasetPage(QWidget* parent) : QWidget(parent) {
     form_->addRow(tr("Tas&k:"), task_);
     form_->addRow(QString(), taskGuessLabel_);
     form_->addRow(tr("Labels:"), labelChoice_);
-    form_->addRow(tr("&Text column:"), textColumn_);
+    form_->addRow(tr("Te&xt column:"), textColumn_);
     form_->addRow(tr("&Second text column:"), pairColumn_);
     form_->addRow(tr("&Label column:"), labelColumn_);
-    form_->addRow(tr("&Validation share:"), validationFraction_);
+    form_->addRow(tr("Vali&dation share:"), validationFraction_);
     form_->setRowVisible(labelChoice_, false);  // single-label until a file says otherwise
     addTaskSettings();
 

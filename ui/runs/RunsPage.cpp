@@ -182,7 +182,10 @@ RunsPage::RunsPage(std::filesystem::path database, QWidget* parent)
     buttons->addWidget(button(tr("&Delete…"),
                               tr("Delete the selected runs and their checkpoints (Delete)"),
                               &RunsPage::deleteSelected));
-    buttons->addWidget(button(tr("Re&fresh"), tr("Reload the runs (F5)"), &RunsPage::refresh));
+    // (Alt+F is the File menu's.)
+    auto* refreshButton = button(tr("&Refresh"), tr("Reload the runs (F5)"), &RunsPage::refresh);
+    refreshButton->setObjectName(QStringLiteral("refreshRuns"));
+    buttons->addWidget(refreshButton);
     error_ = new QLabel(this);
     error_->setStyleSheet(QStringLiteral("color: #c0392b; font-weight: bold"));
     error_->setWordWrap(true);

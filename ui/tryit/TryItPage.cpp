@@ -80,7 +80,7 @@ TryItPage::TryItPage(std::filesystem::path database, QWidget* parent)
     : QWidget(parent), database_(std::move(database)) {
     source_ = new QComboBox(this);
     source_->setToolTip(tr("The run whose best model classifies the text"));
-    auto* folder = new QPushButton(tr("Model &folder…"), this);
+    auto* folder = new QPushButton(tr("Model fol&der…"), this);
     connect(folder, &QPushButton::clicked, this, [this] {
         const auto path = QFileDialog::getExistingDirectory(this, tr("Model folder"));
         if (!path.isEmpty()) {

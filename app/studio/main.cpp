@@ -18,7 +18,6 @@
 #include "Error.h"
 #include "common/Guard.h"
 #include "common/Language.h"
-#include "dataset/DatasetPage.h"
 #include "main/MainWindow.h"
 #include "runs/RunDialog.h"
 #include "runs/RunStore.h"
@@ -136,7 +135,7 @@ int runStudio(int argc, char** argv) {
         dataset = sampleDataset();
     }
     if (!dataset.isEmpty()) {
-        window.datasetPage()->openFile(dataset);
+        window.openDatasetAtStart(dataset);  // after the window is shown, in the background
     }
     if (parser.isSet(tabOption)) {
         window.tabs()->setCurrentIndex(parser.value(tabOption).toInt());

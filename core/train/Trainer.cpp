@@ -526,7 +526,8 @@ void Trainer::trainLoop(const std::atomic<bool>& cancel, RunResult& result, std:
             return;
         }
     }
-    if (result.finalEval.confusion.empty()) {
+    // No evaluation yet (single-label's has a confusion matrix, the other tasks' a report).
+    if (result.finalEval.confusion.empty() && !result.finalEval.task.is_object()) {
         // Stopped by max_steps inside an epoch: evaluate and keep the model all the same.
         result.finalEval = evaluate();
         result.finalEval.epoch =

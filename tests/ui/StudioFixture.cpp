@@ -21,6 +21,7 @@
 #include <QTimer>
 
 #include "../core/TinyModel.h"
+#include "dataset/DatasetPage.h"
 #include "main/MainWindow.h"
 #include "runs/ModelReport.h"
 #include "runs/RunDialog.h"
@@ -188,10 +189,14 @@ std::shared_ptr<bool> whenModal(std::function<void(QWidget*)> act, int timeoutMs
     return done;
 }
 
-std::shared_ptr<bool> chooseFileInNextDialog(const QString& path) {
-    return whenModal([path](QWidget* dialog) {
+std::shared_ptr<bool> chooseFileInNextDialog(const QString& path,
+                                             std::function<void(QFileDialog*)> inspect) {
+    return whenModal([path, inspect](QWidget* dialog) {
         auto* files = qobject_cast<QFileDialog*>(dialog);
         ASSERT_NE(files, nullptr) << "the dialog is not a file dialog";
+        if (inspect) {
+            inspect(files);
+        }
         auto* name = files->findChild<QLineEdit*>(QStringLiteral("fileNameEdit"));
         ASSERT_NE(name, nullptr);
         name->setFocus();
@@ -246,6 +251,9 @@ void StudioFixture::openDatasetThroughTheDialog(const std::filesystem::path& fil
     const auto chosen = chooseFileInNextDialog(QString::fromStdString(file.string()));
     clickButton(window_.get(), QStringLiteral("openDataset"));
     ASSERT_TRUE(waitUntil([&] { return *chosen; }, 30000)) << "no file dialog opened";
+    // The file is read in the background: until the page has it.
+    ASSERT_TRUE(waitUntil([&] { return !window_->datasetPage()->isLoading(); }, 120000))
+        << "the file was still being read";
 }
 
 void StudioFixture::openReviewsThroughTheDialog() {

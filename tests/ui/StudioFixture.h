@@ -16,6 +16,7 @@
 QT_BEGIN_NAMESPACE
 class QAbstractButton;
 class QAction;
+class QFileDialog;
 class QLineEdit;
 class QWidget;
 QT_END_NAMESPACE
@@ -66,7 +67,9 @@ std::shared_ptr<bool> whenModal(std::function<void(QWidget*)> act, int timeoutMs
 /// Stops every answer still waiting for its dialog (the fixture's TearDown does it).
 void cancelPendingAnswers();
 /// Arms whenModal to choose path in a file dialog: typed into its file name field, then Return.
-std::shared_ptr<bool> chooseFileInNextDialog(const QString& path);
+/// inspect, when given, sees the dialog first (its filters, its folder).
+std::shared_ptr<bool> chooseFileInNextDialog(const QString& path,
+                                             std::function<void(QFileDialog*)> inspect = {});
 
 /// A main window over dir/runs.sqlite with a tiny model in dir/model (labels neg, pos) and
 /// dir/reviews.csv (96 reviews, columns review and sentiment), shown and active.
@@ -75,7 +78,8 @@ protected:
     void SetUp() override;
     void TearDown() override;
 
-    /// Opens reviews.csv through the Open dataset button and its file dialog.
+    /// Opens reviews.csv through the Open dataset button and its file dialog, and waits until
+    /// it is read.
     void openReviewsThroughTheDialog();
     void openDatasetThroughTheDialog(const std::filesystem::path& file);
     /// Types the tiny model's folder into the model field.

@@ -44,6 +44,7 @@ const QStringList kObservedOnly = {
     QStringLiteral("bert::ui::MainWindow::largestBatchApplied"),
     QStringLiteral("bert::ui::TryItPage::classified"),
     QStringLiteral("bert::ui::TryItPage::failed"),
+    QStringLiteral("bert::ui::DatasetPage::loadFinished"),
 };
 
 /// Everything under root (root included) that a click could reach and that reaches no one.

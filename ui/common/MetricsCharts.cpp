@@ -18,6 +18,7 @@
 #include <QVBoxLayout>
 #include <QValueAxis>
 
+#include "common/ChartTheme.h"
 #include "common/Format.h"
 #include "common/Names.h"
 #include "common/NiceAxis.h"
@@ -66,7 +67,7 @@ MetricsCharts::MetricsCharts(QWidget* parent) : QWidget(parent) {
         series->setPointsVisible(true);
     }
 
-    auto* smoothingLabel = new QLabel(tr("&Smoothing:"), this);
+    auto* smoothingLabel = new QLabel(tr("Smoothin&g:"), this);
     auto* slider = new QSlider(Qt::Horizontal, this);
     slider->setRange(0, 99);
     slider->setValue(static_cast<int>(std::lround(smoothing_ * 100.0)));
@@ -105,6 +106,8 @@ MetricsCharts::MetricsCharts(QWidget* parent) : QWidget(parent) {
 MetricsCharts::Chart MetricsCharts::makeChart(const QString& title, const QString& yTitle) {
     Chart c;
     c.chart = new QChart();
+    // A run's dialog opened under the dark palette is dark from the start, as the window's.
+    c.chart->setTheme(chartTheme());
     c.chart->setTitle(title);
     c.chart->legend()->setAlignment(Qt::AlignBottom);
     c.chart->setMargins(QMargins(4, 4, 4, 4));

@@ -60,6 +60,8 @@ public:
     QList<QPointF> smoothedLoss() const;
     /// Undoes every chart's zoom and fits the axes to the data again.
     void resetZoom();
+    /// The theme of the charts changed (the dark palette): their fixed colours again.
+    void themeChanged() { redraw(); }
     /// Fills the charts from a stored run.
     void loadRun(RunStore& store, std::int64_t runId);
     /// Saves the four charts as one PNG image. Returns false when the file cannot be written.

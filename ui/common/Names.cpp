@@ -15,10 +15,29 @@ namespace bert::ui {
 namespace {
 
 QString optionText(const char* text) {
-    return QCoreApplication::translate("TrainingOptions", text).remove(QLatin1Char('&'));
+    return Names::withoutMnemonic(QCoreApplication::translate("TrainingOptions", text));
 }
 
 }  // namespace
+
+QString Names::withoutMnemonic(const QString& text) {
+    // "批大小(&B)", "精度（&R）": the key in brackets after the words goes whole.
+    static const QRegularExpression kBracketed(QStringLiteral("\\s*[(（]&[^&\\s][)）]"));
+    const QString rest = QString(text).remove(kBracketed);
+    QString plain;
+    plain.reserve(rest.size());
+    for (qsizetype i = 0; i < rest.size(); ++i) {
+        if (rest[i] == QLatin1Char('&')) {
+            if (i + 1 < rest.size() && rest[i + 1] == QLatin1Char('&')) {
+                plain += QLatin1Char('&');  // "&&" is an ampersand
+                ++i;
+            }
+            continue;
+        }
+        plain += rest[i];
+    }
+    return plain;
+}
 
 QString Names::task(TaskKind kind) {
     switch (kind) {

@@ -30,6 +30,10 @@ public:
     static QString figure(const std::string& key);
     /// A from-scratch size ("tiny") as shown.
     static QString preset(const std::string& name);
+    /// A widget's label as plain text, for use outside its widget (a table, a list): without
+    /// its mnemonic, whether "&Batch size" or Chinese "批大小(&B)" (brackets and letter go);
+    /// "&&" stays a literal "&".
+    static QString withoutMnemonic(const QString& text);
 };
 
 }  // namespace bert::ui

@@ -39,6 +39,16 @@ NiceAxis niceAxis(double low, double high, int maxTicks, bool wholeNumbers) {
     return axis;
 }
 
+QString labelFormatFor(double interval) {
+    // As many decimals as the interval has: ticks 0.002 apart at 1.234, 1.236 and 1.238 read
+    // "1.234", "1.236", "1.238" (three significant digits read "1.23", "1.24", "1.24").
+    int decimals = 0;
+    if (interval > 0.0 && interval < 1.0 && std::isfinite(interval)) {
+        decimals = static_cast<int>(std::ceil(-std::log10(interval) - 1e-9));
+    }
+    return QStringLiteral("%.%1f").arg(std::clamp(decimals, 0, 12));
+}
+
 void setNiceRange(QValueAxis* axis, double low, double high, int maxTicks, bool wholeNumbers) {
     const auto nice = niceAxis(low, high, maxTicks, wholeNumbers);
     if (axis->tickType() == QValueAxis::TicksDynamic && axis->min() == nice.minimum &&
@@ -53,10 +63,7 @@ void setNiceRange(QValueAxis* axis, double low, double high, int maxTicks, bool 
     axis->setRange(nice.minimum, nice.maximum);
     axis->setTickAnchor(0.0);
     axis->setTickInterval(nice.interval);
-    axis->setLabelFormat(nice.interval >= 1.0    ? QStringLiteral("%.0f")
-                         : nice.interval >= 0.1  ? QStringLiteral("%.1f")
-                         : nice.interval >= 0.01 ? QStringLiteral("%.2f")
-                                                 : QStringLiteral("%.3g"));
+    axis->setLabelFormat(labelFormatFor(nice.interval));
     axis->setTickType(QValueAxis::TicksDynamic);
 }
 

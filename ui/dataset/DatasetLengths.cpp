@@ -38,6 +38,13 @@ void DatasetPage::setBatching(std::size_t maxLength, std::size_t batchSize) {
 }
 
 void DatasetPage::refreshProfile() {
+    // A background open tokenized the examples already (DatasetLoading.cpp): for this refresh.
+    const bool profiled = profiled_.has_value();
+    Profile given;
+    if (profiled) {
+        given = std::move(*profiled_);
+    }
+    profiled_.reset();
     auto* lengthChart = lengthChart_->chart();
     clearChart(labelChart_->chart());
     clearChart(lengthChart);
@@ -58,33 +65,11 @@ void DatasetPage::refreshProfile() {
         paddingLabel_->setText(tr("Choose a model to see token lengths."));
         return;
     }
-    // Through the tokenizer interface, so any family's tokenizer counts its own unknown token.
-    const auto unknownId = tokenizer_->unkId();
-    const auto specialIds = tokenizer_->specialIds();
-    if (tagged_) {
-        // Sub-words per sentence, as the words are tokenized for training.
-        const auto rows = std::min(tagged_->sentences.size(), kProfileRows);
-        for (std::size_t i = 0; i < rows; ++i) {
-            std::string text;
-            for (const auto& word : tagged_->sentences[i].words) {
-                text += (text.empty() ? "" : " ") + word;
-            }
-            const auto encoding = tokenizer_->encode(text);
-            lengths_.push_back(encoding.size());
-            unknown_.add(encoding.inputIds, unknownId, specialIds);
-        }
-    } else {
-        const auto& set = *examples_;
-        const std::size_t rows = std::min(set.examples.size(), kProfileRows);
-        for (std::size_t i = 0; i < rows; ++i) {
-            const auto& example = set.examples[i];
-            const auto encoding = example.pair.empty()
-                                      ? tokenizer_->encode(example.text)
-                                      : tokenizer_->encodePair(example.text, example.pair);
-            lengths_.push_back(encoding.size());
-            unknown_.add(encoding.inputIds, unknownId, specialIds);
-        }
-    }
+    auto profile = profiled ? std::move(given)
+                            : profileOf(tagged_ ? nullptr : &*examples_,
+                                        tagged_ ? &*tagged_ : nullptr, *tokenizer_);
+    lengths_ = std::move(profile.lengths);
+    unknown_ = profile.unknown;
     unknownLabel_->setText(unknownTokenText());
     unknownLabel_->setStyleSheet(
         unknown_.warns() ? QStringLiteral("color: #c0392b; font-weight: bold") : QString());
@@ -110,6 +95,38 @@ void DatasetPage::refreshProfile() {
             .arg(bins.p99));
     lengthChart->setTitle(
         tr("Token lengths (p50 %1, p90 %2, p99 %3)").arg(bins.p50).arg(bins.p90).arg(bins.p99));
+}
+
+DatasetPage::Profile DatasetPage::profileOf(const ExampleSet* examples, const TaggedFile* tagged,
+                                            const Tokenizer& tokenizer) {
+    Profile profile;
+    // Through the tokenizer interface, so any family's tokenizer counts its own unknown token.
+    const auto unknownId = tokenizer.unkId();
+    const auto specialIds = tokenizer.specialIds();
+    if (tagged != nullptr) {
+        // Sub-words per sentence, as the words are tokenized for training.
+        const auto rows = std::min(tagged->sentences.size(), kProfileRows);
+        for (std::size_t i = 0; i < rows; ++i) {
+            std::string text;
+            for (const auto& word : tagged->sentences[i].words) {
+                text += (text.empty() ? "" : " ") + word;
+            }
+            const auto encoding = tokenizer.encode(text);
+            profile.lengths.push_back(encoding.size());
+            profile.unknown.add(encoding.inputIds, unknownId, specialIds);
+        }
+    } else if (examples != nullptr) {
+        const std::size_t rows = std::min(examples->examples.size(), kProfileRows);
+        for (std::size_t i = 0; i < rows; ++i) {
+            const auto& example = examples->examples[i];
+            const auto encoding = example.pair.empty()
+                                      ? tokenizer.encode(example.text)
+                                      : tokenizer.encodePair(example.text, example.pair);
+            profile.lengths.push_back(encoding.size());
+            profile.unknown.add(encoding.inputIds, unknownId, specialIds);
+        }
+    }
+    return profile;
 }
 
 QString DatasetPage::unknownTokenText() const {

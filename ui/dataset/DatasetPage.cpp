@@ -18,6 +18,7 @@
 #include <QLabel>
 #include <QMenu>
 #include <QMimeData>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QRadioButton>
 #include <QSettings>
@@ -26,6 +27,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include "common/AsyncTask.h"
 #include "common/Guard.h"
 #include "common/Names.h"
 #include "dataset/LabelColumnsChoice.h"
@@ -65,6 +67,9 @@ DatasetPage::DatasetPage(QWidget* parent) : QWidget(parent) {
     previewTable_ = new QTableWidget(this);
     previewTable_->setObjectName(QStringLiteral("datasetPreview"));
     previewTable_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    // One Tab stop: Tab leaves the table (it walked 800 cells of a 400-row preview); the arrow
+    // keys move inside it.
+    previewTable_->setTabKeyNavigation(false);
     previewTable_->horizontalHeader()->setStretchLastSection(true);
     previewTable_->setWordWrap(false);
 
@@ -86,6 +91,7 @@ DatasetPage::DatasetPage(QWidget* parent) : QWidget(parent) {
     taskTable_ = new QTableWidget(this);
     taskTable_->setObjectName(QStringLiteral("taskSummary"));
     taskTable_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    taskTable_->setTabKeyNavigation(false);
     taskTable_->hide();
 
     textColumn_ = new QComboBox(this);
@@ -114,10 +120,10 @@ DatasetPage::DatasetPage(QWidget* parent) : QWidget(parent) {
     form_->addRow(tr("Tas&k:"), task_);
     form_->addRow(QString(), taskGuessLabel_);
     form_->addRow(tr("Labels:"), labelChoice_);
-    form_->addRow(tr("&Text column:"), textColumn_);
+    form_->addRow(tr("Te&xt column:"), textColumn_);
     form_->addRow(tr("&Second text column:"), pairColumn_);
     form_->addRow(tr("&Label column:"), labelColumn_);
-    form_->addRow(tr("&Validation share:"), validationFraction_);
+    form_->addRow(tr("Vali&dation share:"), validationFraction_);
     form_->setRowVisible(labelChoice_, false);  // single-label until a file says otherwise
     addTaskSettings();
 
@@ -137,6 +143,23 @@ DatasetPage::DatasetPage(QWidget* parent) : QWidget(parent) {
     paddingLabel_ = new QLabel(this);
     paddingLabel_->setWordWrap(true);
 
+    // While a file is read in the background: what, a busy bar, and Cancel.
+    loadRow_ = new QWidget(this);
+    loadRow_->setObjectName(QStringLiteral("datasetLoading"));
+    loadLabel_ = new QLabel(loadRow_);
+    auto* busy = new QProgressBar(loadRow_);
+    busy->setRange(0, 0);
+    busy->setMaximumWidth(200);
+    cancelLoad_ = new QPushButton(tr("Cancel"), loadRow_);
+    cancelLoad_->setObjectName(QStringLiteral("cancelLoading"));
+    cancelLoad_->setToolTip(tr("Stop waiting for this file; the file open before stays open"));
+    connect(cancelLoad_, &QPushButton::clicked, this, &DatasetPage::cancelLoading);
+    auto* loadLayout = new QHBoxLayout(loadRow_);
+    loadLayout->setContentsMargins(0, 0, 0, 0);
+    loadLayout->addWidget(loadLabel_, 1);
+    loadLayout->addWidget(busy);
+    loadLayout->addWidget(cancelLoad_);
+    loadRow_->hide();
     auto* top = new QHBoxLayout();
     top->addWidget(openButton_);
     top->addWidget(recentButton);
@@ -158,19 +181,24 @@ DatasetPage::DatasetPage(QWidget* parent) : QWidget(parent) {
     charts->addLayout(lengthBox);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(top);
+    layout->addWidget(loadRow_);
     layout->addWidget(errorLabel_);
     layout->addLayout(middle, 1);
     layout->addLayout(charts, 1);
     rebuildRecentMenu();
 }
 
+QString DatasetPage::fileFilter() {
+    return tr(
+        "Datasets (*.csv *.tsv *.tab *.jsonl *.ndjson *.json *.conll *.bio *.iob *.iobes);;All "
+        "files (*)");
+}
+
 void DatasetPage::chooseFile() {
-    const auto file = QFileDialog::getOpenFileName(
-        this, tr("Open dataset"), QFileInfo(file_).absolutePath(),
-        tr("Datasets (*.csv *.tsv *.tab *.jsonl *.ndjson *.json *.conll *.bio *.iob *.iobes);;All "
-           "files (*)"));
+    const auto file = QFileDialog::getOpenFileName(this, tr("Open dataset"),
+                                                   QFileInfo(file_).absolutePath(), fileFilter());
     if (!file.isEmpty()) {
-        openFile(file);
+        openInBackground(file);
     }
 }
 
@@ -183,7 +211,7 @@ void DatasetPage::dragEnterEvent(QDragEnterEvent* event) {
 void DatasetPage::dropEvent(QDropEvent* event) {
     const auto urls = event->mimeData()->urls();
     if (!urls.isEmpty() && urls.front().isLocalFile()) {
-        openFile(urls.front().toLocalFile());
+        openInBackground(urls.front().toLocalFile());
     }
 }
 
@@ -197,31 +225,20 @@ QString DatasetPage::errorText() const {
 }
 
 bool DatasetPage::openFile(const QString& file) {
-    DataSpec probe;
-    probe.trainFile = file.toStdString();
-    const auto fileGuess = guessTask(probe);
-    if (fileGuess.kind == TaskKind::TokenClassification) {
-        return openTagged(file, fileGuess);
+    if (loading_) {
+        // A file read in the background is not wanted any more.
+        ++loadGeneration_;
+        loading_ = false;
+        loadRow_->hide();
     }
+    Opened opened;
     try {
-        preview_ = readTable(file.toStdString(), std::nullopt, kPreviewRows);
+        opened = readOpened(file);
     } catch (...) {
         showOpenError(std::current_exception());
         return false;
     }
-    file_ = file;
-    tagged_.reset();
-    tagSummary_.reset();
-    showError({});
-    fileLabel_->setText(QDir::toNativeSeparators(file));
-    rememberRecent(file);
-    showTable(*preview_);
-    DataSpec spec;
-    spec.trainFile = file_.toStdString();
-    spec.columns = chosenColumns();
-    setTaskGuess(guessTask(spec));
-    columnsChanged();
-    return errorText().isEmpty();
+    return showOpened(std::move(opened));
 }
 
 void DatasetPage::showTable(const Table& table) {
@@ -320,6 +337,31 @@ int DatasetPage::guessLabelColumn(const QStringList& headers, int textColumn) co
 }
 
 void DatasetPage::columnsChanged() {
+    if (applyingLoad_) {
+        return;  // a background open is filling the page: it reads the examples next
+    }
+    if (loading_) {
+        // The user changed the columns while the file was read: theirs are read now.
+        ++loadGeneration_;
+        loading_ = false;
+        loadRow_->hide();
+    }
+    if (!prepareColumns()) {
+        return;
+    }
+    try {
+        readExamples();
+        showError({});
+    } catch (...) {
+        examples_.reset();
+        labelSets_.reset();
+        showError(describeError(std::current_exception()));
+    }
+    refreshProfile();
+    Q_EMIT datasetChanged();
+}
+
+bool DatasetPage::prepareColumns() {
     // Where a row's labels are is a multi-label question: shown only then.
     labelChoice_->setEnabled(task() == TaskKind::MultiLabel);
     form_->setRowVisible(labelChoice_, task() == TaskKind::MultiLabel);
@@ -330,7 +372,7 @@ void DatasetPage::columnsChanged() {
     form_->setRowVisible(standardizeTargets_, task() == TaskKind::Regression);
     form_->setRowVisible(thresholdRow_, task() == TaskKind::MultiLabel);
     if (file_.isEmpty()) {
-        return;
+        return false;
     }
     const auto name = QFileInfo(file_).fileName();
     examples_.reset();
@@ -344,10 +386,10 @@ void DatasetPage::columnsChanged() {
                       : QString());
         refreshProfile();
         Q_EMIT datasetChanged();
-        return;
+        return false;
     }
     if (textColumn_->count() == 0) {
-        return;
+        return false;
     }
     if (labelColumn_->currentIndex() <= 0 && !labelsFromColumns()) {
         // Never the text column by default: a run would then learn to read its own input, and
@@ -357,18 +399,9 @@ void DatasetPage::columnsChanged() {
                       .arg(name));
         refreshProfile();
         Q_EMIT datasetChanged();
-        return;
+        return false;
     }
-    try {
-        readExamples();
-        showError({});
-    } catch (...) {
-        examples_.reset();
-        labelSets_.reset();
-        showError(describeError(std::current_exception()));
-    }
-    refreshProfile();
-    Q_EMIT datasetChanged();
+    return true;
 }
 
 bool DatasetPage::setDataSpec(const DataSpec& spec, double validationFraction) {
@@ -402,7 +435,7 @@ bool DatasetPage::setDataSpec(const DataSpec& spec, double validationFraction) {
     const int text = textColumn_->findText(QString::fromStdString(spec.columns.text));
     const int namedLabel = labelColumn_->findText(QString::fromStdString(spec.columns.label));
     // With 0/1 label columns the label column is not read: none, or the one named.
-    const int label = fromColumns              ? std::max(0, namedLabel)
+    const int label = fromColumns                  ? std::max(0, namedLabel)
                       : spec.columns.label.empty() ? -1
                                                    : namedLabel;
     const int pair = spec.columns.textPair.empty()
@@ -478,7 +511,7 @@ void DatasetPage::rememberRecent(const QString& file) {
 void DatasetPage::rebuildRecentMenu() {
     recentMenu_->clear();
     for (const auto& file : recentFiles()) {
-        recentMenu_->addAction(file, this, [this, file] { openFile(file); });
+        recentMenu_->addAction(file, this, [this, file] { openInBackground(file); });
     }
     recentMenu_->setEnabled(!recentMenu_->isEmpty());
 }

@@ -12,10 +12,10 @@
 #include "data/DatasetProfile.h"
 #include "data/TaggedReader.h"
 #include "data/UnknownTokens.h"
-#include "task/multilabel/LabelSets.h"
-#include "task/token/TagScheme.h"
 #include "task/TaskGuess.h"
 #include "task/TrainingData.h"
+#include "task/multilabel/LabelSets.h"
+#include "task/token/TagScheme.h"
 
 QT_BEGIN_NAMESPACE
 class QChartView;
@@ -53,8 +53,23 @@ class DatasetPage : public QWidget {
 public:
     explicit DatasetPage(QWidget* parent = nullptr);
 
-    /// Opens a file: returns false (and shows why) when it cannot be read.
+    /// Opens a file on the GUI thread: returns false (and shows why) when it cannot be read.
+    /// (A job's dataset, "Train again": what follows needs its columns at once.)
     bool openFile(const QString& file);
+    /// Opens a file off the GUI thread, as the Open dataset button and menu, drops, recent
+    /// files and the file reopened at start do (DatasetLoading.cpp): the page says what it is
+    /// reading, with a busy bar and Cancel, and the window stays responsive. The page changes
+    /// once the file's preview is read; its task is guessed and its examples read in the
+    /// background too. loadFinished() follows (not after Cancel, which brings back the file
+    /// open before).
+    void openInBackground(const QString& file);
+    /// Whether a file is being read in the background.
+    bool isLoading() const { return loading_; }
+    /// Asks for a dataset in a file dialog (the Open dataset button and File → Open dataset),
+    /// starting in the open file's folder, and opens it.
+    void chooseFile();
+    /// The file dialog's filter: every format the page reads (tables and tagged files).
+    static QString fileFilter();
     /// Tokenizer for the length histogram (the chosen model's).
     void setTokenizer(std::shared_ptr<const Tokenizer> tokenizer);
     /// Max length and batch size for the padding estimates.
@@ -94,16 +109,61 @@ public:
 
 Q_SIGNALS:
     void datasetChanged();
+    /// A background open ended: ok when the file was read (an error is shown otherwise).
+    void loadFinished(bool ok);
 
 protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
 
 private:
-    void chooseFile();
+    /// A file read for opening (off the GUI thread in the background): its kind, and its
+    /// preview or its tagged sentences.
+    struct Opened {
+        QString file;
+        TaskGuess fileGuess;
+        std::optional<TaggedFile> tagged;
+        std::optional<TagSummary> tagSummary;
+        std::optional<Table> preview;
+    };
+    /// Each example's length in tokens and the unknown tokens among them.
+    struct Profile {
+        std::vector<std::size_t> lengths;
+        UnknownTokenShare unknown;
+    };
+    /// The examples and multi-label label sets of a spec as its task reads them, with their
+    /// profile under a tokenizer (when one is given).
+    struct ReadExamples {
+        ExampleSet examples;
+        std::optional<std::vector<LabelSet>> labelSets;
+        std::optional<Profile> profile;
+        std::shared_ptr<const Tokenizer> tokenizer;  ///< the profile's
+    };
+    /// Reads what opening file needs (any thread; throws InputError naming the file).
+    static Opened readOpened(const QString& file);
+    /// Shows a file read by readOpened. In the background, the task guess and the examples are
+    /// read off the GUI thread next (generation: the background open this belongs to).
+    bool showOpened(Opened opened, int generation = 0);
+    void showLoading(const QString& what);
+    /// The background open ended (ok: the file was read).
+    void finishLoading(bool ok);
+    /// Cancel: the file being read is left, and the one open before comes back.
+    void cancelLoading();
+    /// The examples of the chosen columns, read off the GUI thread (the end of a background
+    /// open).
+    void readExamplesInBackground(int generation);
     void columnsChanged();
-    /// Reads a tagged file (token classification): false (and why) when it cannot be.
-    bool openTagged(const QString& file, const TaskGuess& guess);
+    /// What columnsChanged does up to reading the examples; false when there is nothing to read
+    /// (an error or a tagged file is shown).
+    bool prepareColumns();
+    /// The examples of spec as the task reads them (any thread; throws InputError).
+    static ReadExamples readExamplesOf(const DataSpec& spec, bool fromColumns, char separator);
+    /// The profile of examples (or of tagged sentences) under tokenizer, for at most
+    /// kProfileRows of them (any thread).
+    static Profile profileOf(const ExampleSet* examples, const TaggedFile* tagged,
+                             const Tokenizer& tokenizer);
+    /// Shows a tagged file read by readOpened (token classification).
+    void showTagged(Opened& opened);
     /// Fills the preview with the table's first rows and the column choices with its columns.
     void showTable(const Table& table);
     /// Shows guess in the task choice (and the multi-label separator or 0/1 columns it implies).
@@ -131,6 +191,7 @@ private:
     void showError(const QString& message);
     /// A file that could not be opened: why, and that the file open before stays open.
     void showOpenError(const std::exception_ptr& error);
+    void showOpenError(const QString& why);
     /// The token lengths, their histogram, padding shares and unknown tokens
     /// (DatasetLengths.cpp), then the task's summary.
     void refreshProfile();
@@ -142,6 +203,11 @@ private:
     int guessLabelColumn(const QStringList& headers, int textColumn) const;
 
     QString file_;
+    bool loading_ = false;
+    bool applyingLoad_ = false;        ///< a background open fills the page: no reading meanwhile
+    std::optional<Profile> profiled_;  ///< read in the background, for the next refreshProfile
+    int loadGeneration_ = 0;           ///< bumped by each background open and by Cancel
+    QString fileBeforeLoading_;
     TaskKind guessedTask_ = TaskKind::SingleLabel;
     QString guessReason_;  ///< why guessedTask_, translated
     std::optional<Table> preview_;
@@ -157,6 +223,9 @@ private:
     std::size_t batchSize_ = 16;
 
     QPushButton* openButton_;
+    QWidget* loadRow_;  ///< what is being read, a busy bar and Cancel
+    QLabel* loadLabel_;
+    QPushButton* cancelLoad_;
     QMenu* recentMenu_;
     QLabel* fileLabel_;
     QLabel* errorLabel_;

@@ -147,15 +147,10 @@ void DatasetPage::showTaskSettings(const TaskSpec& task) {
     }
 }
 
-bool DatasetPage::openTagged(const QString& file, const TaskGuess& guess) {
-    try {
-        auto tagged = readTaggedFile(file.toStdString());
-        tagSummary_ = checkTags(tagged.sentences, tagged.source);
-        tagged_ = std::move(tagged);
-    } catch (...) {
-        showOpenError(std::current_exception());
-        return false;
-    }
+void DatasetPage::showTagged(Opened& opened) {
+    const auto file = opened.file;
+    tagSummary_ = std::move(opened.tagSummary);
+    tagged_ = std::move(opened.tagged);
     file_ = file;
     preview_.reset();
     showError({});
@@ -172,17 +167,10 @@ bool DatasetPage::openTagged(const QString& file, const TaskGuess& guess) {
         combo->clear();
         combo->setEnabled(false);  // words and tags are the file's, not columns
     }
-    setTaskGuess(guess);
-    columnsChanged();
-    return errorText().isEmpty();
 }
 
 void DatasetPage::showOpenError(const std::exception_ptr& error) {
-    auto message = describeError(error);
-    if (!file_.isEmpty()) {
-        message += QLatin1Char(' ') + tr("%1 stays open.").arg(QDir::toNativeSeparators(file_));
-    }
-    showError(message);
+    showOpenError(describeError(error));  // DatasetLoading.cpp
 }
 
 void DatasetPage::setTaskGuess(const TaskGuess& guess) {
@@ -259,35 +247,9 @@ char DatasetPage::labelSeparator() const {
 }
 
 void DatasetPage::readExamples() {
-    const std::filesystem::path file = file_.toStdString();
-    const auto spec = dataSpec();
-    if (task() == TaskKind::MultiLabel) {
-        // As training reads them (task/multilabel/MultiLabelData.cpp): the rows with a text,
-        // each with the labels of its 0/1 columns or of its label cell (none when the cell is
-        // empty: an example without labels is one); a cell that is not 0/1 is refused with its
-        // line and column.
-        auto rows = loadTextRows(file, spec.columns);
-        const auto all =
-            labelsFromColumns()
-                ? labelSetsFromIndicatorColumns(rows.table, spec.task.labelColumns, file)
-                : labelSetsFromColumn(rows.table, spec.columns.label, labelSeparator(), file);
-        std::vector<LabelSet> sets;
-        for (const auto row : rows.rows) {
-            sets.push_back(all[row]);
-        }
-        MultiLabelMap::fromLabelSets(sets, file);  // throws when no row has any label
-        labelSets_ = std::move(sets);
-        examples_ = std::move(rows.set);
-        return;
-    }
-    auto examples = loadExamples(file, spec.columns);
-    if (task() == TaskKind::Regression) {
-        for (const auto& example : examples.examples) {
-            // Throws, with the line.
-            parseTarget(example.label, file, example.line, spec.columns.label);
-        }
-    }
-    examples_ = std::move(examples);
+    auto read = readExamplesOf(dataSpec(), labelsFromColumns(), labelSeparator());
+    labelSets_ = std::move(read.labelSets);
+    examples_ = std::move(read.examples);
 }
 
 void DatasetPage::refreshTaskSummary() {

@@ -7,6 +7,7 @@
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
+#include "common/Names.h"
 #include "train/TrainingOptions.h"
 
 namespace bert::ui {
@@ -14,7 +15,7 @@ namespace bert::ui {
 namespace {
 
 QString optionText(const char* text) {
-    return QCoreApplication::translate("TrainingOptions", text).remove(QLatin1Char('&'));
+    return Names::withoutMnemonic(QCoreApplication::translate("TrainingOptions", text));
 }
 
 QString techniquesHtml() {
@@ -55,7 +56,7 @@ QString shortcutsHtml(const HelpDialog::Shortcuts& shortcuts) {
     for (const auto& [what, keys] : shortcuts) {
         html += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>")
                     .arg(keys.toString(QKeySequence::NativeText).toHtmlEscaped(),
-                         QString(what).remove(QLatin1Char('&')).toHtmlEscaped());
+                         Names::withoutMnemonic(what).toHtmlEscaped());
     }
     html += QStringLiteral("</table><p>%1</p>")
                 .arg(HelpDialog::tr("Alt with the underlined letter of a tab, a button or a "

@@ -2,6 +2,7 @@
 #include <functional>
 
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
 #include <QChart>
 #include <QChartView>
@@ -19,6 +20,7 @@
 #include <QTableView>
 
 #include "common/Guard.h"
+#include "common/MetricsCharts.h"
 #include "dataset/DatasetPage.h"
 #include "help/HelpDialog.h"
 #include "main/MainWindow.h"
@@ -35,14 +37,10 @@ const QKeySequence kStartKeys(Qt::CTRL | Qt::Key_Return);
 
 void MainWindow::createMenus() {
     auto* file = menuBar()->addMenu(tr("&File"));
+    // What the Dataset tab's button does, with its dialog and filter.
     auto* open = file->addAction(tr("&Open dataset…"), this, [this] {
         tabs_->setCurrentWidget(dataset_);
-        const auto path =
-            QFileDialog::getOpenFileName(this, tr("Open dataset"), QString(),
-                                         tr("Datasets (*.csv *.tsv *.tab *.jsonl *.ndjson)"));
-        if (!path.isEmpty()) {
-            dataset_->openFile(path);
-        }
+        dataset_->chooseFile();
     });
     open->setShortcut(QKeySequence::Open);
     file->addAction(tr("Open &job…"), this, [this] {
@@ -59,8 +57,12 @@ void MainWindow::createMenus() {
             saveJobFile(chosen);
         }
     });
-    auto* exportModel = file->addAction(tr("&Export a run's model…"), this,
-                                        [this] { tabs_->setCurrentWidget(runs_); });
+    // What the Runs tab's Export button does: the selected run's export dialog, or a notice to
+    // select one run.
+    auto* exportModel = file->addAction(tr("&Export a run's model…"), this, [this] {
+        tabs_->setCurrentWidget(runs_);
+        runs_->exportSelected();
+    });
     exportModel->setShortcut(QKeySequence(QStringLiteral("Ctrl+E")));
     file->addAction(tr("Run &database…"), this, [this] {
         const auto path = QFileDialog::getSaveFileName(
@@ -95,7 +97,7 @@ void MainWindow::createMenus() {
     connect(runs_->table()->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &MainWindow::offerSelectedRunToResume);
     train->addSeparator();
-    auto* refresh = train->addAction(tr("&Refresh runs"), runs_, &RunsPage::refresh);
+    auto* refresh = train->addAction(tr("Re&fresh runs"), runs_, &RunsPage::refresh);
     refresh->setShortcut(QKeySequence::Refresh);
     updateShortcuts();
 
@@ -104,16 +106,29 @@ void MainWindow::createMenus() {
     dark->setCheckable(true);
     dark->setChecked(QSettings().value(QStringLiteral("view/dark"), false).toBool());
     connect(dark, &QAction::toggled, this, [this](bool on) { setDarkPalette(on); });
+    // One language is chosen: the one the settings hold (what the next start uses), checked.
     auto* language = view->addMenu(tr("&Language"));
+    auto* languages = new QActionGroup(language);
+    languages->setExclusive(true);
+    const auto current =
+        QSettings().value(QStringLiteral("view/language"), QStringLiteral("system")).toString();
     for (const auto& [code, name] :
          {std::pair{QStringLiteral("system"), tr("System default")},
           std::pair{QStringLiteral("en"), QStringLiteral("English")},
           std::pair{QStringLiteral("zh_CN"), QStringLiteral("简体中文")}}) {
         const QString chosen = code;
-        language->addAction(name, this, [this, chosen] {
+        auto* action = language->addAction(name);
+        action->setCheckable(true);
+        action->setChecked(chosen == current);
+        languages->addAction(action);
+        connect(action, &QAction::triggered, this, [this, chosen] {
+            if (QSettings().value(QStringLiteral("view/language"), QStringLiteral("system")) ==
+                chosen) {
+                return;  // the language in force was chosen again
+            }
             QSettings().setValue(QStringLiteral("view/language"), chosen);
-            QMessageBox::information(this, tr("Language"),
-                                     tr("The language changes when BERT Studio starts again."));
+            showNotice(this, tr("Language"),
+                       tr("The language changes when BERT Studio starts again."));
         });
     }
     auto* help = menuBar()->addMenu(tr("&Help"));
@@ -234,6 +249,10 @@ void MainWindow::setDarkPalette(bool dark, bool remember) {
     }
     for (auto* view : findChildren<QChartView*>()) {
         view->chart()->setTheme(dark ? QChart::ChartThemeDark : QChart::ChartThemeLight);
+    }
+    // The theme reset the lines' pens: the run charts' own colours come back at once.
+    for (auto* charts : findChildren<MetricsCharts*>()) {
+        charts->themeChanged();
     }
 }
 

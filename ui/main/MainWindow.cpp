@@ -7,6 +7,7 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTimer>
 
 #include "Error.h"
 #include "common/Format.h"
@@ -181,6 +182,12 @@ MainWindow::MainWindow(std::filesystem::path database, QWidget* parent)
     if (settings.value(QStringLiteral("view/dark"), false).toBool()) {
         setDarkPalette(true, false);
     }
+}
+
+void MainWindow::openDatasetAtStart(const QString& file) {
+    // A large file took 22 s to reopen, with a black window meanwhile: now the window comes
+    // first, and the file is read off the GUI thread.
+    QTimer::singleShot(0, this, [this, file] { dataset_->openInBackground(file); });
 }
 
 MainWindow::~MainWindow() {
@@ -536,7 +543,7 @@ void MainWindow::onFinished(qint64 runId) {
     training_active_ = false;
     runs_->refresh();
     tryIt_->refreshRuns();
-    tryIt_->chooseRun(runId);  // Try it follows the newest finished run
+    tryIt_->followRun(runId);  // unless the user chose a model in Try it
     statusBar()->showMessage(training_->status());
     Q_EMIT trainingFinished(runId);
     if (closeAfterRun_) {

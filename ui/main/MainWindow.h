@@ -62,6 +62,9 @@ public:
     /// The worker on the training thread (for tests: a queued call to it runs before the next job).
     TrainingWorker* worker() const { return worker_; }
 
+    /// The dataset of the start (the one given, the last one, or the sample): read in the
+    /// background once the window is shown, so that the window paints first.
+    void openDatasetAtStart(const QString& file);
     /// Starts a run from the pages' settings; false (and a message) when something is missing.
     bool startTraining();
     void cancelTraining();

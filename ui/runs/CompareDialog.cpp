@@ -20,6 +20,7 @@
 #include <QVBoxLayout>
 #include <QValueAxis>
 
+#include "common/ChartTheme.h"
 #include "common/Format.h"
 #include "common/Guard.h"
 #include "common/Names.h"
@@ -43,8 +44,8 @@ QString settingName(const std::string& key) {
         const auto option = key.substr(prefix.size());
         for (const auto& descriptor : trainingOptions()) {
             if (descriptor.key == option) {
-                return QCoreApplication::translate("TrainingOptions", descriptor.label)
-                    .remove(QLatin1Char('&'));
+                return Names::withoutMnemonic(
+                    QCoreApplication::translate("TrainingOptions", descriptor.label));
             }
         }
     }
@@ -101,8 +102,8 @@ QString settingValue(const std::string& key, const std::string& value) {
             for (const auto& choice : option->choices) {
                 if (value == choice.name) {
                     // "dynamic: pad each batch to its longest": the name before the colon.
-                    return QCoreApplication::translate("TrainingOptions", choice.label)
-                        .remove(QLatin1Char('&'))
+                    return Names::withoutMnemonic(
+                               QCoreApplication::translate("TrainingOptions", choice.label))
                         .section(QRegularExpression(QStringLiteral("[:：]")), 0, 0)
                         .trimmed();
                 }
@@ -225,6 +226,7 @@ CompareDialog::CompareDialog(const std::filesystem::path& database, const QList<
             [this] { guarded(this, tr("Compare runs"), [this] { drawCurves(); }); });
     auto makeView = [this](const QString& title) {
         auto* chart = new QChart();
+        chart->setTheme(chartTheme());  // dark under the dark palette, as the window's
         chart->setTitle(title);
         chart->legend()->setAlignment(Qt::AlignBottom);
         auto* view = new QChartView(chart, this);
@@ -236,6 +238,7 @@ CompareDialog::CompareDialog(const std::filesystem::path& database, const QList<
     accuracyView_ = makeView(tr("Validation accuracy"));
     scatterView_ = makeView(QString());
     differences_ = new QTableWidget(this);
+    differences_->setTabKeyNavigation(false);
 
     RunStore store(database_, RunStore::Access::ReadOnly);
     std::vector<RunRecord> runs;
@@ -292,11 +295,12 @@ CompareDialog::CompareDialog(const std::filesystem::path& database, const QList<
                const auto value = QString::number(*outcome.best, 'f', 4);
                return sharedMetric ? value : tr("%1 (%2)").arg(value, metricName(outcome.metric));
            });
-    differences_->item(row - 1, 0)->setToolTip(
-        sharedMetric && !higherIsBetter_
-            ? tr("The lowest of each run's evaluations: lower is better")
-            : tr("The best of each run's evaluations by its task's metric (the lowest for an "
-                 "error such as RMSE)"));
+    differences_->item(row - 1, 0)
+        ->setToolTip(
+            sharedMetric && !higherIsBetter_
+                ? tr("The lowest of each run's evaluations: lower is better")
+                : tr("The best of each run's evaluations by its task's metric (the lowest for an "
+                     "error such as RMSE)"));
     // Regression has no macro-F1: its runs show none rather than a placeholder 0.
     if (anyMacroF1) {
         setRow(tr("best macro-F1"), [&](std::size_t i) {

@@ -1,5 +1,6 @@
 #include "runs/ModelReport.h"
 
+#include <algorithm>
 #include <limits>
 #include <numeric>
 
@@ -9,6 +10,8 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QResizeEvent>
+#include <QScrollArea>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -19,6 +22,11 @@
 namespace bert::ui {
 
 namespace {
+
+/// Classes named in the "never predicted" line; the others are counted.
+constexpr int kNeverPredictedNamed = 10;
+/// Lines of warnings shown at most; more scroll.
+constexpr int kWarningLines = 6;
 
 QTableWidgetItem* cell(const QString& text, double shade = -1.0) {
     auto* item = new QTableWidgetItem(text);
@@ -80,11 +88,20 @@ ModelReport::ModelReport(std::vector<EvalMetrics> evaluations, std::vector<std::
     for (auto* table : {confusion_, classes_}) {
         table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
         table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+        table->setTabKeyNavigation(false);  // one Tab stop each
     }
     summary_ = new QLabel(this);
     warnings_ = new QLabel(this);
+    warnings_->setObjectName(QStringLiteral("modelWarnings"));
     warnings_->setWordWrap(true);
+    warnings_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
     warnings_->setStyleSheet(QStringLiteral("color: #c0392b; font-weight: bold"));
+    warningsArea_ = new QScrollArea(this);
+    warningsArea_->setWidget(warnings_);
+    warningsArea_->setWidgetResizable(true);
+    warningsArea_->setFrameShape(QFrame::NoFrame);
+    warningsArea_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    warningsArea_->hide();
 
     auto* top = new QHBoxLayout();
     top->addWidget(new QLabel(tr("&Evaluation:"), this));
@@ -108,7 +125,7 @@ ModelReport::ModelReport(std::vector<EvalMetrics> evaluations, std::vector<std::
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(top);
     layout->addWidget(summary_);
-    layout->addWidget(warnings_);
+    layout->addWidget(warningsArea_);
     layout->addWidget(singleLabel_, 1);
     layout->addWidget(taskReport_, 1);
 
@@ -156,7 +173,7 @@ void ModelReport::refresh() {
         taskReport_->showReport(eval.task);
         summary_->setText(tr("Validation loss %1.").arg(eval.loss, 0, 'f', 4));
         warnings_->clear();
-        warnings_->hide();
+        warningsArea_->hide();
         return;
     }
     const auto& matrix = eval.confusion;
@@ -206,16 +223,17 @@ void ModelReport::refresh() {
                                                    return sum + r.support;
                                                })));
     QStringList lines;
+    QStringList neverPredicted;
+    std::int64_t neverSupport = 0;
     for (const auto& warning : modelWarnings(matrix, labels_)) {
         const auto classA = QString::fromStdString(warning.classA);
         const auto classB = QString::fromStdString(warning.classB);
         switch (warning.kind) {
             case ModelWarning::Kind::NeverPredicted:
-                lines << tr("“%1” is never predicted: its %2 validation examples are all given "
-                            "other labels. Try class weighting (balanced), more epochs or a "
-                            "higher learning rate.")
-                             .arg(classA)
-                             .arg(warning.support);
+                // One line for them all: a line each made a 500-class run's page 7,731
+                // pixels tall.
+                neverPredicted << classA;
+                neverSupport += warning.support;
                 break;
             case ModelWarning::Kind::Imbalanced:
                 lines << tr("The labels are imbalanced: “%1” is %2% of the validation set, “%3” "
@@ -233,8 +251,44 @@ void ModelReport::refresh() {
                 break;
         }
     }
+    if (neverPredicted.size() == 1) {
+        lines.prepend(tr("“%1” is never predicted: its %2 validation examples are all given "
+                         "other labels. Try class weighting (balanced), more epochs or a "
+                         "higher learning rate.")
+                          .arg(neverPredicted.front())
+                          .arg(neverSupport));
+    } else if (neverPredicted.size() > 1) {
+        const auto count = static_cast<int>(neverPredicted.size());
+        QStringList named = neverPredicted.mid(0, kNeverPredictedNamed);
+        QString list = named.join(QStringLiteral(", "));
+        if (count > kNeverPredictedNamed) {
+            list += tr(", … and %n more", nullptr, count - kNeverPredictedNamed);
+        }
+        lines.prepend(tr("%n classes never predicted: %1. Their %2 validation examples are all "
+                         "given other labels. Try class weighting (balanced), more epochs or a "
+                         "higher learning rate.",
+                         nullptr, count)
+                          .arg(list)
+                          .arg(neverSupport));
+    }
     warnings_->setText(lines.join(QLatin1Char('\n')));
-    warnings_->setVisible(!lines.isEmpty());
+    warningsArea_->setVisible(!lines.isEmpty());
+    fitWarnings();
+}
+
+void ModelReport::fitWarnings() {
+    // As tall as its lines, up to kWarningLines of them; the rest scrolls.
+    const int width = std::max(warningsArea_->viewport()->width(), 200);
+    const int lines = fontMetrics().lineSpacing() * kWarningLines;
+    const int frame = 2 * warningsArea_->frameWidth();
+    warningsArea_->setFixedHeight(std::min(warnings_->heightForWidth(width), lines) + frame);
+}
+
+void ModelReport::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    if (warningsArea_->isVisibleTo(this)) {
+        fitWarnings();
+    }
 }
 
 }  // namespace bert::ui

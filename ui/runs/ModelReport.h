@@ -12,6 +12,7 @@ QT_BEGIN_NAMESPACE
 class QCheckBox;
 class QComboBox;
 class QLabel;
+class QScrollArea;
 class QTableWidget;
 QT_END_NAMESPACE
 
@@ -37,7 +38,9 @@ public:
     void showEvaluation(int index);
     /// The index of the evaluation shown (-1: none).
     int currentEvaluation() const { return current_; }
-    /// The warnings shown now, one per line; empty when none.
+    /// The warnings shown now, one per line; empty when none. Classes never predicted are one
+    /// line ("412 classes never predicted: a, b, … and 402 more"); the warnings' area is at most
+    /// a few lines tall and scrolls.
     QString warningText() const;
     QTableWidget* confusionTable() const { return confusion_; }
     QTableWidget* classTable() const { return classes_; }
@@ -46,8 +49,13 @@ public:
     /// Row-normalised shares instead of counts.
     void setNormalised(bool normalised);
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
     void refresh();
+    /// The warnings' area as tall as their lines, up to a few; more scroll.
+    void fitWarnings();
 
     std::vector<EvalMetrics> evaluations_;
     std::vector<std::string> labels_;
@@ -58,7 +66,8 @@ private:
     QTableWidget* classes_;
     QLabel* summary_;
     QLabel* warnings_;
-    QWidget* singleLabel_;  ///< the confusion matrix and the per-class table
+    QScrollArea* warningsArea_;  ///< holds warnings_: a long list scrolls
+    QWidget* singleLabel_;       ///< the confusion matrix and the per-class table
     TaskReport* taskReport_;
 };
 

@@ -4,6 +4,7 @@
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QPushButton>
+#include <QScreen>
 #include <QTabWidget>
 #include <QVBoxLayout>
 
@@ -67,7 +68,8 @@ RunDialog::RunDialog(const std::filesystem::path& database, qint64 runId, QWidge
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(tabs_, 1);
     layout->addLayout(buttons);
-    resize(1000, 700);
+    // Never taller or wider than the screen: Close stays on it.
+    resize(QSize(1000, 700).boundedTo(screen()->availableGeometry().size()));
 }
 
 void RunDialog::showReport() {

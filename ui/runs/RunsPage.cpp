@@ -53,8 +53,32 @@ enum Column {
     kColumns
 };
 
+/// The width the text columns are capped against before the table has its own.
+constexpr int kMinimumRoom = 1000;
+
 /// The folder of the last export (QSettings), where the next one is proposed.
 constexpr const char* kLastExportFolder = "export/lastFolder";
+
+/// Where an export is proposed: the folder of the last one, else the user's documents, else
+/// home; never a folder that does not exist (the dialog then fell back to wherever it liked) or
+/// a hidden one (~/.local/...).
+QString proposedExportParent() {
+    auto visibleFolder = [](const QString& folder) {
+        if (folder.isEmpty() || !QFileInfo(folder).isDir()) {
+            return false;
+        }
+        const auto parts = QDir::cleanPath(QFileInfo(folder).absoluteFilePath())
+                               .split(QLatin1Char('/'), Qt::SkipEmptyParts);
+        return std::none_of(parts.begin(), parts.end(),
+                            [](const QString& part) { return part.startsWith(QLatin1Char('.')); });
+    };
+    const auto last = QSettings().value(kLastExportFolder).toString();
+    if (visibleFolder(last)) {
+        return last;
+    }
+    const auto documents = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    return visibleFolder(documents) ? documents : QDir::homePath();
+}
 
 QStandardItem* numberItem(double value, const QString& text) {
     auto* item = new QStandardItem(text);
@@ -95,10 +119,12 @@ RunsPage::RunsPage(std::filesystem::path database, QWidget* parent)
     proxy_->setFilterKeyColumn(-1);
     table_ = new QTableView(this);
     table_->setModel(proxy_);
+    table_->setTabKeyNavigation(false);  // one Tab stop; the arrows move between runs
     table_->setSortingEnabled(true);
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
     table_->horizontalHeader()->setSectionResizeMode(kTechniques, QHeaderView::Stretch);
+    table_->setTextElideMode(Qt::ElideMiddle);  // a name's start and its "#12" both show
     table_->verticalHeader()->hide();
     filter_ = new QLineEdit(this);
     filter_->setPlaceholderText(tr("Filter runs (name, status, model, techniques…)"));
@@ -156,7 +182,10 @@ RunsPage::RunsPage(std::filesystem::path database, QWidget* parent)
     buttons->addWidget(button(tr("&Delete…"),
                               tr("Delete the selected runs and their checkpoints (Delete)"),
                               &RunsPage::deleteSelected));
-    buttons->addWidget(button(tr("Re&fresh"), tr("Reload the runs (F5)"), &RunsPage::refresh));
+    // (Alt+F is the File menu's.)
+    auto* refreshButton = button(tr("&Refresh"), tr("Reload the runs (F5)"), &RunsPage::refresh);
+    refreshButton->setObjectName(QStringLiteral("refreshRuns"));
+    buttons->addWidget(refreshButton);
     error_ = new QLabel(this);
     error_->setStyleSheet(QStringLiteral("color: #c0392b; font-weight: bold"));
     error_->setWordWrap(true);
@@ -181,6 +210,7 @@ RunsPage::RunsPage(std::filesystem::path database, QWidget* parent)
     // (A shortcut never sees the key: the table takes it first, so the table's key presses are
     // watched here.)
     table_->installEventFilter(this);
+    table_->viewport()->installEventFilter(this);
     auto* hint = new QLabel(tr("Double-click a name to rename a run; double-click a row to open "
                                "it; Delete deletes the selected runs."),
                             this);
@@ -189,6 +219,9 @@ RunsPage::RunsPage(std::filesystem::path database, QWidget* parent)
 }
 
 bool RunsPage::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == table_->viewport() && event->type() == QEvent::Resize) {
+        fitColumns();  // the caps are shares of the table's width
+    }
     // A name being edited has its own editor, which takes its keys: they never come here.
     if (watched == table_ && event->type() == QEvent::KeyPress &&
         static_cast<QKeyEvent*>(event)->matches(QKeySequence::Delete)) {
@@ -262,11 +295,20 @@ void RunsPage::refresh() {
     }
     error_->setVisible(!error_->text().isEmpty());
     loading_ = false;
+    fitColumns();
+}
+
+void RunsPage::fitColumns() {
     table_->resizeColumnsToContents();
-    // Auto names are long ("MiniLM on tickets.csv, dynamic padding, ... #12"): the full name is
-    // in the tooltip, and the techniques column keeps room to be read.
-    constexpr int kNameWidth = 300;
-    table_->setColumnWidth(kName, std::min(table_->columnWidth(kName), kNameWidth));
+    // Auto names are long ("MiniLM on tickets.csv, dynamic padding, ... #12") and so are model
+    // names (a cache's "snapshots/<40 hex digits>"): each is cut, in full in its tooltip, so
+    // that the metric, peak, duration and disk columns stay on screen after every refresh (they
+    // were pushed off it). The techniques column takes what is left.
+    const int room = std::max(table_->viewport()->width(), kMinimumRoom);
+    const std::pair<int, int> caps[] = {{kName, room / 4}, {kModel, room / 7}};
+    for (const auto& [column, cap] : caps) {
+        table_->setColumnWidth(column, std::min(table_->columnWidth(column), cap));
+    }
 }
 
 int RunsPage::rowCount() const {
@@ -490,12 +532,9 @@ QFileDialog* RunsPage::exportSelected() {
     }
     const qint64 runId = ids.front();
     // A new folder named after the run, where the last export went (else in the user's
-    // documents): export refuses to mix its files into an existing folder's (without --force),
-    // so a name no folder has yet is what works: "-2", "-3"... after the run's name.
-    const QDir parent(QSettings()
-                          .value(kLastExportFolder, QStandardPaths::writableLocation(
-                                                        QStandardPaths::DocumentsLocation))
-                          .toString());
+    // documents, else home): export refuses to mix its files into an existing folder's (without
+    // --force), so a name no folder has yet is what works: "-2", "-3"... after the run's name.
+    const QDir parent(proposedExportParent());
     const auto name = exportFolderName(runId);
     auto proposed = name;
     for (int n = 2; parent.exists(proposed); ++n) {

@@ -78,6 +78,8 @@ protected:
 
 private:
     void deleteSelected();
+    /// Columns fitted to their contents, the long text ones capped to a share of the table.
+    void fitColumns();
     void removeSelectedCheckpoints();
     void editNotes();
     /// Shows a run's stored name again (after a rename that failed).

@@ -13,6 +13,7 @@
 #include <QVBoxLayout>
 #include <QValueAxis>
 
+#include "common/ChartTheme.h"
 #include "common/Names.h"
 #include "common/NiceAxis.h"
 #include "dataset/TaskSummary.h"
@@ -40,6 +41,7 @@ QString number(const nlohmann::json& value) {
 
 QChartView* makeChartView(QWidget* parent) {
     auto* chart = new QChart();
+    chart->setTheme(chartTheme());  // dark under the dark palette, as the window's
     auto* view = new QChartView(chart, parent);
     view->setRenderHint(QPainter::Antialiasing);
     view->setMinimumHeight(220);
@@ -72,12 +74,14 @@ TaskReport::TaskReport(QWidget* parent) : QWidget(parent) {
     figures_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     tableTitle_ = new QLabel(this);
     table_ = new QTableWidget(this);
+    table_->setTabKeyNavigation(false);
     table_->setObjectName(QStringLiteral("taskTable"));
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     confusionTitle_ = new QLabel(this);
     confusionTitle_->setWordWrap(true);
     confusion_ = new QTableWidget(this);
+    confusion_->setTabKeyNavigation(false);
     confusion_->setObjectName(QStringLiteral("entityConfusion"));
     confusion_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     confusion_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
@@ -239,8 +243,10 @@ void TaskReport::showRegression(const nlohmann::json& report) {
     diagonal->setName(tr("predicted = true"));
     diagonal->append(low, low);
     diagonal->append(high, high);
-    chart->addSeries(diagonal);
+    // Drawn over the points (a chart draws its series in the order added): a dense cloud hid
+    // the line it is to be read against.
     chart->addSeries(points);
+    chart->addSeries(diagonal);
     auto* x = addAxis(chart, Qt::AlignBottom, tr("true"), low, high);
     auto* y = addAxis(chart, Qt::AlignLeft, tr("predicted"), low, high);
     for (QAbstractSeries* series :

@@ -10,12 +10,14 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QShortcut>
+#include <QSignalBlocker>
 #include <QVBoxLayout>
 
 #include "Error.h"
 #include "common/AsyncTask.h"
 #include "common/Guard.h"
 #include "common/Names.h"
+#include "data/UnknownTokens.h"
 #include "hf/ModelFolder.h"
 #include "runs/RunExport.h"
 #include "runs/RunStore.h"
@@ -67,19 +69,32 @@ struct TryItPage::LoadedModel {
 struct TryItPage::Outcome {
     std::shared_ptr<LoadedModel> model;
     TryItResult result;
+    QString modelKey;            ///< the model chosen when the classification started
+    std::size_t maxLength = 0;   ///< tokens the model reads
+    std::size_t textTokens = 0;  ///< tokens of the whole text (special tokens included)
+    UnknownTokenShare unknown;   ///< of the whole text
+    std::string unknownToken;    ///< the tokenizer's name for it ("[UNK]", "<unk>")
 };
 
 TryItPage::TryItPage(std::filesystem::path database, QWidget* parent)
     : QWidget(parent), database_(std::move(database)) {
     source_ = new QComboBox(this);
     source_->setToolTip(tr("The run whose best model classifies the text"));
-    auto* folder = new QPushButton(tr("Model &folder…"), this);
+    auto* folder = new QPushButton(tr("Model fol&der…"), this);
     connect(folder, &QPushButton::clicked, this, [this] {
         const auto path = QFileDialog::getExistingDirectory(this, tr("Model folder"));
         if (!path.isEmpty()) {
+            userChose_ = true;
             source_->addItem(tr("folder %1").arg(path), path);
             source_->setCurrentIndex(source_->count() - 1);
         }
+    });
+    // A choice in the list is the user's: a run that finishes later does not replace it.
+    connect(source_, &QComboBox::activated, this, [this] { userChose_ = true; });
+    // A result belongs to the model that gave it.
+    connect(source_, &QComboBox::currentIndexChanged, this, [this] {
+        clearResult();
+        error_->clear();
     });
     text_ = new QPlainTextEdit(this);
     text_->setPlaceholderText(tr("Type or paste a text to classify…"));
@@ -89,6 +104,9 @@ TryItPage::TryItPage(std::filesystem::path database, QWidget* parent)
            "tab)"));
     connect(classify_, &QPushButton::clicked, this,
             [this] { guarded(this, tr("Classify"), [this] { classify(text_->toPlainText()); }); });
+    // Nothing to classify in an empty text.
+    classify_->setEnabled(false);
+    connect(text_, &QPlainTextEdit::textChanged, this, &TryItPage::updateClassifyButton);
     // Ctrl+Return classifies here; the main window's Start is not bound to it on this tab.
     for (const auto& keys :
          {QKeySequence(Qt::CTRL | Qt::Key_Return), QKeySequence(Qt::CTRL | Qt::Key_Enter)}) {
@@ -99,6 +117,11 @@ TryItPage::TryItPage(std::filesystem::path database, QWidget* parent)
     error_ = new QLabel(this);
     error_->setStyleSheet(QStringLiteral("color: #c0392b; font-weight: bold"));
     error_->setWordWrap(true);
+    notes_ = new QLabel(this);
+    notes_->setObjectName(QStringLiteral("tryItNotes"));
+    notes_->setWordWrap(true);
+    notes_->setStyleSheet(QStringLiteral("color: #c0392b"));
+    notes_->hide();
     auto* top = new QHBoxLayout();
     auto* modelLabel = new QLabel(tr("&Model:"), this);
     modelLabel->setBuddy(source_);  // the & is a shortcut to the list, not a character to show
@@ -111,6 +134,7 @@ TryItPage::TryItPage(std::filesystem::path database, QWidget* parent)
     layout->addWidget(text_, 1);
     layout->addWidget(classify_);
     layout->addWidget(error_);
+    layout->addWidget(notes_);
     layout->addLayout(resultsArea_);
     layout->addStretch();
     refreshRuns();
@@ -119,7 +143,15 @@ TryItPage::TryItPage(std::filesystem::path database, QWidget* parent)
 TryItPage::~TryItPage() = default;
 
 void TryItPage::refreshRuns() {
-    const auto current = source_->currentData();
+    const auto current = chosenModelKey();
+    // The folders the user added stay in the list.
+    QList<QPair<QString, QVariant>> folders;
+    for (int i = 0; i < source_->count(); ++i) {
+        if (!source_->itemData(i, kRunIdRole).isValid()) {
+            folders.append({source_->itemText(i), source_->itemData(i)});
+        }
+    }
+    const QSignalBlocker block(source_);  // the same model chosen again keeps its result
     source_->clear();
     error_->clear();
     try {
@@ -138,9 +170,19 @@ void TryItPage::refreshRuns() {
     } catch (...) {
         error_->setText(describeError(std::current_exception()));
     }
-    const int index = source_->findData(current);
-    if (index >= 0) {
-        source_->setCurrentIndex(index);
+    for (const auto& [text, path] : folders) {
+        source_->addItem(text, path);
+    }
+    for (int i = 0; i < source_->count(); ++i) {
+        source_->setCurrentIndex(i);
+        if (chosenModelKey() == current) {
+            break;
+        }
+    }
+    if (chosenModelKey() != current) {
+        // The model chosen is gone (its checkpoints removed): the first one is chosen now.
+        source_->setCurrentIndex(source_->count() > 0 ? 0 : -1);
+        clearResult();
     }
 }
 
@@ -149,6 +191,29 @@ void TryItPage::chooseRun(qint64 runId) {
     if (index >= 0) {
         source_->setCurrentIndex(index);
     }
+}
+
+void TryItPage::followRun(qint64 runId) {
+    if (!userChose_) {
+        chooseRun(runId);
+    }
+}
+
+QString TryItPage::chosenModelKey() const {
+    if (source_->currentIndex() < 0) {
+        return {};
+    }
+    const auto run = source_->currentData(kRunIdRole);
+    return run.isValid() ? QStringLiteral("run:%1").arg(run.toLongLong())
+                         : QStringLiteral("folder:") + source_->currentData().toString();
+}
+
+QString TryItPage::notesText() const {
+    return notes_->isVisible() ? notes_->text() : QString();
+}
+
+void TryItPage::updateClassifyButton() {
+    classify_->setEnabled(!busy_ && !text_->toPlainText().trimmed().isEmpty());
 }
 
 QString TryItPage::currentModelText() const {
@@ -161,7 +226,7 @@ QString TryItPage::errorText() const {
 
 void TryItPage::setBusy(bool busy) {
     busy_ = busy;
-    classify_->setEnabled(!busy);
+    updateClassifyButton();
 }
 
 void TryItPage::classify(const QString& text) {
@@ -169,6 +234,10 @@ void TryItPage::classify(const QString& text) {
         return;
     }
     error_->clear();
+    if (text.trimmed().isEmpty()) {
+        error_->setText(tr("Type a text to classify."));
+        return;
+    }
     if (source_->count() == 0) {
         error_->setText(tr("No trained model yet: train a run first, or choose a model folder."));
         return;
@@ -185,7 +254,7 @@ void TryItPage::classify(const QString& text) {
     setBusy(true);
     runAsync<Outcome>(
         this,
-        [model, folder, runId, maxLength, database = database_,
+        [model, folder, runId, maxLength, key = chosenModelKey(), database = database_,
          input = text.toStdString()]() mutable {
             if (!model) {
                 model = std::make_shared<LoadedModel>();
@@ -212,7 +281,18 @@ void TryItPage::classify(const QString& text) {
                             : ThresholdSource::Default;
                 }
             }
-            Outcome outcome{model, {}};
+            Outcome outcome;
+            outcome.model = model;
+            outcome.modelKey = key;
+            outcome.maxLength = static_cast<std::size_t>(maxLength);
+            // How much of the text the model reads, and how much of it the vocabulary knows.
+            const auto& tokenizer = *model->bundle.tokenizer;
+            const auto whole = tokenizer.encode(input);
+            outcome.textTokens = whole.size();
+            outcome.unknown.add(whole, tokenizer);
+            if (const auto unknownId = tokenizer.unkId()) {
+                outcome.unknownToken = tokenizer.tokenString(*unknownId);
+            }
             outcome.result.settings = model->settings;
             outcome.result.thresholdSource = model->thresholdSource;
             outcome.result.labels = model->bundle.config.labels;
@@ -225,6 +305,9 @@ void TryItPage::classify(const QString& text) {
         [this](Outcome outcome) {
             model_ = std::move(outcome.model);
             setBusy(false);
+            if (outcome.modelKey != chosenModelKey()) {
+                return;  // another model was chosen meanwhile: its result is not this one
+            }
             showOutcome(outcome);
             Q_EMIT classified(lastResult_);
         },
@@ -237,6 +320,8 @@ void TryItPage::classify(const QString& text) {
 }
 
 void TryItPage::clearResult() {
+    notes_->clear();
+    notes_->hide();
     lastResult_.clear();
     delete results_;
     results_ = nullptr;
@@ -257,6 +342,25 @@ void TryItPage::showOutcome(const Outcome& outcome) {
         std::stable_sort(lastResult_.begin(), lastResult_.end(),
                          [](const auto& a, const auto& b) { return a.second > b.second; });
     }
+    // What the text itself calls for: it was cut, or the vocabulary cannot read it.
+    QStringList notes;
+    if (outcome.textTokens > outcome.maxLength) {
+        notes << tr("Cut at %1 tokens: the model read the first %1 of the text's %2 tokens, and "
+                    "nothing after them (%3).")
+                     .arg(outcome.maxLength)
+                     .arg(outcome.textTokens)
+                     .arg(lastTask_ == TaskKind::TokenClassification
+                              ? tr("no entity is found past them")
+                              : tr("the rest did not count"));
+    }
+    if (outcome.unknown.warns()) {
+        notes << tr("%1% of the text's tokens are unknown to the model's vocabulary (%2): it "
+                    "cannot read them. A model for this language reads it.")
+                     .arg(100.0 * outcome.unknown.share(), 0, 'f', 1)
+                     .arg(QString::fromStdString(outcome.unknownToken));
+    }
+    notes_->setText(notes.join(QLatin1Char('\n')));
+    notes_->setVisible(!notes.isEmpty());
     // One widget holds a result's view: the next result replaces it whole. (Taking the layout's
     // items one by one deleted a row's layout twice, and its labels and bars never: the second
     // Classify crashed the studio.)

@@ -33,6 +33,13 @@ namespace bert::ui {
 /// LibTorch. One classification at a time: classify() while one is running is ignored. The
 /// loaded model is shared with the running task and only replaced on the GUI thread when no task
 /// runs. Results arrive through classified(); errors are shown on the page.
+///
+/// A result belongs to its model: choosing another model clears it (and a result that arrives
+/// for a model no longer chosen is not shown). Classify is disabled while the text is empty.
+/// Beside the result the page says when the text was longer than the model reads ("Cut at N
+/// tokens"), and when many of its tokens are unknown to the model's vocabulary (above
+/// kUnknownTokenWarningShare, as the Dataset tab warns). A finished run becomes the chosen model
+/// (followRun) unless the user chose one in the list or with "Model folder…".
 class TryItPage : public QWidget {
     Q_OBJECT
 
@@ -57,6 +64,11 @@ public:
     /// below the threshold).
     int resultRows() const;
     void chooseRun(qint64 runId);
+    /// A run finished: it becomes the chosen model, unless the user chose one.
+    void followRun(qint64 runId);
+    /// What the page says about the text of the last result (cut at the max length, unknown
+    /// tokens), one note per line; empty when nothing.
+    QString notesText() const;
     /// The model chosen now, as the list shows it.
     QString currentModelText() const;
     QString errorText() const;
@@ -73,6 +85,10 @@ private:
     void showOutcome(const Outcome& outcome);
     void clearResult();
     void setBusy(bool busy);
+    /// Classify is enabled when no classification runs and there is a text.
+    void updateClassifyButton();
+    /// The chosen model, as "run:<id>" or "folder:<path>"; empty when none.
+    QString chosenModelKey() const;
 
     std::filesystem::path database_;
     std::shared_ptr<LoadedModel> model_;
@@ -80,12 +96,14 @@ private:
     Probabilities lastResult_;
     TaskKind lastTask_ = TaskKind::SingleLabel;
     bool busy_ = false;
+    bool userChose_ = false;  ///< the user chose a model: a finished run does not replace it
     QComboBox* source_;
     QPlainTextEdit* text_;
     QPushButton* classify_;
     QVBoxLayout* resultsArea_;
     QWidget* results_ = nullptr;  ///< the view of the result shown; replaced by the next
     QLabel* error_;
+    QLabel* notes_;  ///< cut at the max length, unknown tokens
 };
 
 }  // namespace bert::ui

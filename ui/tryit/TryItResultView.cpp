@@ -271,6 +271,7 @@ void TryItResultView::showEntities(const TryItResult& result) {
         return;
     }
     auto* table = new QTableWidget(static_cast<int>(entities.size()), 4, this);
+    table->setTabKeyNavigation(false);
     table->setObjectName(QStringLiteral("tryItEntities"));
     table->setHorizontalHeaderLabels({tr("Text"), tr("Type"), tr("Start"), tr("End")});
     table->horizontalHeaderItem(2)->setToolTip(

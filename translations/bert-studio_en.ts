@@ -64,10 +64,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1 rows without text or label skipped; %2 invalid UTF-8 sequences replaced</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>removed %1 MiB an interrupted checkpoint write left</source>
         <translation type="unfinished"></translation>
     </message>
@@ -209,6 +205,54 @@
     </message>
     <message>
         <source>CPU memory cap of %1 reached: tried to allocate %2 with %3 in use</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the target &quot;%1&quot; has mean %2 and standard deviation %3 and is not standardised: the model&apos;s output starts near 0 and may never reach numbers this far from it (R² stays negative); standardise it (--standardize-targets, the default; in the studio, Standardise the target)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>freeze the lowest %1 of %2 layers (%3; they learn nothing; may cost accuracy)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1% of the tokens are unknown to the model&apos;s vocabulary (%2): it cannot read this text, and a run would learn little beyond chance; choose a model for this language</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1% of the tokens are unknown to the model&apos;s vocabulary (%2): a run learns from the rest of the text only; a model for this language would read all of it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1% of the tokens are unknown to the model&apos;s vocabulary (%2): some words are lost to it; a model for this language would read more of it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>rows without text or label skipped: %1 (the first on line %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>rows without text skipped: %1 (the first on line %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>read as Windows-1252 (the file is not UTF-8)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>invalid UTF-8 sequences replaced: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>control characters removed: %1 (the first, %2, on line %3 in column &quot;%4&quot;)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>control characters removed: %1 (the first, %2, on line %3 in the header)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>line %1: the label &quot;%2&quot; holds byte %3, which is not UTF-8 (labels that differ only there would become one); save the file as UTF-8</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -991,19 +1035,11 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>&amp;Text column:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>&amp;Second text column:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>&amp;Label column:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Validation share:</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1254,6 +1290,60 @@
         <source>%1 stays open.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Guessing the task of %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reading %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reading the examples of %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reading %1 was cancelled.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Te&amp;xt column:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Vali&amp;dation share:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop waiting for this file; the file open before stays open</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(the first on line %1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>read as %1 (the file is not UTF-8)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n control characters removed (the first, %1, on line %2 in the header)</source>
+        <translation>
+            <numerusform>%n control character removed (%1, on line %2 in the header)</numerusform>
+            <numerusform>%n control characters removed (the first, %1, on line %2 in the header)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n control characters removed (the first, %1, on line %2 in column &quot;%3&quot;)</source>
+        <translation>
+            <numerusform>%n control character removed (%1, on line %2 in column &quot;%3&quot;)</numerusform>
+            <numerusform>%n control characters removed (the first, %1, on line %2 in column &quot;%3&quot;)</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>bert::ui::HelpDialog</name>
@@ -1364,14 +1454,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Open dataset</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Datasets (*.csv *.tsv *.tab *.jsonl *.ndjson)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>&amp;Export a run&apos;s model…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1389,10 +1471,6 @@
     </message>
     <message>
         <source>&amp;Cancel</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Refresh runs</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1485,9 +1563,9 @@
     </message>
     <message numerus="yes">
         <source>and %n more</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>and %n more</numerusform>
+            <numerusform>and %n more</numerusform>
         </translation>
     </message>
     <message numerus="yes">
@@ -1649,6 +1727,10 @@
         <source>Run %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Re&amp;fresh runs</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>bert::ui::MetricsCharts</name>
@@ -1729,10 +1811,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>&amp;Smoothing:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Exponential moving average of the training loss; the raw loss stays, faint. 0: raw.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1758,6 +1836,10 @@
     </message>
     <message>
         <source>error (target units)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Smoothin&amp;g:</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1881,6 +1963,20 @@
     <message>
         <source>Validation loss %1.</source>
         <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>, … and %n more</source>
+        <translation>
+            <numerusform>, … and %n more</numerusform>
+            <numerusform>, … and %n more</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n classes never predicted: %1. Their %2 validation examples are all given other labels. Try class weighting (balanced), more epochs or a higher learning rate.</source>
+        <translation>
+            <numerusform>%n class never predicted: %1. Its %2 validation examples are all given other labels. Try class weighting (balanced), more epochs or a higher learning rate.</numerusform>
+            <numerusform>%n classes never predicted: %1. Their %2 validation examples are all given other labels. Try class weighting (balanced), more epochs or a higher learning rate.</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -2056,10 +2152,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Re&amp;fresh</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Reload the runs (F5)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2184,6 +2276,10 @@
             <numerusform></numerusform>
             <numerusform></numerusform>
         </translation>
+    </message>
+    <message>
+        <source>&amp;Refresh</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -2661,10 +2757,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Model &amp;folder…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Model folder</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2702,6 +2794,30 @@
     </message>
     <message>
         <source>Classify</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model fol&amp;der…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Type a text to classify.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cut at %1 tokens: the model read the first %1 of the text&apos;s %2 tokens, and nothing after them (%3).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no entity is found past them</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the rest did not count</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1% of the text&apos;s tokens are unknown to the model&apos;s vocabulary (%2): it cannot read them. A model for this language reads it.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -64,10 +64,6 @@
         <translation>从 %1 继续</translation>
     </message>
     <message>
-        <source>%1 rows without text or label skipped; %2 invalid UTF-8 sequences replaced</source>
-        <translation>跳过 %1 行缺少文本或标签的数据；替换了 %2 个无效 UTF-8 序列</translation>
-    </message>
-    <message>
         <source>removed %1 MiB an interrupted checkpoint write left</source>
         <translation>已删除中断的检查点写入留下的 %1 MiB</translation>
     </message>
@@ -210,6 +206,54 @@
     <message>
         <source>CPU memory cap of %1 reached: tried to allocate %2 with %3 in use</source>
         <translation>已达到 CPU 内存上限 %1：尝试分配 %2，已用 %3</translation>
+    </message>
+    <message>
+        <source>the target &quot;%1&quot; has mean %2 and standard deviation %3 and is not standardised: the model&apos;s output starts near 0 and may never reach numbers this far from it (R² stays negative); standardise it (--standardize-targets, the default; in the studio, Standardise the target)</source>
+        <translation>目标“%1”的均值为 %2、标准差为 %3，且未标准化：模型的输出从 0 附近开始，可能永远达不到离 0 这么远的数值（R² 一直为负）；请将其标准化（--standardize-targets，默认开启；在工作室中勾选“标准化目标值”）</translation>
+    </message>
+    <message>
+        <source>freeze the lowest %1 of %2 layers (%3; they learn nothing; may cost accuracy)</source>
+        <translation>冻结最低的 %1 层（共 %2 层）（%3；这些层不再学习；可能损失准确率）</translation>
+    </message>
+    <message>
+        <source>%1% of the tokens are unknown to the model&apos;s vocabulary (%2): it cannot read this text, and a run would learn little beyond chance; choose a model for this language</source>
+        <translation>%1% 的词元不在模型词表中（%2）：模型读不懂这段文本，训练结果不会比随机猜测好多少；请选择适合这种语言的模型</translation>
+    </message>
+    <message>
+        <source>%1% of the tokens are unknown to the model&apos;s vocabulary (%2): a run learns from the rest of the text only; a model for this language would read all of it</source>
+        <translation>%1% 的词元不在模型词表中（%2）：训练只能从其余文本中学习；适合这种语言的模型能读懂全部文本</translation>
+    </message>
+    <message>
+        <source>%1% of the tokens are unknown to the model&apos;s vocabulary (%2): some words are lost to it; a model for this language would read more of it</source>
+        <translation>%1% 的词元不在模型词表中（%2）：部分词语会丢失；适合这种语言的模型能读懂更多内容</translation>
+    </message>
+    <message>
+        <source>rows without text or label skipped: %1 (the first on line %2)</source>
+        <translation>跳过了没有文本或标签的行：%1 行（第一行在第 %2 行）</translation>
+    </message>
+    <message>
+        <source>rows without text skipped: %1 (the first on line %2)</source>
+        <translation>跳过了没有文本的行：%1 行（第一行在第 %2 行）</translation>
+    </message>
+    <message>
+        <source>read as Windows-1252 (the file is not UTF-8)</source>
+        <translation>按 Windows-1252 编码读取（该文件不是 UTF-8）</translation>
+    </message>
+    <message>
+        <source>invalid UTF-8 sequences replaced: %1</source>
+        <translation>替换了无效的 UTF-8 序列：%1 个</translation>
+    </message>
+    <message>
+        <source>control characters removed: %1 (the first, %2, on line %3 in column &quot;%4&quot;)</source>
+        <translation>删除了控制字符：%1 个（第一个是 %2，在第 %3 行的“%4”列）</translation>
+    </message>
+    <message>
+        <source>control characters removed: %1 (the first, %2, on line %3 in the header)</source>
+        <translation>删除了控制字符：%1 个（第一个是 %2，在第 %3 行的表头）</translation>
+    </message>
+    <message>
+        <source>line %1: the label &quot;%2&quot; holds byte %3, which is not UTF-8 (labels that differ only there would become one); save the file as UTF-8</source>
+        <translation>第 %1 行：标签“%2”含有字节 %3，它不是 UTF-8（只在此处不同的标签会被合并为一个）；请把文件另存为 UTF-8</translation>
     </message>
 </context>
 <context>
@@ -991,20 +1035,12 @@
         <translation>每个类别留作验证的比例（分层抽样，可复现）</translation>
     </message>
     <message>
-        <source>&amp;Text column:</source>
-        <translation>文本列(&amp;T)：</translation>
-    </message>
-    <message>
         <source>&amp;Second text column:</source>
         <translation>第二文本列(&amp;S)：</translation>
     </message>
     <message>
         <source>&amp;Label column:</source>
         <translation>标签列(&amp;L)：</translation>
-    </message>
-    <message>
-        <source>&amp;Validation share:</source>
-        <translation>验证比例(&amp;V)：</translation>
     </message>
     <message>
         <source>Label counts</source>
@@ -1246,6 +1282,58 @@
         <source>%1 stays open.</source>
         <translation>%1 仍保持打开。</translation>
     </message>
+    <message>
+        <source>Guessing the task of %1…</source>
+        <translation>正在推测 %1 的任务…</translation>
+    </message>
+    <message>
+        <source>Reading %1…</source>
+        <translation>正在读取 %1…</translation>
+    </message>
+    <message>
+        <source>Reading the examples of %1…</source>
+        <translation>正在读取 %1 的样本…</translation>
+    </message>
+    <message>
+        <source>Reading %1 was cancelled.</source>
+        <translation>已取消读取 %1。</translation>
+    </message>
+    <message>
+        <source>Te&amp;xt column:</source>
+        <translation>文本列(&amp;X)：</translation>
+    </message>
+    <message>
+        <source>Vali&amp;dation share:</source>
+        <translation>验证比例(&amp;D)：</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Stop waiting for this file; the file open before stays open</source>
+        <translation>不再等待读取此文件；之前打开的文件保持打开</translation>
+    </message>
+    <message>
+        <source>(the first on line %1)</source>
+        <translation>（第一行在第 %1 行）</translation>
+    </message>
+    <message>
+        <source>read as %1 (the file is not UTF-8)</source>
+        <translation>按 %1 编码读取（该文件不是 UTF-8）</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n control characters removed (the first, %1, on line %2 in the header)</source>
+        <translation>
+            <numerusform>删除了 %n 个控制字符（第一个是 %1，在第 %2 行的表头）</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n control characters removed (the first, %1, on line %2 in column &quot;%3&quot;)</source>
+        <translation>
+            <numerusform>删除了 %n 个控制字符（第一个是 %1，在第 %2 行的“%3”列）</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>bert::ui::HelpDialog</name>
@@ -1356,14 +1444,6 @@
         <translation>打开数据集(&amp;O)…</translation>
     </message>
     <message>
-        <source>Open dataset</source>
-        <translation>打开数据集</translation>
-    </message>
-    <message>
-        <source>Datasets (*.csv *.tsv *.tab *.jsonl *.ndjson)</source>
-        <translation>数据集 (*.csv *.tsv *.tab *.jsonl *.ndjson)</translation>
-    </message>
-    <message>
         <source>&amp;Export a run&apos;s model…</source>
         <translation>导出运行的模型(&amp;E)…</translation>
     </message>
@@ -1382,10 +1462,6 @@
     <message>
         <source>&amp;Cancel</source>
         <translation>取消(&amp;C)</translation>
-    </message>
-    <message>
-        <source>&amp;Refresh runs</source>
-        <translation>刷新运行记录(&amp;R)</translation>
     </message>
     <message>
         <source>&amp;View</source>
@@ -1639,6 +1715,10 @@
         <source>Run %1: %2</source>
         <translation>运行 %1：%2</translation>
     </message>
+    <message>
+        <source>Re&amp;fresh runs</source>
+        <translation>刷新运行记录(&amp;F)</translation>
+    </message>
 </context>
 <context>
     <name>bert::ui::MetricsCharts</name>
@@ -1719,10 +1799,6 @@
         <translation>上限</translation>
     </message>
     <message>
-        <source>&amp;Smoothing:</source>
-        <translation>平滑(&amp;S)：</translation>
-    </message>
-    <message>
         <source>Exponential moving average of the training loss; the raw loss stays, faint. 0: raw.</source>
         <translation>训练损失的指数移动平均；原始损失以浅色保留。0：原始值。</translation>
     </message>
@@ -1749,6 +1825,10 @@
     <message>
         <source>error (target units)</source>
         <translation>误差（目标单位）</translation>
+    </message>
+    <message>
+        <source>Smoothin&amp;g:</source>
+        <translation>平滑(&amp;G)：</translation>
     </message>
 </context>
 <context>
@@ -1871,6 +1951,18 @@
     <message>
         <source>Validation loss %1.</source>
         <translation>验证损失 %1。</translation>
+    </message>
+    <message numerus="yes">
+        <source>, … and %n more</source>
+        <translation>
+            <numerusform>，……另有 %n 个</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n classes never predicted: %1. Their %2 validation examples are all given other labels. Try class weighting (balanced), more epochs or a higher learning rate.</source>
+        <translation>
+            <numerusform>%n 个类别从未被预测：%1。它们的 %2 个验证样本全部被判为其他标签。可尝试类别加权（balanced）、更多轮数或更高的学习率。</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -2046,10 +2138,6 @@
         <translation>删除(&amp;D)…</translation>
     </message>
     <message>
-        <source>Re&amp;fresh</source>
-        <translation>刷新(&amp;F)</translation>
-    </message>
-    <message>
         <source>Reload the runs (F5)</source>
         <translation>重新加载运行记录 (F5)</translation>
     </message>
@@ -2172,6 +2260,10 @@
         <translation>
             <numerusform>删除 %n 个运行的检查点？它们的指标、图表和设置会保留，但将无法再继续、导出或试用。</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>&amp;Refresh</source>
+        <translation>刷新(&amp;R)</translation>
     </message>
 </context>
 <context>
@@ -2649,10 +2741,6 @@
         <translation>用该运行的最佳模型对文本分类</translation>
     </message>
     <message>
-        <source>Model &amp;folder…</source>
-        <translation>模型文件夹(&amp;F)…</translation>
-    </message>
-    <message>
         <source>Model folder</source>
         <translation>模型文件夹</translation>
     </message>
@@ -2691,6 +2779,30 @@
     <message>
         <source>Classify</source>
         <translation>分类</translation>
+    </message>
+    <message>
+        <source>Model fol&amp;der…</source>
+        <translation>模型文件夹(&amp;D)…</translation>
+    </message>
+    <message>
+        <source>Type a text to classify.</source>
+        <translation>请输入要分类的文本。</translation>
+    </message>
+    <message>
+        <source>Cut at %1 tokens: the model read the first %1 of the text&apos;s %2 tokens, and nothing after them (%3).</source>
+        <translation>在 %1 个词元处截断：模型只读取了文本 %2 个词元中的前 %1 个，之后的内容均未读取（%3）。</translation>
+    </message>
+    <message>
+        <source>no entity is found past them</source>
+        <translation>其后的实体不会被识别</translation>
+    </message>
+    <message>
+        <source>the rest did not count</source>
+        <translation>其余部分不计入结果</translation>
+    </message>
+    <message>
+        <source>%1% of the text&apos;s tokens are unknown to the model&apos;s vocabulary (%2): it cannot read them. A model for this language reads it.</source>
+        <translation>文本中 %1% 的词元不在模型词表中（%2）：模型无法读取它们。请选用适合该语言的模型。</translation>
     </message>
 </context>
 <context>

@@ -1087,10 +1087,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1 of the tokens are unknown to the model&apos;s vocabulary ([UNK]): it cannot read this text, and a run would stay at chance. Choose a model for this language in Model &amp; techniques (a transformers folder, for example one in the local model cache, ~/.cache/huggingface/hub).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>A CSV, TSV or JSON Lines file with a text column and a label column, or tagged words (CoNLL, JSON Lines of tokens and tags, span JSON)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1343,6 +1339,10 @@
             <numerusform>%n control character removed (%1, on line %2 in column &quot;%3&quot;)</numerusform>
             <numerusform>%n control characters removed (the first, %1, on line %2 in column &quot;%3&quot;)</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Choose a model for this language in Model &amp; techniques (a transformers folder, for example one in the local model cache, ~/.cache/huggingface/hub).</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>

@@ -1087,10 +1087,6 @@
         <translation>未知词元：%1 的词元不在模型词表中。</translation>
     </message>
     <message>
-        <source>%1 of the tokens are unknown to the model&apos;s vocabulary ([UNK]): it cannot read this text, and a run would stay at chance. Choose a model for this language in Model &amp; techniques (a transformers folder, for example one in the local model cache, ~/.cache/huggingface/hub).</source>
-        <translation>%1 的词元不在模型词表中（[UNK]）：模型读不懂这段文本，训练只会停留在随机水平。请在“模型与技术”中为这种语言选择模型（一个 transformers 文件夹，例如本地模型缓存 ~/.cache/huggingface/hub 中的一个）。</translation>
-    </message>
-    <message>
         <source>A CSV, TSV or JSON Lines file with a text column and a label column, or tagged words (CoNLL, JSON Lines of tokens and tags, span JSON)</source>
         <translation>含文本列和标签列的 CSV、TSV 或 JSON Lines 文件，或已标注的词（CoNLL、含 tokens 和 tags 的 JSON Lines、片段 JSON）</translation>
     </message>
@@ -1333,6 +1329,10 @@
         <translation>
             <numerusform>删除了 %n 个控制字符（第一个是 %1，在第 %2 行的“%3”列）</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Choose a model for this language in Model &amp; techniques (a transformers folder, for example one in the local model cache, ~/.cache/huggingface/hub).</source>
+        <translation>请在“模型与技术”中为这种语言选择模型（一个 transformers 文件夹，例如本地模型缓存 ~/.cache/huggingface/hub 中的一个）。</translation>
     </message>
 </context>
 <context>

@@ -66,6 +66,13 @@ TEST_F(DatasetChecks, UnknownTokensAreShownAndWarnedOfWithWhatToDo) {
     EXPECT_TRUE(warning.contains(QStringLiteral("unknown to the model's vocabulary")))
         << warning.toStdString();
     EXPECT_TRUE(warning.contains(QStringLiteral("Choose a model for this language")));
+    // The engine's sentence, in proportion to the share (over 90% here) and naming the
+    // tokenizer's own unknown token; the tab once had a sentence of its own for every share.
+    EXPECT_TRUE(
+        warning.contains(QStringLiteral("([UNK]): it cannot read this text, and a run "
+                                        "would learn little beyond chance")))
+        << warning.toStdString();
+    EXPECT_FALSE(warning.contains(QStringLiteral("stay at chance")));
     EXPECT_TRUE(warning.contains(QStringLiteral("huggingface")));
     EXPECT_TRUE(window_->trainingPage()->planWarnings().contains(
         QStringLiteral("unknown to the model's vocabulary")))

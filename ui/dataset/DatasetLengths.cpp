@@ -8,6 +8,8 @@
 #include <QLabel>
 #include <QTableWidget>
 
+#include "common/EngineText.h"
+#include "data/UnknownTokens.h"
 #include "dataset/DatasetPage.h"
 #include "dataset/TaskSummary.h"
 #include "tokenizer/Tokenizer.h"
@@ -100,9 +102,6 @@ void DatasetPage::refreshProfile() {
 DatasetPage::Profile DatasetPage::profileOf(const ExampleSet* examples, const TaggedFile* tagged,
                                             const Tokenizer& tokenizer) {
     Profile profile;
-    // Through the tokenizer interface, so any family's tokenizer counts its own unknown token.
-    const auto unknownId = tokenizer.unkId();
-    const auto specialIds = tokenizer.specialIds();
     if (tagged != nullptr) {
         // Sub-words per sentence, as the words are tokenized for training.
         const auto rows = std::min(tagged->sentences.size(), kProfileRows);
@@ -113,7 +112,7 @@ DatasetPage::Profile DatasetPage::profileOf(const ExampleSet* examples, const Ta
             }
             const auto encoding = tokenizer.encode(text);
             profile.lengths.push_back(encoding.size());
-            profile.unknown.add(encoding.inputIds, unknownId, specialIds);
+            profile.unknown.add(encoding, tokenizer);  // names the tokenizer's own unknown token
         }
     } else if (examples != nullptr) {
         const std::size_t rows = std::min(examples->examples.size(), kProfileRows);
@@ -123,7 +122,7 @@ DatasetPage::Profile DatasetPage::profileOf(const ExampleSet* examples, const Ta
                                       ? tokenizer.encode(example.text)
                                       : tokenizer.encodePair(example.text, example.pair);
             profile.lengths.push_back(encoding.size());
-            profile.unknown.add(encoding.inputIds, unknownId, specialIds);
+            profile.unknown.add(encoding, tokenizer);  // names the tokenizer's own unknown token
         }
     }
     return profile;
@@ -137,11 +136,11 @@ QString DatasetPage::unknownTokenText() const {
     if (!unknown_.warns()) {
         return tr("Unknown tokens: %1 of the tokens are not in the model's vocabulary.").arg(share);
     }
-    return tr("%1 of the tokens are unknown to the model's vocabulary ([UNK]): it cannot read "
-              "this text, and a run would stay at chance. Choose a model for this language in "
-              "Model & techniques (a transformers folder, for example one in the local model "
-              "cache, ~/.cache/huggingface/hub).")
-        .arg(share);
+    // The engine's sentence (what training logs too), worded by the share and naming the
+    // tokenizer's own unknown token, then where to find another model.
+    return EngineText::translate(unknownTokenWarning(unknown_)) + QLatin1Char(' ') +
+           tr("Choose a model for this language in Model & techniques (a transformers folder, "
+              "for example one in the local model cache, ~/.cache/huggingface/hub).");
 }
 
 std::size_t DatasetPage::longestExample() const {

@@ -509,8 +509,8 @@ void estimate(const TrainArguments& args, bool trial, bool largestBatch, std::os
                                            ExampleLengths::of(prepared.data.train.lengths),
                                            fit.budgetBytes, deviceTraits(job.training.device));
             if (advice.fits) {
-                out << "; to fit: " << advice.description << "\nflags: "
-                    << changedFlags(job.training, advice.config);
+                out << "; to fit: " << advice.description
+                    << "\nflags: " << changedFlags(job.training, advice.config);
             } else {
                 out << "; nothing makes it fit";
             }

@@ -25,7 +25,6 @@
 
 namespace bert::cli {
 
-
 int predict(const PredictArguments& args, const std::filesystem::path& database, std::istream& in,
             std::ostream& out, std::ostream& err) {
     auto folder = args.modelFolder;

@@ -41,9 +41,9 @@ int predictTask(const TaskSettings& settings, ModelBundle& bundle, const TaskInp
     const auto& texts = inputs.texts;
     std::ostringstream written;  // --output's content
     std::string summary;
-    const auto predictions = predictTexts(settings, *bundle.model, *bundle.tokenizer, texts,
-                                          inputs.maxLength, inputs.batchSize,
-                                          c10::Device(c10::kCPU));
+    const auto predictions =
+        predictTexts(settings, *bundle.model, *bundle.tokenizer, texts, inputs.maxLength,
+                     inputs.batchSize, c10::Device(c10::kCPU));
     if (settings.kind == TaskKind::TokenClassification) {
         std::size_t found = 0;
         for (std::size_t i = 0; i < texts.size(); ++i) {

@@ -106,8 +106,8 @@ std::size_t requireColumn(const Table& table, const std::string& name, const std
         for (const auto& column : table.columns) {
             found += (found.empty() ? "" : ", ") + ("\"" + column + "\"");
         }
-        throw InputError(file, "has no " + role + " column \"" + name +
-                                   "\"; the columns found are " + found);
+        throw InputError(
+            file, "has no " + role + " column \"" + name + "\"; the columns found are " + found);
     }
     return *index;
 }
@@ -283,8 +283,8 @@ TokenizedSet tokenizeExamples(const ExampleSet& set, const Tokenizer& tokenizer,
     return out;
 }
 
-TokenizedSet tokenizeTexts(const ExampleSet& set, const Tokenizer& tokenizer,
-                           std::size_t maxLength, std::size_t threads) {
+TokenizedSet tokenizeTexts(const ExampleSet& set, const Tokenizer& tokenizer, std::size_t maxLength,
+                           std::size_t threads) {
     // Below this many examples per thread, starting threads costs more than it saves.
     constexpr std::size_t kExamplesPerThread = 2048;
     const std::size_t count = set.examples.size();

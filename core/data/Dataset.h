@@ -136,8 +136,8 @@ TokenizedSet tokenizeExamples(const ExampleSet& set, const Tokenizer& tokenizer,
                               std::size_t threads = 0);
 
 /// The encodings and lengths of set's texts alone (tokenizeExamples without labels).
-TokenizedSet tokenizeTexts(const ExampleSet& set, const Tokenizer& tokenizer,
-                           std::size_t maxLength, std::size_t threads = 0);
+TokenizedSet tokenizeTexts(const ExampleSet& set, const Tokenizer& tokenizer, std::size_t maxLength,
+                           std::size_t threads = 0);
 
 /// Per-label example counts, in label-map order.
 std::vector<std::size_t> labelCounts(const ExampleSet& set, const LabelMap& labels);

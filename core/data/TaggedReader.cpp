@@ -366,8 +366,7 @@ bool looksLikeConll(std::string_view content) {
     });
     // Nearly every line a word and a BIO/IOBES tag, some of them entities, and sentences
     // apart; a table of text and label has neither.
-    return words >= 2 && tagged * 100 >= words * 95 && entities > 0 &&
-           (breaks > 0 || words < 50);
+    return words >= 2 && tagged * 100 >= words * 95 && entities > 0 && (breaks > 0 || words < 50);
 }
 
 TaggedFormat taggedFormatOf(const std::filesystem::path& file, std::string_view content) {

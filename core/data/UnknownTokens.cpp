@@ -38,12 +38,14 @@ std::string unknownTokenWarning(const UnknownTokenShare& share) {
     constexpr double kMost = 0.5;
     constexpr double kLarge = 0.1;
     if (share.share() > kMost) {
-        return head + ": it cannot read this text, and a run would learn little beyond chance; "
-                      "choose a model for this language";
+        return head +
+               ": it cannot read this text, and a run would learn little beyond chance; "
+               "choose a model for this language";
     }
     if (share.share() > kLarge) {
-        return head + ": a run learns from the rest of the text only; a model for this "
-                      "language would read all of it";
+        return head +
+               ": a run learns from the rest of the text only; a model for this "
+               "language would read all of it";
     }
     return head + ": some words are lost to it; a model for this language would read more of it";
 }

@@ -51,8 +51,8 @@ constexpr std::int64_t kMaxLabels = 100'000;
 std::string keyOf(const FamilyTraits& family, const void* fieldAddress, const EncoderConfig& config,
                   const char* fallback) {
     for (const auto& key : family.keys) {
-        const void* address = std::visit(
-            [&](auto member) -> const void* { return &(config.*member); }, key.field);
+        const void* address =
+            std::visit([&](auto member) -> const void* { return &(config.*member); }, key.field);
         if (address == fieldAddress) {
             return key.name;
         }
@@ -282,8 +282,7 @@ EncoderConfig EncoderConfig::fromJson(const nlohmann::json& json,
     auto key = [&](const void* field, const char* fallback) {
         return keyOf(family, field, config, fallback);
     };
-    requireProbability(config.hiddenDropoutProb, key(&config.hiddenDropoutProb, "dropout"),
-                       source);
+    requireProbability(config.hiddenDropoutProb, key(&config.hiddenDropoutProb, "dropout"), source);
     requireProbability(config.attentionProbsDropoutProb,
                        key(&config.attentionProbsDropoutProb, "attention_dropout"), source);
     requireProbability(config.mlpDropout, key(&config.mlpDropout, "mlp_dropout"), source);
@@ -322,9 +321,9 @@ EncoderConfig EncoderConfig::fromJson(const nlohmann::json& json,
     }
     for (const auto* activation : {&config.hiddenAct, &config.classifierActivation}) {
         if (!parseActivation(*activation)) {
-            throw InputError(source, key(activation, "hidden_act") + " \"" + *activation +
-                                         "\" is not supported (supported: " +
-                                         activationNamesList() + ")");
+            throw InputError(source,
+                             key(activation, "hidden_act") + " \"" + *activation +
+                                 "\" is not supported (supported: " + activationNamesList() + ")");
         }
     }
     if (family.finishConfig != nullptr) {

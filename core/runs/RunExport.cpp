@@ -272,10 +272,11 @@ std::filesystem::path exportRun(RunStore& store, std::int64_t runId,
     // scaling), where predict, Try it and our loader read it; transformers keeps the key as an
     // attribute of the config and ignores it.
     const auto settings = taskSettingsOfRun(*run, evaluations);
-    if (settings.kind != TaskKind::SingleLabel && std::filesystem::exists(staging / "config.json")) {
-        auto config = nlohmann::json::parse(readInputFile(staging / "config.json",
-                                                          input_limits::kSmallJson),
-                                            nullptr, /*allow_exceptions=*/false);
+    if (settings.kind != TaskKind::SingleLabel &&
+        std::filesystem::exists(staging / "config.json")) {
+        auto config =
+            nlohmann::json::parse(readInputFile(staging / "config.json", input_limits::kSmallJson),
+                                  nullptr, /*allow_exceptions=*/false);
         if (config.is_object()) {
             config[kTaskSettingsKey] = settings.toJson();
             writeFileAtomically(staging / "config.json", config.dump(2) + "\n");

@@ -128,9 +128,8 @@ TaskGuess guessTask(const DataSpec& spec) {
     // Several 0/1 columns and no other label column: one column per label (a binary label
     // column of 0/1 alone stays single-label).
     auto indicators = indicatorColumns(table, spec.columns);
-    if (indicators.size() >= 2 &&
-        (!column || std::find(indicators.begin(), indicators.end(), spec.columns.label) !=
-                        indicators.end())) {
+    if (indicators.size() >= 2 && (!column || std::find(indicators.begin(), indicators.end(),
+                                                        spec.columns.label) != indicators.end())) {
         return {TaskKind::MultiLabel, "one 0/1 column per label", std::move(indicators)};
     }
     if (!column || table.rows.empty()) {

@@ -1,8 +1,9 @@
 #pragma once
 
 // Each task kind's two entry points, implemented in its folder (task/<kind>/): what its data
-// becomes (here, host only) and its objective (TaskObjectiveKinds.h). TrainingData.cpp and TaskObjective.cpp pick from these by kind;
-// nothing else calls them. A new task is a folder and one line in each of those two tables.
+// becomes (here, host only) and its objective (TaskObjectiveKinds.h). TrainingData.cpp and
+// TaskObjective.cpp pick from these by kind; nothing else calls them. A new task is a folder and
+// one line in each of those two tables.
 
 #include <utility>
 #include <vector>
@@ -37,8 +38,8 @@ std::pair<TargetedExamples<Target>, TargetedExamples<Target>> splitTargeted(
     if (request.spec.validationFile) {
         return {std::move(all), read(*request.spec.validationFile)};
     }
-    const auto held = randomValidationRows(all.examples.examples.size(),
-                                           request.validationFraction, request.seed);
+    const auto held = randomValidationRows(all.examples.examples.size(), request.validationFraction,
+                                           request.seed);
     TargetedExamples<Target> train;
     TargetedExamples<Target> validation;
     for (auto* part : {&train, &validation}) {

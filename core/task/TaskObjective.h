@@ -70,9 +70,9 @@ public:
     /// classification (transformers' mean over the tokens not ignored).
     virtual double units(const TokenizedSet& set, const std::vector<std::size_t>& examples) const;
     /// A fresh evaluation of set, whose examples are evaluated in order.
-    virtual std::unique_ptr<TaskEvaluation> startEvaluation(
-        const TokenizedSet& set, const std::vector<std::size_t>& order,
-        c10::Device device) const = 0;
+    virtual std::unique_ptr<TaskEvaluation> startEvaluation(const TokenizedSet& set,
+                                                            const std::vector<std::size_t>& order,
+                                                            c10::Device device) const = 0;
 };
 
 /// Options that change a task's loss.

@@ -3,7 +3,9 @@
 namespace bert::utf8 {
 
 namespace {
-constexpr bool isContinuation(unsigned char byte) { return (byte & 0xC0U) == 0x80U; }
+constexpr bool isContinuation(unsigned char byte) {
+    return (byte & 0xC0U) == 0x80U;
+}
 }  // namespace
 
 char32_t decode(std::string_view text, std::size_t& pos) noexcept {

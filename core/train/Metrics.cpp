@@ -169,9 +169,11 @@ bool meansHeadline(const EvalMetrics& eval, BestMetric metric) {
 }  // namespace
 
 std::string figureName(const std::string& key) {
-    static const std::pair<const char*, const char*> kNames[] = {
-        {"rmse", "RMSE"}, {"mae", "MAE"}, {"r2", "R²"}, {"pearson", "Pearson"},
-        {"spearman", "Spearman"}};
+    static const std::pair<const char*, const char*> kNames[] = {{"rmse", "RMSE"},
+                                                                 {"mae", "MAE"},
+                                                                 {"r2", "R²"},
+                                                                 {"pearson", "Pearson"},
+                                                                 {"spearman", "Spearman"}};
     for (const auto& [from, to] : kNames) {
         if (key == from) {
             return to;
@@ -199,7 +201,8 @@ std::string evaluationSummary(const EvalMetrics& eval) {
     }
     const auto main = task.value("main", std::string());
     std::string line;
-    if (const auto it = task["figures"].find(main); it != task["figures"].end() && it->is_number()) {
+    if (const auto it = task["figures"].find(main);
+        it != task["figures"].end() && it->is_number()) {
         line = figure(figureName(main), it->get<double>());
     }
     const auto undefined = task.value("undefined", nlohmann::json::object());

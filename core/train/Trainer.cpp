@@ -421,7 +421,8 @@ void Trainer::trainLoop(const std::atomic<bool>& cancel, RunResult& result, std:
         if (!bestScore_ || ranksAbove(rank, {*bestScore_, bestLoss_, bestStep_})) {
             // An equal evaluation, later, becomes the best but is no improvement: early
             // stopping still counts it.
-            const bool improved = !bestScore_ || rank.score != *bestScore_ || rank.loss != bestLoss_;
+            const bool improved =
+                !bestScore_ || rank.score != *bestScore_ || rank.loss != bestLoss_;
             bestScore_ = rank.score;
             bestLoss_ = rank.loss;
             bestStep_ = rank.step;

@@ -69,11 +69,21 @@ TEST_F(CliAdvice, TheAdviceFreezesLayersWhenNothingElseFitsAndItsFlagsFit) {
 TEST_F(CliAdvice, TheLargestBatchSearchAndTheAdviceGiveOneAnswer) {
     auto bundle = makeModel(4, 256, 4, 0.1, 3);
     exportModelFolder(dir_ / "wide", *bundle.model, *bundle.tokenizer);
-    const std::vector<std::string> estimate = {
-        "estimate",     "--model",      (dir_ / "wide").string(), "--train",
-        (dir_ / "reviews.csv").string(), "--text-column", "review", "--label-column",
-        "sentiment",    "--batch-size", "8",                      "--max-length",
-        "64",           "--memory-cap", "40MiB"};
+    const std::vector<std::string> estimate = {"estimate",
+                                               "--model",
+                                               (dir_ / "wide").string(),
+                                               "--train",
+                                               (dir_ / "reviews.csv").string(),
+                                               "--text-column",
+                                               "review",
+                                               "--label-column",
+                                               "sentiment",
+                                               "--batch-size",
+                                               "8",
+                                               "--max-length",
+                                               "64",
+                                               "--memory-cap",
+                                               "40MiB"};
     auto largest = estimate;
     largest.push_back("--largest-batch");
     const auto found = runCli(largest, dir_.path());

@@ -159,9 +159,9 @@ TEST_F(Agreement, SingleLabelAccuracyIsTheAccuracyOfPredictsOwnLabels) {
 TEST_F(Agreement, MultiLabelFiguresAreThoseOfTheThresholdPredictUses) {
     writeRows(dir_ / "train.csv", 120, 21);
     writeRows(dir_ / "val.csv", 40, 22);
-    const auto trained = train(dir_ / "train.csv", dir_ / "val.csv",
-                               {"--label-column", "labels", "--task", "multi-label"}, "model",
-                               "32", "2");
+    const auto trained =
+        train(dir_ / "train.csv", dir_ / "val.csv",
+              {"--label-column", "labels", "--task", "multi-label"}, "model", "32", "2");
     ASSERT_EQ(trained.code, 0) << trained.err;
     const auto out =
         predictFile({"--run", "1"}, dir_ / "val.csv", "from-run.csv", {"--label-column", "labels"});

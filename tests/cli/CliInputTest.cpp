@@ -132,8 +132,8 @@ TEST_F(CliInput, AStrayNulDeepInACsvIsRemovedAndNamedByTrainAndPredict) {
     while (!(letter(at - 1) && letter(at))) {
         ++at;
     }
-    const auto line = 1 + std::count(csv.begin(), csv.begin() + static_cast<std::ptrdiff_t>(at),
-                                     '\n');
+    const auto line =
+        1 + std::count(csv.begin(), csv.begin() + static_cast<std::ptrdiff_t>(at), '\n');
     csv.insert(at, 1, '\0');
     const auto blankLine = 1 + std::count(csv.begin(), csv.end(), '\n');
     csv += ",pos\n";  // a row without a text

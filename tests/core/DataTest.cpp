@@ -137,15 +137,15 @@ TEST(TableReader, AStrayNulInsideAFieldIsRemovedAndNamed) {
               (dir / "early.csv").string() + ": is not a text file (binary content at byte 14)");
     // JSON Lines: an escaped NUL removed, named by its column; a raw control character (no JSON)
     // read, and kept.
-    test::writeFile(
-        dir / "m.jsonl",
-        "{\"text\": \"a\\u0000b\", \"label\": \"x\"}\n{\"text\": \"c\x01"
+    test::writeFile(dir / "m.jsonl",
+                    "{\"text\": \"a\\u0000b\", \"label\": \"x\"}\n{\"text\": \"c\x01"
                     "d\", \"label\": "
-        "\"y\"}\n");
+                    "\"y\"}\n");
     const auto jsonl = readTable(dir / "m.jsonl");
     EXPECT_EQ(jsonl.rows[0][0], "ab");
-    EXPECT_EQ(jsonl.rows[1][0], "c\x01"
-                                "d");
+    EXPECT_EQ(jsonl.rows[1][0],
+              "c\x01"
+              "d");
     EXPECT_EQ(jsonl.removedControls.count, 1U);
     EXPECT_EQ(jsonl.removedControls.line, 1U);
     EXPECT_EQ(jsonl.removedControls.column, "text");
@@ -203,8 +203,7 @@ TEST(Dataset, WindowsLatinFilesAreDecodedAndBrokenLabelsRefused) {
               (std::vector<std::string>{"read as Windows-1252 (the file is not UTF-8)"}));
 
     test::writeFile(dir / "mixed.csv", "text,label\nna\xC3\xAFve,ok\nautre,caf\xE8\n");
-    EXPECT_EQ(inputErrorOf([&] {
-        loadExamples(dir / "mixed.csv", {}); }),
+    EXPECT_EQ(inputErrorOf([&] { loadExamples(dir / "mixed.csv", {}); }),
               (dir / "mixed.csv").string() +
                   ": line 3: the label \"caf\uFFFD\" holds byte 0xE8, which is not UTF-8 (labels "
                   "that differ only there would become one); save the file as UTF-8");

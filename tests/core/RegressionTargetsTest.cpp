@@ -26,10 +26,10 @@ TEST(RegressionTargets, NumbersInEveryUsualFormAreRead) {
 
 TEST(RegressionTargets, AnythingElseIsNotANumber) {
     for (const char* cell :
-         {"",         " ",    "12abc", "abc",    "nan",    "NaN",   "inf",   "-inf",
-          "infinity", "0x1A", "1e400", "-1e400", "1e-400", "2,5",   "1 000", "+-1",
-          "++1",      "+",    "-",     "1e",     "e5",     "1.2.3", "3 kg",   "_2012_20",
-          "2012_20",  "1_000", "1e39", "-1e39", "1e308", "-Infinity"}) {
+         {"",         " ",     "12abc", "abc",    "nan",    "NaN",      "inf",   "-inf",
+          "infinity", "0x1A",  "1e400", "-1e400", "1e-400", "2,5",      "1 000", "+-1",
+          "++1",      "+",     "-",     "1e",     "e5",     "1.2.3",    "3 kg",  "_2012_20",
+          "2012_20",  "1_000", "1e39",  "-1e39",  "1e308",  "-Infinity"}) {
         EXPECT_EQ(parseTargetValue(cell), std::nullopt) << "\"" << cell << "\"";
     }
 }
@@ -127,8 +127,7 @@ TEST(RegressionTargets, ATinySpreadFarFromZeroStandardisesAsNumpyAndIsWarnedOf) 
     // Standardised, it is learnt: nothing to say. As it is, a float reads every row as 1e6.
     EXPECT_EQ(targetSpreadWarning(targets, scaler, true, "price"), "");
     const auto raw = targetSpreadWarning(targets, {}, false, "price");
-    EXPECT_NE(raw.find("the target \"price\" varies too little around its mean"),
-              std::string::npos)
+    EXPECT_NE(raw.find("the target \"price\" varies too little around its mean"), std::string::npos)
         << raw;
     EXPECT_NE(raw.find("standardise it"), std::string::npos) << raw;
     const std::vector<double> constant(5, 7.5);

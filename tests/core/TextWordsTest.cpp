@@ -88,19 +88,19 @@ TEST(TextWords, ACombiningMarkStaysWithItsCharacter) {
     EXPECT_EQ(entities[0].charBegin, 0U);
     EXPECT_EQ(entities[0].charEnd, 4U);  // J o s e U+0301: the mark included
     const auto characters = wordsOfText(text, WordSplit::Characters);
-    EXPECT_EQ(characters.words, (std::vector<std::string>{"J", "o", "s", "e\u0301", "e\u0301",
-                                                          "t", "\u00e9"}));
+    EXPECT_EQ(characters.words,
+              (std::vector<std::string>{"J", "o", "s", "e\u0301", "e\u0301", "t", "\u00e9"}));
     std::vector<std::size_t> offsets;
     for (const auto& span : characters.wordSpans) {
         offsets.push_back(span.charIndex);
     }
     EXPECT_EQ(offsets, (std::vector<std::size_t>{0, 1, 2, 3, 6, 8, 9}));
     // The span reader cuts the same characters and tags the mark with its letter.
-    const std::string line = R"({"text": "Jose\u0301 x", "label": {"PER": {"Jose\u0301": [[0, 4]]}}})";
+    const std::string line =
+        R"({"text": "Jose\u0301 x", "label": {"PER": {"Jose\u0301": [[0, 4]]}}})";
     const auto file = parseTagged(line + "\n", TaggedFormat::SpanJson, "dev.json");
     ASSERT_EQ(file.sentences.size(), 1U);
-    EXPECT_EQ(file.sentences[0].words,
-              (std::vector<std::string>{"J", "o", "s", "e\u0301", "x"}));
+    EXPECT_EQ(file.sentences[0].words, (std::vector<std::string>{"J", "o", "s", "e\u0301", "x"}));
     EXPECT_EQ(file.sentences[0].tags,
               (std::vector<std::string>{"B-PER", "I-PER", "I-PER", "I-PER", "O"}));
     const auto placed = entitiesInText(file.sentences[0], {{"PER", 0, 4}});

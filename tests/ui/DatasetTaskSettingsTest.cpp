@@ -180,7 +180,8 @@ TEST_F(DatasetTaskSettings, MultiLabelCountsRowsWithoutLabelsAsExamplesAndSkipsO
     EXPECT_TRUE(summary.contains(QStringLiteral("3 with no label"))) << summary.toStdString();
     // "1 row", not "1 rows": English's plural forms are loaded with the language.
     // And the first such row's line (header 1, 30 rows, the textless one on line 32).
-    EXPECT_TRUE(summary.contains(QStringLiteral(" 1 row without text skipped (the first on line 32).")))
+    EXPECT_TRUE(
+        summary.contains(QStringLiteral(" 1 row without text skipped (the first on line 32).")))
         << summary.toStdString();
     EXPECT_FALSE(summary.contains(QStringLiteral("or label"))) << summary.toStdString();
     ASSERT_NE(page()->examples(), nullptr);
@@ -190,9 +191,8 @@ TEST_F(DatasetTaskSettings, MultiLabelCountsRowsWithoutLabelsAsExamplesAndSkipsO
     chooseTask(TaskKind::SingleLabel);
     EXPECT_TRUE(page()->summaryText().startsWith(QStringLiteral("27 examples in 2 classes.")))
         << page()->summaryText().toStdString();
-    EXPECT_TRUE(
-        page()->summaryText().contains(
-            QStringLiteral("4 rows without text or label skipped (the first on line 5).")))
+    EXPECT_TRUE(page()->summaryText().contains(
+        QStringLiteral("4 rows without text or label skipped (the first on line 5).")))
         << page()->summaryText().toStdString();
 }
 

@@ -22,14 +22,14 @@ inline constexpr double kLargestTarget = 1e38;
 /// locale-independent (std::from_chars, so "2,5" is refused under a German locale as under any
 /// other): surrounding white space and one leading '+' are allowed; "1e-3", "-2.5", ".5", "7."
 /// are numbers; "12abc", "0x1A", "_2012_20", "nan", "inf", a value beyond kLargestTarget and
-/// one out of a double's range (1e400, or 1e-400, which would silently read as 0) are not: a NaN or infinite target makes the mean
-/// squared error NaN on the first batch that holds it, long after the import could have said
-/// which line it was on.
+/// one out of a double's range (1e400, or 1e-400, which would silently read as 0) are not: a NaN or
+/// infinite target makes the mean squared error NaN on the first batch that holds it, long after
+/// the import could have said which line it was on.
 std::optional<double> parseTargetValue(std::string_view cell);
 
 /// parseTargetValue, or InputError naming file, the line and the column, with the cell, and a
-/// hint when the cell looks like a decimal comma, is NaN or infinite, or is too large. An empty cell is refused too (a missing target
-/// is not 0).
+/// hint when the cell looks like a decimal comma, is NaN or infinite, or is too large. An empty
+/// cell is refused too (a missing target is not 0).
 double parseTarget(std::string_view cell, const std::filesystem::path& file, std::size_t line,
                    std::string_view column);
 

@@ -48,9 +48,9 @@ TokenizedSet encodeTagged(const TargetedExamples<TaggedSentence>& part,
         for (std::size_t w = 0; w < sentence.tags.size(); ++w) {
             const auto it = ids.find(sentence.tags[w]);
             if (it == ids.end()) {
-                throw InputError(part.examples.file,
-                                 "line " + std::to_string(sentence.lineOf(w)) + ": tag \"" +
-                                     sentence.tags[w] + "\" is not one of the training data's");
+                throw InputError(part.examples.file, "line " + std::to_string(sentence.lineOf(w)) +
+                                                         ": tag \"" + sentence.tags[w] +
+                                                         "\" is not one of the training data's");
             }
             wordLabels.push_back(it->second);
         }

@@ -50,6 +50,8 @@ QStringList englishWords(QString text, const QStringList& names = {}) {
     text.remove(QRegularExpression(QStringLiteral("\\S*/\\S*")));   // paths
     text.remove(QRegularExpression(QStringLiteral("<[^>]*>")));     // markup
     text.remove(QRegularExpression(QStringLiteral("\"[^\"]*\"")));  // quoted values
+    text.remove(QRegularExpression(QStringLiteral("\u201C[^\u201D]*\u201D")));  // “quoted” values
+    text.remove(QRegularExpression(QStringLiteral("--[a-z][a-z-]*")));  // command-line flags
     QStringList found;
     auto matches = QRegularExpression(QStringLiteral("[A-Za-z]{3,}")).globalMatch(text);
     while (matches.hasNext()) {

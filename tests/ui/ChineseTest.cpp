@@ -47,9 +47,9 @@ QStringList englishWords(QString text, const QStringList& names = {}) {
     for (const auto& name : names) {
         text.remove(name);
     }
-    text.remove(QRegularExpression(QStringLiteral("\\S*/\\S*")));   // paths
-    text.remove(QRegularExpression(QStringLiteral("<[^>]*>")));     // markup
-    text.remove(QRegularExpression(QStringLiteral("\"[^\"]*\"")));  // quoted values
+    text.remove(QRegularExpression(QStringLiteral("\\S*/\\S*")));               // paths
+    text.remove(QRegularExpression(QStringLiteral("<[^>]*>")));                 // markup
+    text.remove(QRegularExpression(QStringLiteral("\"[^\"]*\"")));              // quoted values
     text.remove(QRegularExpression(QStringLiteral("\u201C[^\u201D]*\u201D")));  // “quoted” values
     text.remove(QRegularExpression(QStringLiteral("--[a-z][a-z-]*")));  // command-line flags
     QStringList found;

@@ -1,10 +1,12 @@
 #include "data/HostReads.h"
 
 #include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <thread>
 
 #include <ATen/ATen.h>
-
-#include "train/TestHooks.h"
 
 #ifdef BERT_STUDIO_WITH_CUDA
 #include <c10/cuda/CUDAFunctions.h>
@@ -34,11 +36,22 @@ private:
 struct AllowThisSync {};
 #endif
 
+/// A test hook (the others are in train/TestHooks.h, a layer above):
+/// BERT_STUDIO_TEST_HOST_READ_MS=N makes every read N ms longer, standing in for the wait for the
+/// GPU that a read is on CUDA. Read at each call, so a test may set it in its own process.
+void standInForDeviceWait() {
+    const char* text = std::getenv("BERT_STUDIO_TEST_HOST_READ_MS");
+    unsigned long long ms = 0;
+    if (text != nullptr && std::sscanf(text, "%llu", &ms) == 1 && ms > 0) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+    }
+}
+
 }  // namespace
 
 at::Tensor readToHost(const at::Tensor& tensor) {
     reads.fetch_add(1, std::memory_order_relaxed);
-    test_hooks::standInForDeviceWait();
+    standInForDeviceWait();
     if (tensor.device().is_cpu()) {
         return tensor;
     }

@@ -1,10 +1,8 @@
 #include "train/TestHooks.h"
 
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
-#include <thread>
 
 #include <c10/util/Exception.h>
 
@@ -58,12 +56,6 @@ void injectEvaluationOutOfMemory(std::size_t examples) {
     TORCH_CHECK_WITH(OutOfMemoryError, false,
                      "out of memory (BERT_STUDIO_TEST_EVAL_OUT_OF_MEMORY: an evaluation batch of ",
                      failing, " or more fails)");
-}
-
-void standInForDeviceWait() {
-    if (const auto ms = positiveSetting("BERT_STUDIO_TEST_HOST_READ_MS"); ms > 0) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(ms));
-    }
 }
 
 void injectOutOfMemory(int rank, std::size_t examples, std::size_t step) {

@@ -14,10 +14,10 @@
 //      an evaluation batch of BATCH examples or more runs out of memory after its loss was
 //      computed, while its task figures are added (the last allocations of the batch).
 //  BERT_STUDIO_TEST_HOST_READ_MS=N
-//      every read of tensor values by the host (data/HostReads.h) takes N ms longer, standing in
-//      for the wait for the GPU that such a read is on a CUDA device.
-// The first is read once (it sits on the micro-batch path); the other two at each call, so that
-// a test may set them in its own process (a getenv per read or evaluation batch costs nothing
+//      every read of tensor values by the host takes N ms longer, standing in for the wait for
+//      the GPU that such a read is on a CUDA device (read in data/HostReads.cpp, a layer below).
+// The first is read once (it sits on the micro-batch path); the others at each call, so that a
+// test may set them in its own process (a getenv per read or evaluation batch costs nothing
 // beside the work around it).
 
 #include <cstddef>
@@ -31,8 +31,5 @@ void injectOutOfMemory(int rank, std::size_t examples, std::size_t step);
 /// Throws c10::OutOfMemoryError when BERT_STUDIO_TEST_EVAL_OUT_OF_MEMORY says an evaluation batch
 /// of `examples` fails.
 void injectEvaluationOutOfMemory(std::size_t examples);
-
-/// Sleeps as long as BERT_STUDIO_TEST_HOST_READ_MS says, in a host read.
-void standInForDeviceWait();
 
 }  // namespace bert::test_hooks

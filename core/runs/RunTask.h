@@ -16,8 +16,8 @@
 #include "data/WordSplit.h"
 #include "model/EncoderConfig.h"
 #include "runs/RunStore.h"
-#include "task/regression/RegressionTargets.h"
 #include "task/TaskKind.h"
+#include "task/regression/RegressionTargets.h"
 
 namespace bert {
 

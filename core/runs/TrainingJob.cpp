@@ -7,11 +7,11 @@
 #include "data/LabelCheck.h"
 #include "data/UnknownTokens.h"
 #include "distributed/Collective.h"
-#include "train/MemoryForecast.h"
 #include "memory/MemoryMonitor.h"
 #include "runs/RunLease.h"
 #include "runs/RunRecorder.h"
 #include "train/JobInputs.h"
+#include "train/MemoryForecast.h"
 
 namespace bert {
 
@@ -25,8 +25,8 @@ PreparedJob prepareJob(const TrainingJob& job) {
     // Pre-split words are tokenized as transformers' token-classification recipe loads the
     // tokenizer (RoBERTa's with add_prefix_space), and the run keeps that tokenizer.
     const auto task = job.data.task.kind;
-    auto tokenizer = isPerToken(task) ? loadTokenizerForWords(job.modelFolder)
-                                      : loadTokenizer(job.modelFolder);
+    auto tokenizer =
+        isPerToken(task) ? loadTokenizerForWords(job.modelFolder) : loadTokenizer(job.modelFolder);
     auto data = prepareTrainingData(job.data, *tokenizer, job.training.maxLength,
                                     job.training.validationFraction, job.training.seed);
     // The task's head: per token or per sequence, and the problem_type export writes.
@@ -64,11 +64,10 @@ PreparedJob prepareJob(const TrainingJob& job) {
                              "\"); train on one text column, or with a model that reads pairs");
     }
     if (static_cast<std::int64_t>(job.training.maxLength) > model.config.maxSequenceLength()) {
-        throw InputError(job.modelFolder / "config.json",
-                         "allows sequences of at most " +
-                             std::to_string(model.config.maxSequenceLength()) +
-                             " tokens; max length " + std::to_string(job.training.maxLength) +
-                             " is longer");
+        throw InputError(
+            job.modelFolder / "config.json",
+            "allows sequences of at most " + std::to_string(model.config.maxSequenceLength()) +
+                " tokens; max length " + std::to_string(job.training.maxLength) + " is longer");
     }
     return {std::move(data), std::move(model)};
 }
@@ -100,8 +99,9 @@ std::vector<std::string> jobWarnings(const PreparedJob& prepared) {
     }
     if (prepared.data.task == TaskKind::Regression && !prepared.data.labels.names.empty()) {
         const auto& data = prepared.data;
-        if (auto spread = targetSpreadWarning(data.train.values, data.scaling,
-                                              !data.scaling.isIdentity(), data.labels.names.front());
+        if (auto spread =
+                targetSpreadWarning(data.train.values, data.scaling, !data.scaling.isIdentity(),
+                                    data.labels.names.front());
             !spread.empty()) {
             warnings.push_back(std::move(spread));
         }

@@ -5,8 +5,8 @@
 
 #include <gtest/gtest.h>
 
-#include "support/TestSupport.h"
 #include "data/TaggedReader.h"
+#include "support/TestSupport.h"
 #include "task/TaskGuess.h"
 
 namespace bert {

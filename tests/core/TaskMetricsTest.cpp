@@ -5,9 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include "task/TaskMetricsJson.h"
 #include "task/multilabel/MultiLabelMetrics.h"
 #include "task/regression/RegressionMetrics.h"
-#include "task/TaskMetricsJson.h"
 #include "train/Metrics.h"
 
 namespace bert {

@@ -1,8 +1,9 @@
 // Multi-label data: labels from one column with a separator (given, or guessed: ";" or "|"), or
-// from one 0/1 column per label (task/multilabel/LabelSets.h), each example a 0/1 row over the labels.
+// from one 0/1 column per label (task/multilabel/LabelSets.h), each example a 0/1 row over the
+// labels.
 #include "Error.h"
-#include "task/multilabel/LabelSets.h"
 #include "task/TaskKinds.h"
+#include "task/multilabel/LabelSets.h"
 
 namespace bert {
 
@@ -62,9 +63,8 @@ TrainingData prepareMultiLabelData(const DataRequest& request) {
         throw InputError("the label separator must be one character, not \"" +
                          spec.task.labelSeparator + "\"");
     }
-    auto [train, validation] = splitTargeted<LabelSet>(request, [&](const auto& file) {
-        return readLabelled(file, spec.task, spec.columns);
-    });
+    auto [train, validation] = splitTargeted<LabelSet>(
+        request, [&](const auto& file) { return readLabelled(file, spec.task, spec.columns); });
     const auto map = MultiLabelMap::fromLabelSets(train.targets, spec.trainFile);
     TrainingData data;
     data.task = TaskKind::MultiLabel;

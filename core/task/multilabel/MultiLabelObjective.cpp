@@ -7,9 +7,9 @@
 #include <ATen/ATen.h>
 
 #include "data/Batch.h"
+#include "task/TaskMetricsJson.h"
 #include "task/TaskObjectiveKinds.h"
 #include "task/multilabel/MultiLabelMetrics.h"
-#include "task/TaskMetricsJson.h"
 
 namespace bert {
 
@@ -24,17 +24,19 @@ public:
           order_(std::move(order)),
           labels_(std::move(labels)),
           threshold_(threshold),
-          probabilities_(at::zeros({static_cast<std::int64_t>(set.size()),
-                                    static_cast<std::int64_t>(labels_.size())},
-                                   at::TensorOptions().dtype(at::kDouble).device(device))) {}
+          probabilities_(at::zeros(
+              {static_cast<std::int64_t>(set.size()), static_cast<std::int64_t>(labels_.size())},
+              at::TensorOptions().dtype(at::kDouble).device(device))) {}
 
     void add(const at::Tensor& logits, const at::Tensor&, std::size_t first) override {
         std::vector<std::int64_t> places;
         for (std::int64_t b = 0; b < logits.size(0); ++b) {
-            places.push_back(static_cast<std::int64_t>(order_[first + static_cast<std::size_t>(b)]));
+            places.push_back(
+                static_cast<std::int64_t>(order_[first + static_cast<std::size_t>(b)]));
         }
-        probabilities_.index_put_({toDevice(at::tensor(places, at::kLong), probabilities_.device())},
-                                  at::sigmoid(logits).to(at::kDouble));
+        probabilities_.index_put_(
+            {toDevice(at::tensor(places, at::kLong), probabilities_.device())},
+            at::sigmoid(logits).to(at::kDouble));
     }
 
     at::Tensor figures() override { return probabilities_.reshape({-1}); }

@@ -2,20 +2,18 @@
 // is not one (task/regression/RegressionTargets.h); optionally standardised over the training set.
 #include "task/TaskKinds.h"
 #include "task/regression/RegressionTargets.h"
-#include "task/TaskKinds.h"
 
 namespace bert {
 
 namespace {
 
-TargetedExamples<double> readTargets(const std::filesystem::path& file,
-                                     const ColumnSpec& columns) {
+TargetedExamples<double> readTargets(const std::filesystem::path& file, const ColumnSpec& columns) {
     auto rows = loadTextRows(file, columns);
     const auto column = requireColumn(rows.table, columns.label, "target", file);
     TargetedExamples<double> out;
     for (const auto row : rows.rows) {
-        out.targets.push_back(parseTarget(rows.table.rows[row][column], file,
-                                          rows.table.lines[row], columns.label));
+        out.targets.push_back(
+            parseTarget(rows.table.rows[row][column], file, rows.table.lines[row], columns.label));
     }
     out.examples = std::move(rows.set);
     return out;

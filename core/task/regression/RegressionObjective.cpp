@@ -4,9 +4,9 @@
 #include <ATen/ATen.h>
 
 #include "data/Batch.h"
+#include "task/TaskMetricsJson.h"
 #include "task/TaskObjectiveKinds.h"
 #include "task/regression/RegressionMetrics.h"
-#include "task/TaskMetricsJson.h"
 
 namespace bert {
 
@@ -26,7 +26,8 @@ public:
         // Each example's output in its place in the set (ranks fill disjoint places).
         std::vector<std::int64_t> places;
         for (std::int64_t b = 0; b < logits.size(0); ++b) {
-            places.push_back(static_cast<std::int64_t>(order_[first + static_cast<std::size_t>(b)]));
+            places.push_back(
+                static_cast<std::int64_t>(order_[first + static_cast<std::size_t>(b)]));
         }
         outputs_.index_put_({toDevice(at::tensor(places, at::kLong), outputs_.device())},
                             logits.reshape({-1}).to(at::kDouble));

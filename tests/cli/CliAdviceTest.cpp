@@ -27,26 +27,32 @@ std::vector<std::string> words(const std::string& text) {
     return out;
 }
 
+/// A model whose encoder layers hold most of its training memory, written to dir/wide, and the
+/// `estimate` of it on dir/reviews.csv at a cap where nothing but freezing some of them fits.
+std::vector<std::string> wideModelEstimate(const std::filesystem::path& dir) {
+    auto bundle = makeModel(4, 256, 4, 0.1, 3);
+    exportModelFolder(dir / "wide", *bundle.model, *bundle.tokenizer);
+    return {"estimate",
+            "--model",
+            (dir / "wide").string(),
+            "--train",
+            (dir / "reviews.csv").string(),
+            "--text-column",
+            "review",
+            "--label-column",
+            "sentiment",
+            "--batch-size",
+            "8",
+            "--max-length",
+            "64",
+            "--memory-cap",
+            "40MiB"};
+}
+
 // A model whose encoder layers hold most of its training memory: at this cap nothing but
 // freezing some of them fits (all techniques together, without freezing layers, do not).
 TEST_F(CliAdvice, TheAdviceFreezesLayersWhenNothingElseFitsAndItsFlagsFit) {
-    auto bundle = makeModel(4, 256, 4, 0.1, 3);
-    exportModelFolder(dir_ / "wide", *bundle.model, *bundle.tokenizer);
-    const std::vector<std::string> estimate = {"estimate",
-                                               "--model",
-                                               (dir_ / "wide").string(),
-                                               "--train",
-                                               (dir_ / "reviews.csv").string(),
-                                               "--text-column",
-                                               "review",
-                                               "--label-column",
-                                               "sentiment",
-                                               "--batch-size",
-                                               "8",
-                                               "--max-length",
-                                               "64",
-                                               "--memory-cap",
-                                               "40MiB"};
+    const auto estimate = wideModelEstimate(dir_.path());
     const auto advised = runCli(estimate, dir_.path());
     ASSERT_EQ(advised.code, 0) << advised.err;
     EXPECT_NE(advised.out.find("will not fit; to fit:"), std::string::npos) << advised.out;
@@ -67,23 +73,7 @@ TEST_F(CliAdvice, TheAdviceFreezesLayersWhenNothingElseFitsAndItsFlagsFit) {
 // The largest-batch search gives the same answer: where no micro-batch fits, it says what does
 // (it said "not even a micro-batch of 1 fits" while the form's advice said nothing fits).
 TEST_F(CliAdvice, TheLargestBatchSearchAndTheAdviceGiveOneAnswer) {
-    auto bundle = makeModel(4, 256, 4, 0.1, 3);
-    exportModelFolder(dir_ / "wide", *bundle.model, *bundle.tokenizer);
-    const std::vector<std::string> estimate = {"estimate",
-                                               "--model",
-                                               (dir_ / "wide").string(),
-                                               "--train",
-                                               (dir_ / "reviews.csv").string(),
-                                               "--text-column",
-                                               "review",
-                                               "--label-column",
-                                               "sentiment",
-                                               "--batch-size",
-                                               "8",
-                                               "--max-length",
-                                               "64",
-                                               "--memory-cap",
-                                               "40MiB"};
+    const auto estimate = wideModelEstimate(dir_.path());
     auto largest = estimate;
     largest.push_back("--largest-batch");
     const auto found = runCli(largest, dir_.path());

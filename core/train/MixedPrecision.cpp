@@ -27,19 +27,40 @@ AutocastGuard::~AutocastGuard() {
     at::autocast::set_autocast_dtype(deviceType_, previousDtype_);
 }
 
+namespace {
+
+void setCudaPrecision(at::Float32Op op, bool tf32) {
+    at::globalContext().setFloat32Precision(
+        at::Float32Backend::CUDA, op,
+        tf32 ? at::Float32Precision::TF32 : at::Float32Precision::IEEE);
+}
+
+}  // namespace
+
+bool Tf32Scope::matmulUsesTf32() {
+    return at::globalContext().float32Precision(at::Float32Backend::CUDA, at::Float32Op::MATMUL) ==
+           at::Float32Precision::TF32;
+}
+
+bool Tf32Scope::convolutionUsesTf32() {
+    return at::globalContext().float32Precision(at::Float32Backend::CUDA, at::Float32Op::CONV) ==
+           at::Float32Precision::TF32;
+}
+
 Tf32Scope::Tf32Scope(bool enabled)
-    : previousCuBlas_(at::globalContext().allowTF32CuBLAS()),
-      previousCuDnn_(at::globalContext().allowTF32CuDNN()) {
-    // aten/src/ATen/Context.cpp: setAllowTF32CuBLAS keeps the legacy matmul precision and the
-    // newer fp32_precision setting of "cuda"/"matmul" in step (what
-    // torch.backends.cuda.matmul.allow_tf32 sets).
-    at::globalContext().setAllowTF32CuBLAS(enabled);
-    at::globalContext().setAllowTF32CuDNN(enabled);
+    : previousMatmul_(matmulUsesTf32()), previousConvolution_(convolutionUsesTf32()) {
+    // What transformers' TrainingArguments(tf32=...) sets on torch >= 2.9 (training_args.py:
+    // torch.backends.cuda.matmul.fp32_precision and torch.backends.cudnn.conv.fp32_precision).
+    // The legacy setters would keep the legacy flag in step too, but the legacy getters that
+    // read them back throw after another user of the new API (aten/src/ATen/Context.cpp,
+    // allowTF32CuBLAS: "mix of legacy API and new API"), so this class never touches them.
+    setCudaPrecision(at::Float32Op::MATMUL, enabled);
+    setCudaPrecision(at::Float32Op::CONV, enabled);
 }
 
 Tf32Scope::~Tf32Scope() {
-    at::globalContext().setAllowTF32CuBLAS(previousCuBlas_);
-    at::globalContext().setAllowTF32CuDNN(previousCuDnn_);
+    setCudaPrecision(at::Float32Op::MATMUL, previousMatmul_);
+    setCudaPrecision(at::Float32Op::CONV, previousConvolution_);
 }
 
 DynamicLossScaler::DynamicLossScaler(c10::Device device, double initialScale, double growthFactor,

@@ -32,8 +32,11 @@ private:
 };
 
 /// TF32 for fp32 matrix multiplies (cuBLAS) and convolutions (cuDNN) while it lives, as
-/// transformers' --tf32 sets torch.backends.cuda.matmul.allow_tf32 and
-/// torch.backends.cudnn.allow_tf32; restores both on exit. The flags are process-wide and act on
+/// transformers' --tf32 does on torch 2.9 and newer: through the fp32_precision API
+/// (torch.backends.cuda.matmul.fp32_precision and torch.backends.cudnn.conv.fp32_precision =
+/// "tf32"); restores what was in effect on exit. Read and set through that API only: the legacy
+/// getters (allowTF32CuBLAS) throw once the new API has set a state the legacy flag does not
+/// hold, which any code in the process may have done. The flags are process-wide and act on
 /// CUDA only (Ampere or newer): the Trainer holds one on a CUDA device, never on the CPU.
 class Tf32Scope {
 public:
@@ -42,9 +45,15 @@ public:
     Tf32Scope(const Tf32Scope&) = delete;
     Tf32Scope& operator=(const Tf32Scope&) = delete;
 
+    /// Whether fp32 matrix multiplies on CUDA use TF32 now, as the fp32_precision API resolves
+    /// it (never throws, whichever API set it).
+    static bool matmulUsesTf32();
+    /// The same for cuDNN convolutions.
+    static bool convolutionUsesTf32();
+
 private:
-    bool previousCuBlas_;
-    bool previousCuDnn_;
+    bool previousMatmul_;
+    bool previousConvolution_;
 };
 
 /// Dynamic loss scaling for fp16 (torch.amp.GradScaler's algorithm on LibTorch's ATen ops):

@@ -285,22 +285,40 @@ TEST(TrialStep, AnOutOfMemoryTrialDoesNotFitWhateverFigureItReached) {
 }
 
 TEST(Tf32, TheScopeSetsBothFlagsAndRestoresThem) {
-    auto& context = at::globalContext();
-    const bool cublas = context.allowTF32CuBLAS();
-    const bool cudnn = context.allowTF32CuDNN();
+    const bool matmul = Tf32Scope::matmulUsesTf32();
+    const bool convolution = Tf32Scope::convolutionUsesTf32();
     {
         const Tf32Scope on(true);
-        EXPECT_TRUE(context.allowTF32CuBLAS());
-        EXPECT_TRUE(context.allowTF32CuDNN());
+        EXPECT_TRUE(Tf32Scope::matmulUsesTf32());
+        EXPECT_TRUE(Tf32Scope::convolutionUsesTf32());
         {
             const Tf32Scope off(false);
-            EXPECT_FALSE(context.allowTF32CuBLAS());
-            EXPECT_FALSE(context.allowTF32CuDNN());
+            EXPECT_FALSE(Tf32Scope::matmulUsesTf32());
+            EXPECT_FALSE(Tf32Scope::convolutionUsesTf32());
         }
-        EXPECT_TRUE(context.allowTF32CuBLAS());
+        EXPECT_TRUE(Tf32Scope::matmulUsesTf32());
     }
-    EXPECT_EQ(context.allowTF32CuBLAS(), cublas);
-    EXPECT_EQ(context.allowTF32CuDNN(), cudnn);
+    EXPECT_EQ(Tf32Scope::matmulUsesTf32(), matmul);
+    EXPECT_EQ(Tf32Scope::convolutionUsesTf32(), convolution);
+}
+
+// The bug: the scope read the previous state with the legacy getter, which throws once code in
+// the process used the fp32_precision API (as transformers' --tf32 does on torch >= 2.9) to set
+// TF32 while the legacy flag was off; a run with --tf32 then failed at its start.
+TEST(Tf32, TheScopeWorksAfterTheNewApiWasUsedAndRestoresItsSetting) {
+    auto& context = at::globalContext();
+    context.setFloat32Precision(at::Float32Backend::CUDA, at::Float32Op::MATMUL,
+                                at::Float32Precision::TF32);
+    EXPECT_THROW(static_cast<void>(context.allowTF32CuBLAS()), c10::Error)
+        << "the legacy getter no longer throws in a mixed state: this test checks nothing";
+    {
+        const Tf32Scope off(false);
+        EXPECT_FALSE(Tf32Scope::matmulUsesTf32());
+    }
+    EXPECT_TRUE(Tf32Scope::matmulUsesTf32());
+    context.setFloat32Precision(at::Float32Backend::CUDA, at::Float32Op::MATMUL,
+                                at::Float32Precision::IEEE);
+    EXPECT_FALSE(Tf32Scope::matmulUsesTf32());
 }
 
 }  // namespace

@@ -32,6 +32,7 @@
 #include "memory/MemoryMonitor.h"
 #include "runs/RunStore.h"
 #include "support/TestSupport.h"
+#include "train/MixedPrecision.h"
 #include "train/RandomState.h"
 #include "train/Recompute.h"
 #include "train/Trainer.h"
@@ -270,12 +271,13 @@ struct Tf32Probe : Recorder {
     std::vector<bool> atStep;
     void onStep(const StepMetrics& m) override {
         Recorder::onStep(m);
-        atStep.push_back(at::globalContext().allowTF32CuBLAS());
+        atStep.push_back(Tf32Scope::matmulUsesTf32());
     }
 };
 
 TEST_F(CudaPaths, Tf32IsOnWhileARunTrainsAndRestoredAfter) {
-    at::globalContext().setAllowTF32CuBLAS(false);
+    at::globalContext().setFloat32Precision(at::Float32Backend::CUDA, at::Float32Op::MATMUL,
+                                            at::Float32Precision::IEEE);
     const auto data = test::makeTinyData(32, 8, 73);
     Tf32Probe probe;
     auto bundle = test::makeModel(2, 32, 4, 0.1, 73);
@@ -289,7 +291,7 @@ TEST_F(CudaPaths, Tf32IsOnWhileARunTrainsAndRestoredAfter) {
         ASSERT_EQ(trainer.run(cancel).status, RunStatus::Completed);
     }
     EXPECT_EQ(probe.atStep, (std::vector<bool>{true, true}));
-    EXPECT_FALSE(at::globalContext().allowTF32CuBLAS());
+    EXPECT_FALSE(Tf32Scope::matmulUsesTf32());
 }
 
 TEST_F(CudaPaths, ThePrefixCacheOnCudaTrainsAsWithoutIt) {

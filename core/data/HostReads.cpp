@@ -7,6 +7,7 @@
 #include <thread>
 
 #include <ATen/ATen.h>
+#include <c10/core/impl/DeviceGuardImplInterface.h>
 
 #ifdef BERT_STUDIO_WITH_CUDA
 #include <c10/cuda/CUDAFunctions.h>
@@ -68,6 +69,36 @@ std::vector<double> readValues(const at::Tensor& tensor) {
 double readValue(const at::Tensor& tensor) {
     TORCH_CHECK(tensor.numel() == 1, "readValue: a tensor of ", tensor.numel(), " elements");
     return readValues(tensor).front();
+}
+
+StagedRead::StagedRead(const at::Tensor& tensor) {
+    const auto values = tensor.detach().to(at::kDouble).reshape({-1});
+    if (values.device().is_cpu()) {
+        host_ = values.clone();  // the source may change before finish()
+        return;
+    }
+    // Pinned, so that the copy is asynchronous (a pageable destination makes it a blocking one).
+    host_ = at::empty(values.sizes(),
+                      at::TensorOptions().dtype(at::kDouble).device(at::kCPU).pinned_memory(true));
+    host_.copy_(values, /*non_blocking=*/true);
+    const auto* device = c10::impl::getDeviceGuardImpl(values.device().type());
+    copied_.emplace(values.device().type());
+    copied_->record(device->getStream(values.device()));
+}
+
+std::vector<double> StagedRead::finish() {
+    TORCH_CHECK(host_.defined(), "StagedRead::finish: no read was started");
+    reads.fetch_add(1, std::memory_order_relaxed);
+    standInForDeviceWait();
+    if (copied_) {
+        const AllowThisSync allowed;
+        copied_->synchronize();
+    }
+    const auto* data = host_.const_data_ptr<double>();
+    std::vector<double> values(data, data + host_.numel());
+    host_ = at::Tensor();
+    copied_.reset();
+    return values;
 }
 
 std::uint64_t hostReadCount() {

@@ -14,9 +14,11 @@
 // bypasses this helper fails (tests/cuda).
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include <ATen/core/Tensor.h>
+#include <c10/core/Event.h>
 
 namespace bert {
 
@@ -28,6 +30,26 @@ double readValue(const at::Tensor& tensor);
 /// tensor's contents in host memory (tensor itself when it is on the CPU already). One counted
 /// read.
 at::Tensor readToHost(const at::Tensor& tensor);
+
+/// A read that does not wait when it starts: the constructor queues a copy of tensor's values
+/// (any device, any real dtype, flattened) into pinned host memory behind the work already queued
+/// on the device's current stream, and an event after the copy; finish() waits for that event
+/// alone, so the work queued after the constructor keeps the device busy meanwhile (the copy and
+/// event that torch.cuda's non_blocking .to("cpu") plus Event.synchronize() make). On the CPU the
+/// values are copied at once. One counted read, made by finish().
+class StagedRead {
+public:
+    StagedRead() = default;
+    explicit StagedRead(const at::Tensor& tensor);
+    /// Whether a read was started and not finished yet.
+    bool pending() const { return host_.defined(); }
+    /// The values as doubles; waits for the copy (not for later work). Ends the read.
+    std::vector<double> finish();
+
+private:
+    at::Tensor host_;
+    std::optional<c10::Event> copied_;
+};
 
 /// Reads made by this process so far (every thread).
 std::uint64_t hostReadCount();

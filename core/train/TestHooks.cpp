@@ -58,6 +58,10 @@ void injectEvaluationOutOfMemory(std::size_t examples) {
                      failing, " or more fails)");
 }
 
+bool deferStepReads() {
+    return positiveSetting("BERT_STUDIO_TEST_DEFER_STEP_READS") > 0;
+}
+
 void injectOutOfMemory(int rank, std::size_t examples, std::size_t step) {
     const auto& hook = outOfMemoryAt();
     if (!hook || hook->rank != rank || examples < hook->examples || step < hook->fromStep) {

@@ -13,6 +13,9 @@
 //  BERT_STUDIO_TEST_EVAL_OUT_OF_MEMORY=BATCH
 //      an evaluation batch of BATCH examples or more runs out of memory after its loss was
 //      computed, while its task figures are added (the last allocations of the batch).
+//  BERT_STUDIO_TEST_DEFER_STEP_READS=1
+//      logged steps are reported one step late on the CPU too, as on CUDA (Trainer.h, staged_),
+//      so that the CPU tests cover that path.
 //  BERT_STUDIO_TEST_HOST_READ_MS=N
 //      every read of tensor values by the host takes N ms longer, standing in for the wait for
 //      the GPU that such a read is on a CUDA device (read in data/HostReads.cpp, a layer below).
@@ -31,5 +34,8 @@ void injectOutOfMemory(int rank, std::size_t examples, std::size_t step);
 /// Throws c10::OutOfMemoryError when BERT_STUDIO_TEST_EVAL_OUT_OF_MEMORY says an evaluation batch
 /// of `examples` fails.
 void injectEvaluationOutOfMemory(std::size_t examples);
+
+/// Whether BERT_STUDIO_TEST_DEFER_STEP_READS asks for logged steps to be read one step late.
+bool deferStepReads();
 
 }  // namespace bert::test_hooks

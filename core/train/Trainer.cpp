@@ -86,6 +86,7 @@ Trainer::Trainer(ModelBundle& model, const TrainingData& data, TrainingConfig co
     if (device_.is_cuda()) {
         tf32_.emplace(config_.tf32);
     }
+    deferStepReads_ = device_.is_cuda() || test_hooks::deferStepReads();
     auto& net = *bundle_.model;
     net.to(device_);
 
@@ -329,7 +330,16 @@ std::optional<StepMetrics> Trainer::runStep(const std::vector<std::size_t>& wind
     if (!logged) {
         return std::nullopt;
     }
-    return readLoggedSteps();
+    // This step's work is queued: the previous logged step's read ends now, while it runs.
+    std::optional<StepMetrics> previous;
+    if (staged_) {
+        previous = finishLoggedSteps();
+    }
+    stageLoggedSteps();
+    if (!deferStepReads_) {
+        return finishLoggedSteps();
+    }
+    return previous;
 }
 
 bool Trainer::evaluatesInsideEpoch(std::size_t epochWindows) const {
@@ -411,6 +421,20 @@ void Trainer::trainLoop(const std::atomic<bool>& cancel, RunResult& result, std:
         epoch.realTokens += metrics.realTokens;
         epoch.paddedTokens += metrics.paddedTokens;
         observer_.onStep(metrics);
+        // A loss that stays NaN or infinite will not come back: stop, and say so (the count of
+        // such steps in a row is kept on the device, read with the step).
+        if (config_.maxNonFiniteSteps > 0 && nonFiniteRun_ >= config_.maxNonFiniteSteps) {
+            throw std::runtime_error(
+                "the loss diverged at step " + std::to_string(metrics.step) +
+                ": it was not finite for " + std::to_string(nonFiniteRun_) +
+                " steps in a row; lower the learning rate (or use bf16 instead of fp16) "
+                "and train again");
+        }
+    };
+    auto reportUnreported = [&] {
+        for (const auto& metrics : readUnreportedSteps()) {
+            report(metrics);
+        }
     };
     // After each evaluation: keep the best checkpoint by best_metric, count evaluations without
     // improvement, and say whether early stopping ends the run.
@@ -463,9 +487,7 @@ void Trainer::trainLoop(const std::atomic<bool>& cancel, RunResult& result, std:
         const auto epochStart = Clock::now();
         while (position_.window < windows.size()) {
             if (stopRequested(cancel)) {
-                if (pending_.steps > 0) {
-                    report(readLoggedSteps());  // the steps since the last logged one
-                }
+                reportUnreported();  // the steps since the last logged one
                 saveCheckpoint(CheckpointKind::Cancel, 0.0);
                 emit(EventKind::Cancelled,
                      "stopped by the user at step " + std::to_string(position_.step));
@@ -479,15 +501,6 @@ void Trainer::trainLoop(const std::atomic<bool>& cancel, RunResult& result, std:
             }
             if (metrics) {
                 report(*metrics);
-                // A loss that stays NaN or infinite will not come back: stop, and say so (the
-                // count of such steps in a row is kept on the device, read with the step).
-                if (config_.maxNonFiniteSteps > 0 && nonFiniteRun_ >= config_.maxNonFiniteSteps) {
-                    throw std::runtime_error(
-                        "the loss diverged at step " + std::to_string(position_.step) +
-                        ": it was not finite for " + std::to_string(nonFiniteRun_) +
-                        " steps in a row; lower the learning rate (or use bf16 instead of fp16) "
-                        "and train again");
-                }
             }
             if (config_.cacheRelease == CacheRelease::EveryNSteps &&
                 position_.step % config_.cacheReleaseSteps == 0) {
@@ -495,9 +508,7 @@ void Trainer::trainLoop(const std::atomic<bool>& cancel, RunResult& result, std:
             }
             // Not at an epoch's end or the run's last step: those evaluate anyway (once).
             if (position_.step < totalSteps_ && evaluatesInsideEpoch(windows.size())) {
-                if (pending_.steps > 0) {
-                    report(readLoggedSteps());  // the curve has a point where it is evaluated
-                }
+                reportUnreported();  // the curve has a point where it is evaluated
                 auto eval = evaluate();
                 eval.epoch = static_cast<double>(position_.epoch) +
                              static_cast<double>(position_.window) /
@@ -513,6 +524,7 @@ void Trainer::trainLoop(const std::atomic<bool>& cancel, RunResult& result, std:
                 break;
             }
         }
+        reportUnreported();  // the epoch's last step, when it was read one step late
         epoch.seconds = secondsSince(epochStart);
         observer_.onEpochEnd(epoch);
         auto eval = evaluate();

@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 
+#include "data/HostReads.h"
 #include "hf/ModelFolder.h"
 #include "memory/MemoryMonitor.h"
 #include "task/TaskObjective.h"
@@ -134,9 +135,17 @@ private:
     /// Unscales (fp16), clips and steps the optimizer, and adds the step's figures to figures_,
     /// all on the device; lossSum is the step's summed loss (over every rank).
     void stepOptimizer(const at::Tensor& lossSum);
-    /// Reads the figures of the steps since the last logged one, in one read, and makes them the
-    /// logged step's metrics (their mean loss, the last norm and scale).
+    /// Starts the read of the figures of the steps since the last logged one (one StagedRead,
+    /// train/HostReads.h) and keeps what the host knows of them beside it (staged_).
+    void stageLoggedSteps();
+    /// Ends the staged read and makes it the logged step's metrics (the steps' mean loss, the
+    /// last norm and scale). Their time runs to the end of this read.
+    StepMetrics finishLoggedSteps();
+    /// Both at once: the figures of the steps since the last logged one, now.
     StepMetrics readLoggedSteps();
+    /// The logged steps not reported yet, oldest first: the staged one, then those since it.
+    /// Called before anything that must follow them (an evaluation, an epoch's end, a stop).
+    std::vector<StepMetrics> readUnreportedSteps();
     /// One micro-batch of examples in the configured layout: packed when unpadded, else padded
     /// (to max length under fixed padding in training, to the longest otherwise).
     TokenBatch makeBatch(const std::vector<const Encoding*>& examples, bool training) const;
@@ -256,6 +265,18 @@ private:
         std::size_t accumulation = 0;
     };
     PendingSteps pending_;
+    /// A logged step whose figures are on their way to the host. On CUDA a logged step is
+    /// reported one step late: its read is started when it ends and finished when the next
+    /// step has been queued, so that the device is never left idle waiting for the host (with
+    /// log_every_steps 1, the default, a read per step used to drain the GPU every step).
+    struct StagedSteps {
+        StagedRead values;
+        PendingSteps steps;   ///< what the host knew of them
+        StepMetrics metrics;  ///< the figures the host has: position, memory, tokens
+    };
+    std::optional<StagedSteps> staged_;
+    /// Report logged steps one step late (CUDA; BERT_STUDIO_TEST_DEFER_STEP_READS on the CPU).
+    bool deferStepReads_ = false;
     std::size_t nonFiniteRun_ = 0;  ///< as read at the last logged step
 };
 

@@ -81,46 +81,26 @@ void Trainer::stepOptimizer(const at::Tensor& lossSum) {
     figures_.scalerSkipped = scalerFound;
 }
 
-StepMetrics Trainer::readLoggedSteps() {
-    // One read for every figure of the steps since the last logged one (train/HostReads.h).
+void Trainer::stageLoggedSteps() {
+    // One read for every figure of the steps since the last logged one (train/HostReads.h),
+    // started here and finished by finishLoggedSteps (at once, or when the next step is queued).
     const auto zero = at::zeros({}, figures_.lossSum.options());
     const auto asDouble = [&](const at::Tensor& t) {
         return t.defined() ? t.to(at::kDouble).reshape({}) : zero;
     };
-    const auto values =
-        readValues(at::stack({figures_.lossSum, asDouble(figures_.gradNorm),
+    StagedSteps staged;
+    staged.values =
+        StagedRead(at::stack({figures_.lossSum, asDouble(figures_.gradNorm),
                               asDouble(figures_.skippedSteps), asDouble(figures_.lastSkipped),
                               asDouble(figures_.nonFiniteRun), asDouble(figures_.scaleUsed),
                               scaler_ ? asDouble(scaler_->scaleTensor().reshape({})) : zero}));
-    const double intervalLoss = values[0];
-    const double gradNorm = values[1];
-    const auto skippedSteps = static_cast<std::size_t>(values[2]);
-    const bool lastSkipped = values[3] > 0.0;
-    nonFiniteRun_ = static_cast<std::size_t>(values[4]);
-    const double scaleUsed = values[5];
+    // Queued after the copy on the same stream: the copy reads the sums first.
     figures_.lossSum.zero_();
     figures_.skippedSteps.zero_();
 
-    if (skippedSteps > 0) {
-        emit(
-            EventKind::StepSkipped,
-            (pending_.steps == 1
-                 ? std::string("non-finite gradients: optimizer step skipped")
-                 : std::to_string(skippedSteps) + " of the last " + std::to_string(pending_.steps) +
-                       " steps had non-finite gradients: their optimizer steps were skipped") +
-                std::string(scaler_ ? ", loss scale backed off" : ""),
-            {{"loss_scale", scaler_ ? scaleUsed : 0.0}, {"skipped_steps", skippedSteps}});
-    }
-    StepMetrics metrics;
-    metrics.loss = intervalLoss / std::max(1.0, pending_.lossUnits);
-    metrics.gradNorm = gradNorm;
-    metrics.lossScale = scaler_ ? values[6] : 0.0;
-    metrics.skipped = pending_.steps == 1 ? lastSkipped : skippedSteps > 0;
-    // From the first step's start to now, after the read: evaluations and checkpoints happen
-    // between a read and the next step, so they are not counted.
-    const double seconds = std::max(
-        1e-9,
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - pending_.started).count());
+    // What the host knows now: the position, the memory (the peak of these steps, before the
+    // next step resets it) and the tokens.
+    auto& metrics = staged.metrics;
     metrics.step = position_.step;
     metrics.epoch = static_cast<double>(position_.epoch) +
                     static_cast<double>(position_.window + 1) /
@@ -135,16 +115,73 @@ StepMetrics Trainer::readLoggedSteps() {
         }
     }
     metrics.examples = pending_.examples;
-    metrics.samplesPerSecond = static_cast<double>(pending_.examples) / seconds;
-    metrics.tokensPerSecond = pending_.realTokens / seconds;
     metrics.paddingShare =
         pending_.paddedTokens > 0 ? 1.0 - pending_.realTokens / pending_.paddedTokens : 0.0;
     metrics.realTokens = static_cast<std::int64_t>(pending_.realTokens);
     metrics.paddedTokens = static_cast<std::int64_t>(pending_.paddedTokens);
     metrics.microBatch = microBatch_;
     metrics.accumulation = pending_.accumulation;
+    staged.steps = pending_;
     pending_ = {};
+    staged_ = std::move(staged);
+}
+
+StepMetrics Trainer::finishLoggedSteps() {
+    auto staged = std::move(*staged_);
+    staged_.reset();
+    const auto values = staged.values.finish();
+    const auto readAt = std::chrono::steady_clock::now();
+    const double intervalLoss = values[0];
+    const double gradNorm = values[1];
+    const auto skippedSteps = static_cast<std::size_t>(values[2]);
+    const bool lastSkipped = values[3] > 0.0;
+    nonFiniteRun_ = static_cast<std::size_t>(values[4]);
+    const double scaleUsed = values[5];
+    const auto& steps = staged.steps;
+
+    if (skippedSteps > 0) {
+        emit(EventKind::StepSkipped,
+             (steps.steps == 1
+                  ? std::string("non-finite gradients: optimizer step skipped")
+                  : std::to_string(skippedSteps) + " of the last " + std::to_string(steps.steps) +
+                        " steps had non-finite gradients: their optimizer steps were skipped") +
+                 std::string(scaler_ ? ", loss scale backed off" : ""),
+             {{"loss_scale", scaler_ ? scaleUsed : 0.0}, {"skipped_steps", skippedSteps}});
+    }
+    StepMetrics metrics = std::move(staged.metrics);
+    metrics.loss = intervalLoss / std::max(1.0, steps.lossUnits);
+    metrics.gradNorm = gradNorm;
+    metrics.lossScale = scaler_ ? values[6] : 0.0;
+    metrics.skipped = steps.steps == 1 ? lastSkipped : skippedSteps > 0;
+    // From the first step's start to the end of this read: on a GPU the read is where the host
+    // meets the device, so the time is the device's. Evaluations and checkpoints happen between
+    // a read and the next step, so they are not counted.
+    const double seconds =
+        std::max(1e-9, std::chrono::duration<double>(readAt - steps.started).count());
+    metrics.samplesPerSecond = static_cast<double>(steps.examples) / seconds;
+    metrics.tokensPerSecond = steps.realTokens / seconds;
+    if (pending_.steps > 0) {
+        // Read one step late: the next steps were queued before this read ended, and the device
+        // began them only when these were done. Their time runs from read to read.
+        pending_.started = std::max(pending_.started, readAt);
+    }
     return metrics;
+}
+
+StepMetrics Trainer::readLoggedSteps() {
+    stageLoggedSteps();
+    return finishLoggedSteps();
+}
+
+std::vector<StepMetrics> Trainer::readUnreportedSteps() {
+    std::vector<StepMetrics> steps;
+    if (staged_) {
+        steps.push_back(finishLoggedSteps());
+    }
+    if (pending_.steps > 0) {
+        steps.push_back(readLoggedSteps());
+    }
+    return steps;
 }
 
 }  // namespace bert

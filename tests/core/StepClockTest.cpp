@@ -1,7 +1,10 @@
 // What a step's figures count, checked on the CPU with hooks that stand in for the GPU
 // (train/TestHooks.h): on CUDA the host waits for the queued work only where it reads values,
 // so a step clock stopped before that read reported several times the real throughput; and an
-// evaluation batch that ran out of memory after its loss was added counted that loss twice.
+// evaluation batch that ran out of memory after its loss was added counted that loss twice; and
+// with a read per logged step (log_every_steps 1, the default) every step drained the GPU, so a
+// logged step is now read while the next one runs (BERT_STUDIO_TEST_DEFER_STEP_READS does on
+// the CPU what CUDA does).
 #include <atomic>
 #include <cmath>
 #include <cstdlib>
@@ -11,6 +14,7 @@
 
 #include "TinyModel.h"
 #include "TrainerProbes.h"
+#include "data/HostReads.h"
 #include "train/Trainer.h"
 
 namespace bert {
@@ -78,6 +82,86 @@ TEST(StepClock, AnEvaluationBatchThatRunsOutOfMemoryCountsItsLossOnce) {
     const double whole = evaluatedLoss(nullptr);
     const double halved = evaluatedLoss("16");  // batches of 16 fail: evaluated in eights
     EXPECT_NEAR(halved, whole, 1e-5 * std::abs(whole));
+}
+
+/// What a run reports, in order, with the sum of the weights as each step is reported.
+struct OrderProbe : test::Recorder {
+    const ModelBundle* bundle = nullptr;
+    std::vector<std::string> order;
+    std::vector<double> weightsAtReport;
+    void onStep(const StepMetrics& m) override {
+        Recorder::onStep(m);
+        order.push_back("step " + std::to_string(m.step));
+        double sum = 0.0;
+        for (const auto& parameter : bundle->model->parameters()) {
+            sum += parameter.detach().to(at::kDouble).sum().item<double>();
+        }
+        weightsAtReport.push_back(sum);
+    }
+    void onEvaluation(const EvalMetrics& m) override {
+        Recorder::onEvaluation(m);
+        order.push_back("evaluation");
+    }
+    void onEpochEnd(const EpochSummary& e) override {
+        Recorder::onEpochEnd(e);
+        order.push_back("epoch end");
+    }
+};
+
+TEST(StepClock, ALoggedStepIsReadWhileTheNextRunsAndReportedAsItWasBefore) {
+    const auto data = test::makeTinyData(64, 24, 74);
+    auto config = test::smallConfig();
+    config.batchSize = 16;  // 4 steps an epoch
+    config.trialStep = false;
+    config.epochs = 2;
+    config.evalsPerEpoch = 2;  // after step 2 and at the epoch's end
+    auto train = [&](bool deferred, OrderProbe& probe, std::uint64_t& reads) {
+        auto bundle = test::makeModel(2, 32, 4, 0.0, 74);
+        probe.bundle = &bundle;
+        std::optional<ScopedVariable> defer;
+        if (deferred) {
+            defer.emplace("BERT_STUDIO_TEST_DEFER_STEP_READS", "1");
+        }
+        const auto before = hostReadCount();
+        Trainer trainer(bundle, data, config, probe);
+        const std::atomic<bool> cancel{false};
+        const auto result = trainer.run(cancel);
+        ASSERT_EQ(result.status, RunStatus::Completed) << result.error;
+        reads = hostReadCount() - before;
+    };
+    OrderProbe now;
+    OrderProbe late;
+    std::uint64_t readsNow = 0;
+    std::uint64_t readsLate = 0;
+    train(false, now, readsNow);
+    train(true, late, readsLate);
+
+    // The same reports in the same order: every step before the evaluation that follows it.
+    const std::vector<std::string> expected{
+        "step 1", "step 2", "evaluation", "step 3", "step 4", "epoch end", "evaluation",
+        "step 5", "step 6", "evaluation", "step 7", "step 8", "epoch end", "evaluation"};
+    EXPECT_EQ(now.order, expected);
+    EXPECT_EQ(late.order, expected);
+    ASSERT_EQ(late.steps.size(), now.steps.size());
+    for (std::size_t i = 0; i < now.steps.size(); ++i) {
+        EXPECT_EQ(late.steps[i].step, now.steps[i].step);
+        EXPECT_EQ(late.steps[i].loss, now.steps[i].loss) << "step " << now.steps[i].step;
+        EXPECT_EQ(late.steps[i].gradNorm, now.steps[i].gradNorm);
+        EXPECT_EQ(late.steps[i].examples, now.steps[i].examples);
+        EXPECT_EQ(late.steps[i].realTokens, now.steps[i].realTokens);
+        EXPECT_EQ(late.steps[i].epoch, now.steps[i].epoch);
+    }
+    EXPECT_EQ(readsLate, readsNow) << "one read per logged step either way";
+    // Read one step late: when steps 1, 3, 5 and 7 are reported the next step has already
+    // updated the weights; the others are reported at once, before an evaluation.
+    for (const std::size_t step : {1, 3, 5, 7}) {
+        EXPECT_EQ(late.weightsAtReport[step - 1], now.weightsAtReport[step]) << "step " << step;
+        EXPECT_NE(late.weightsAtReport[step - 1], now.weightsAtReport[step - 1]);
+    }
+    for (const std::size_t step : {2, 4, 6, 8}) {
+        EXPECT_EQ(late.weightsAtReport[step - 1], now.weightsAtReport[step - 1]) << "step " << step;
+    }
+    EXPECT_EQ(late.evaluations.back().loss, now.evaluations.back().loss);
 }
 
 }  // namespace

@@ -6,7 +6,9 @@ BERT-base with random weights (built here, the same starting weights for both si
 and one with all of them. Each row runs `bert-studio-cli train --report` and, where Trainer has the
 technique, hf_trainer_run.py with equal settings: samples/s after the warm-up steps, peak allocated
 and peak reserved bytes of CUDA's caching allocator during training, and our forecast against our
-measured peak. Prints one table and the issue's goals; writes the results as JSON.
+measured peak. Prints one table and the issue's goals; writes the results as JSON. After the BERT-base rows, the
+same comparison for the other shapes and tasks (FAMILY_ROWS): ModernBERT-base's shape, and token
+classification (NER) on BERT-base, each at Trainer's best settings and at ours.
 
 Usage: gpu_matrix.py --out DIR [--device cuda:0] [--steps 20] [--quick]
   --quick: a rehearsal of the harness (a 2-layer model, max length 64, 4 steps), also on the CPU.
@@ -47,6 +49,31 @@ ROWS = [
       "gradient_checkpointing": True, "precision": "bf16"},
      {"padding": "unpadded", "freeze_embeddings": True}),
 ]
+
+# (name, model shape, task, settings both sides take, settings only ours has): after the BERT rows,
+# so that a device call cut short still has those. Equal settings are Trainer's best (dynamic
+# padding, bf16); ours adds unpadded batches, its default.
+TRAINER_BEST = {"padding": "dynamic", "precision": "bf16"}
+FAMILY_ROWS = [
+    ("ModernBERT-base shape: dynamic padding + bf16", "modernbert-base", "single-label", TRAINER_BEST, {}),
+    ("ModernBERT-base shape: unpadded + bf16", "modernbert-base", "single-label", TRAINER_BEST,
+     {"padding": "unpadded"}),
+    ("NER, BERT-base: dynamic padding + bf16", "bert-base", "token-classification", TRAINER_BEST, {}),
+    ("NER, BERT-base: unpadded + bf16", "bert-base", "token-classification", TRAINER_BEST, {"padding": "unpadded"}),
+]
+QUICK_SHAPES = {"modernbert-base": "modernbert-small", "bert-base": "bert-small"}
+NER_LABELS = ("O", "B-MARK", "I-MARK")
+
+
+def split_conll(path, folder, validation_limit):
+    """The last validation_limit sentences of a CoNLL file for validation, the others for training."""
+    sentences = [block for block in Path(path).read_text(encoding="utf-8").split("\n\n") if block.strip()]
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    train, validation = folder / "train.conll", folder / "validation.conll"
+    train.write_text("\n\n".join(sentences[:-validation_limit]) + "\n\n", encoding="utf-8")
+    validation.write_text("\n\n".join(sentences[-validation_limit:]) + "\n\n", encoding="utf-8")
+    return train, validation
 
 
 def small_folder(folder):
@@ -106,23 +133,52 @@ def main():
         train, validation = common.stratified_split(corpus, scratch / "data", validation_limit=256)
         folder = small_folder(scratch / "start") if args.quick else common.classifier_folder("bert-base",
                                                                                              scratch / "start")
-        for name, both, ours_only in ROWS:
+        conll = scratch / "corpus.conll"
+        common.run_logged([sys.executable, str(HERE / "make_dataset.py"), str(common.tokenizer_folder() / "vocab.txt"),
+                           str(conll), "--conll", "--rows", "1200"])
+        ner_train, ner_validation = split_conll(conll, scratch / "ner", validation_limit=128)
+        starts = {("bert-base", "single-label"): folder}
+
+        def start_folder(shape, task):
+            shape = QUICK_SHAPES.get(shape, shape) if args.quick else shape
+            if (shape, task) not in starts:
+                token = task == "token-classification"
+                starts[(shape, task)] = common.classifier_folder(
+                    shape, scratch / f"start-{shape}-{task}", head="token" if token else "sequence",
+                    **({"label_names": NER_LABELS, "keep_label_order": True} if token else {}))
+            return starts[(shape, task)]
+
+        references = {}  # (model, settings) -> Trainer's figures
+        plan = [(name, folder, "single-label", both, ours_only) for name, both, ours_only in ROWS]
+        plan += [(name, start_folder(shape, task), task, both, ours_only)
+                 for name, shape, task, both, ours_only in FAMILY_ROWS]
+        for name, model, task, both, ours_only in plan:
+            token = task == "token-classification"
             settings = {"max_length": max_length, "batch_size": EFFECTIVE_BATCH, "max_steps": steps, "lr": 5e-5,
-                        "seed": 42, **both}
-            ours = common.run_ours(folder, train, validation, {**settings, **ours_only, "device": args.device},
+                        "seed": 42, **({"task": task} if token else {}), **both}
+            data = (ner_train, ner_validation) if token else (train, validation)
+            ours = common.run_ours(model, *data, {**settings, **ours_only, "device": args.device},
                                    os.cpu_count(), scratch / "ours.json", scratch / "runs.sqlite")
-            row = {"name": name, "settings": settings, "ours_only": ours_only, "ours": cuda_figures(ours),
+            row = {"name": name, "model": Path(model).name, "task": task, "settings": settings,
+                   "ours_only": ours_only, "ours": cuda_figures(ours),
                    "forecast_mib": ours["forecast_bytes"] / common.MIB, "trial_peak_mib": ours["trial_peak_bytes"] / common.MIB,
                    "forecast_breakdown": ours["forecast"], "measured_breakdown": ours["measured"]}
             peak = row["ours"]["peak_allocated_mib"]
             row["forecast_error"] = row["forecast_mib"] / peak - 1 if peak else None
             cpu_fp16 = args.device == "cpu" and settings.get("precision") == "fp16"  # Trainer refuses it
             if (not ours_only or name.startswith("all")) and not cpu_fp16:
-                theirs = run_reference(folder, train, validation, settings, args.device, scratch / "theirs.json",
+                theirs = run_reference(model, *data, settings, args.device, scratch / "theirs.json",
                                        scratch / "trainer-output")
                 row["reference"] = cuda_figures(theirs)
                 row["reference_note"] = ("dynamic padding, without frozen embeddings (Trainer has no switch)"
                                          if ours_only else "")
+                references[(str(model), json.dumps(settings, sort_keys=True))] = row["reference"]
+            elif (str(model), json.dumps(settings, sort_keys=True)) in references:
+                # Ours with a switch Trainer lacks, against Trainer's run of the row above with the
+                # same settings otherwise (not run twice).
+                row["reference"] = references[(str(model), json.dumps(settings, sort_keys=True))]
+                row["reference_note"] = "Trainer's run of the row above (it has no such switch)"
+            if "reference" in row:
                 row["speedup"] = row["ours"]["samples_per_second"] / row["reference"]["samples_per_second"]
             results["rows"].append(row)
             print_row(row, flush=True)
@@ -161,6 +217,10 @@ def check_goals(results):
         goals["equal_speedup_min"] = min(equal)
         print(f"equal settings: ours / Trainer samples/s from x{min(equal):.2f} to x{max(equal):.2f} "
               f"(goal >= {GOAL_EQUAL_SPEEDUP})")
+    ours_switches = [row for row in results["rows"] if "speedup" in row and row["ours_only"]
+                     and not row["name"].startswith("all")]
+    for row in ours_switches:
+        print(f"{row['name']}: ours / Trainer samples/s x{row['speedup']:.2f} ({row['reference_note']})")
     errors = [abs(row["forecast_error"]) for row in results["rows"] if row["forecast_error"] is not None]
     if errors:
         goals["worst_forecast_error"] = max(errors)

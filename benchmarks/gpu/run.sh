@@ -23,6 +23,8 @@
 #   BERT_STUDIO_GPU_QUICK=1   a rehearsal: a small model, few steps
 #   BERT_STUDIO_GPU_BUDGET_S  seconds for the whole call (540)
 #   BERT_STUDIO_GPU_BUILD     the build folder (build/gpu; a rehearsal points it elsewhere)
+#   BERT_STUDIO_GPU_STEP_SCALE  multiplies every step's time limit (1; a rehearsal on 2 cores
+#                             needs more, and projects its measured seconds back to 16 cores)
 #   BERT_STUDIO_PYTHON        the Python with torch and transformers (python3)
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -33,6 +35,7 @@ out=${OUT:-$build/out}
 device=${BERT_STUDIO_GPU_DEVICE:-cuda:0}
 python=${BERT_STUDIO_PYTHON:-$(command -v python3)}
 budget=${BERT_STUDIO_GPU_BUDGET_S:-540}
+step_scale=${BERT_STUDIO_GPU_STEP_SCALE:-1}
 jobs=$(nproc)
 mkdir -p "$out"
 summary="$out/summary.txt"
@@ -55,6 +58,7 @@ left() { echo $((budget - SECONDS)); }
 step() {
   local name=$1 limit=$2
   shift 2
+  limit=$((limit * step_scale))
   local remaining
   remaining=$(left)
   ((remaining < limit)) && limit=$remaining

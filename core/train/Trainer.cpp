@@ -327,13 +327,14 @@ std::optional<StepMetrics> Trainer::runStep(const std::vector<std::size_t>& wind
     const bool lastInEpoch = position_.window + 1 >= epochWindows;
     const bool logged = config_.logEverySteps <= 1 || position_.step % config_.logEverySteps == 0 ||
                         lastInEpoch || position_.step >= totalSteps_;
-    if (!logged) {
-        return std::nullopt;
-    }
-    // This step's work is queued: the previous logged step's read ends now, while it runs.
+    // This step's work is queued: the read of the last logged step ends now, while it runs (a
+    // step later, not a logged step later: its time is the device's, up to the read).
     std::optional<StepMetrics> previous;
     if (staged_) {
         previous = finishLoggedSteps();
+    }
+    if (!logged) {
+        return previous;
     }
     stageLoggedSteps();
     if (!deferStepReads_) {

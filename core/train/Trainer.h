@@ -130,6 +130,8 @@ private:
     /// One optimizer step over window; its figures when the step is logged (every
     /// log_every_steps steps, the last of an epoch and of the run), else nothing: until then
     /// they stay on the device (figures_), and the host reads nothing (train/HostReads.h).
+    /// When reads are deferred (staged_), the figures returned are the last logged step's,
+    /// read while this one runs.
     std::optional<StepMetrics> runStep(const std::vector<std::size_t>& window,
                                        std::size_t epochWindows);
     /// Unscales (fp16), clips and steps the optimizer, and adds the step's figures to figures_,

@@ -164,5 +164,44 @@ TEST(StepClock, ALoggedStepIsReadWhileTheNextRunsAndReportedAsItWasBefore) {
     EXPECT_EQ(late.evaluations.back().loss, now.evaluations.back().loss);
 }
 
+TEST(StepClock, LoggingEveryFewStepsReportsTheSameFiguresWhenReadLate) {
+    const auto data = test::makeTinyData(80, 16, 75);
+    auto config = test::smallConfig();
+    config.batchSize = 16;  // 5 steps an epoch
+    config.trialStep = false;
+    config.logEverySteps = 2;  // steps 2, 4 and 5 (the epoch's last)
+    config.evalsPerEpoch = 1;
+    auto train = [&](bool deferred) {
+        OrderProbe probe;
+        auto bundle = test::makeModel(2, 32, 4, 0.0, 75);
+        probe.bundle = &bundle;
+        std::optional<ScopedVariable> defer;
+        if (deferred) {
+            defer.emplace("BERT_STUDIO_TEST_DEFER_STEP_READS", "1");
+        }
+        Trainer trainer(bundle, data, config, probe);
+        const std::atomic<bool> cancel{false};
+        EXPECT_EQ(trainer.run(cancel).status, RunStatus::Completed);
+        return probe;
+    };
+    const auto now = train(false);
+    const auto late = train(true);
+    const std::vector<std::string> expected{"step 2", "step 4", "step 5", "epoch end",
+                                            "evaluation"};
+    EXPECT_EQ(now.order, expected);
+    EXPECT_EQ(late.order, expected);
+    ASSERT_EQ(late.steps.size(), 3U);
+    for (std::size_t i = 0; i < 3; ++i) {
+        EXPECT_EQ(late.steps[i].loss, now.steps[i].loss) << "report " << i;
+        EXPECT_EQ(late.steps[i].examples, now.steps[i].examples);
+    }
+    // Step 2 is read while step 3 runs, step 4 while step 5 runs (a step late, not a logged
+    // step late); step 5 at the epoch's end.
+    EXPECT_NE(late.weightsAtReport[0], now.weightsAtReport[0]);
+    EXPECT_NE(late.weightsAtReport[0], now.weightsAtReport[1]);
+    EXPECT_EQ(late.weightsAtReport[1], now.weightsAtReport[2]);
+    EXPECT_EQ(late.weightsAtReport[2], now.weightsAtReport[2]);
+}
+
 }  // namespace
 }  // namespace bert

@@ -2,8 +2,8 @@
 
 // The one model interface of the engine. The trainer, gradient checkpointing (train/Recompute.h),
 // the frozen-prefix cache, inference, checkpoints and export see a SequenceClassifier and its
-// EncoderLayers, never a family: each family (model/<family>/) implements them with modules
-// named as transformers names them, so that a state dict moves between the two unchanged.
+// EncoderLayers, never a family: model/Classifiers.h implements it once over each family's base
+// model (model/FamilyModules.h), with transformers' names, so that state dicts move unchanged.
 //
 // The name is the first head's: a SequenceClassifier is an encoder with either head its
 // configuration names (EncoderConfig::head). A sequence head gives one row of logits per

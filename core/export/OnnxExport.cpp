@@ -9,14 +9,23 @@
 #include <string>
 #include <vector>
 
-#include "export/onnx/EncoderGraph.h"
-#include "export/onnx/FamilyGraph.h"
+#include "hf/ModelFolder.h"
 #include "io/AtomicFile.h"
+#include "model/onnx/EncoderGraph.h"
+#include "model/onnx/FamilyGraph.h"
 
 namespace bert {
 
 bool onnxExportAvailable() {
     return true;
+}
+
+std::vector<std::string> onnxExportFamilies() {
+    std::vector<std::string> names;
+    for (const auto* graph : onnx_export::familyGraphs()) {
+        names.push_back(graph->family().name);
+    }
+    return names;
 }
 
 namespace {
@@ -80,14 +89,16 @@ OnnxModelSummary writeOnnxModel(const std::filesystem::path& file, const Sequenc
     }
     for (const auto& name : summary.inputNames) {
         onnx_export::describeValue(*graph->add_input(), name, onnx::TensorProto_DataType_INT64,
-                      {std::string("batch"), std::string("sequence")});
+                                   {std::string("batch"), std::string("sequence")});
     }
-    onnx_export::EncoderGraph encoder(*graph, model);
-    const auto logits = family.build(
-        encoder, onnx_export::GraphInputs{
-                     .inputIds = "input_ids",
-                     .attentionMask = "attention_mask",
-                     .tokenTypeIds = family.takesTokenTypes(config) ? "token_type_ids" : ""});
+    onnx_export::EncoderGraph encoder(*graph, config, stateDict(model));
+    const auto logits = onnx_export::classifierGraph(
+        encoder,
+        onnx_export::GraphInputs{
+            .inputIds = "input_ids",
+            .attentionMask = "attention_mask",
+            .tokenTypeIds = family.takesTokenTypes(config) ? "token_type_ids" : ""},
+        family);
     encoder.builder().node("Identity", {logits}, {}, "logits");
     // A token head's logits are per token, padding rows included (as transformers' are).
     std::vector<std::variant<std::int64_t, std::string>> logitAxes = {std::string("batch")};
@@ -138,6 +149,10 @@ namespace bert {
 
 bool onnxExportAvailable() {
     return false;
+}
+
+std::vector<std::string> onnxExportFamilies() {
+    return {};
 }
 
 OnnxModelSummary writeOnnxModel(const std::filesystem::path& file, const SequenceClassifier&,

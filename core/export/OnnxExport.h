@@ -5,7 +5,9 @@
 // validated by its checker, so that ONNX Runtime and other ONNX consumers run what we trained.
 //
 // The graph (opset 17, fp32, inference: dropout is the identity) of every family
-// (model/FamilyTraits.h), each built by its own file in export/onnx/ as its modules compute:
+// (model/FamilyTraits.h), each family's base model built by its own file
+// (model/<family>/<Family>Graph.cpp) as its modules compute, the heads composed once over it
+// (model/onnx/FamilyGraph.h):
 //   inputs  input_ids, attention_mask   int64 [batch, sequence]
 //           token_type_ids              the same, only for families that read token types
 //                                       (BERT, ELECTRA); RoBERTa, XLM-R, CamemBERT, DistilBERT
@@ -45,6 +47,9 @@ struct OnnxModelSummary {
 
 /// Whether this build can write ONNX (it was built with libonnx-dev).
 bool onnxExportAvailable();
+/// The families (model/FamilyTraits.h, by name) this build's export has a graph for, in
+/// model/FamilyList.h's order; empty without ONNX.
+std::vector<std::string> onnxExportFamilies();
 
 /// Writes model's graph and weights (fp32) to file, plus file + ".data" when the weights exceed
 /// the threshold, and checks the written model with onnx::checker. The model is not changed.

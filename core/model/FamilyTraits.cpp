@@ -1,36 +1,33 @@
 #include "model/FamilyTraits.h"
 
-#include <map>
-
 #include "Error.h"
 
 namespace bert {
 
+Activation HeadParts::activationOf(const EncoderConfig& config) const {
+    return activation ? *activation : parseActivation(config.classifierActivation).value();
+}
+
 std::string FamilyTraits::architecture(const std::string& modelType, HeadKind head) const {
-    // transformers' class-name stem of each model type.
-    static const std::map<std::string, std::string> stems = {
-        {"bert", "Bert"},
-        {"roberta", "Roberta"},
-        {"xlm-roberta", "XLMRoberta"},
-        {"camembert", "Camembert"},
-        {"distilbert", "DistilBert"},
-        {"electra", "Electra"},
-        {"modernbert", "ModernBert"},
-    };
-    const auto it = stems.find(modelType);
-    const auto stem = it == stems.end() ? name : it->second;
+    std::string stem = name;
+    for (const auto& type : modelTypes) {
+        if (type.name == modelType) {
+            stem = type.classStem;
+        }
+    }
     return stem +
            (head == HeadKind::Token ? "ForTokenClassification" : "ForSequenceClassification");
 }
 
-const std::vector<std::string>& FamilyTraits::labelHeadOf(HeadKind head) const {
-    return head == HeadKind::Token ? tokenLabelHead : labelHead;
+std::vector<std::string> FamilyTraits::labelHeadOf(HeadKind head) const {
+    return {headOf(head).classifier + "."};
 }
 
 const std::vector<const FamilyTraits*>& modelFamilies() {
+#define BERT_STUDIO_FAMILY_TABLE(id) &id##Family(),
     static const std::vector<const FamilyTraits*> families = {
-        &bertFamily(), &robertaFamily(), &distilBertFamily(), &electraFamily(),
-        &modernBertFamily()};
+        BERT_STUDIO_FAMILIES(BERT_STUDIO_FAMILY_TABLE)};
+#undef BERT_STUDIO_FAMILY_TABLE
     return families;
 }
 
@@ -38,7 +35,7 @@ std::string supportedModelTypes() {
     std::string list;
     for (const auto* family : modelFamilies()) {
         for (const auto& type : family->modelTypes) {
-            list += (list.empty() ? "" : ", ") + type;
+            list += (list.empty() ? "" : ", ") + type.name;
         }
     }
     return list;
@@ -47,7 +44,7 @@ std::string supportedModelTypes() {
 const FamilyTraits& familyOf(const std::string& modelType, const std::filesystem::path& source) {
     for (const auto* family : modelFamilies()) {
         for (const auto& type : family->modelTypes) {
-            if (type == modelType) {
+            if (type.name == modelType) {
                 return *family;
             }
         }

@@ -3,8 +3,10 @@
 // What distinguishes one encoder family from another, as a small table per family (llama.cpp's
 // way): the config.json keys and their defaults, parameter counts, the activations the forecast
 // counts, and the names its checkpoints use. No LibTorch here: the studio's settings pages and
-// the forecast read these without building a model. The modules themselves live beside each
-// family's table, in model/<family>/<Family>Model.cpp, and model/Classifiers.h makes them.
+// the forecast read these without building a model. The encoder's modules live beside each
+// family's table, in model/<family>/<Family>Model.cpp, its ONNX graph in <Family>Graph.cpp; the
+// heads are composed once for every family from the table's HeadParts (model/Classifiers.h).
+// The families are listed once, in model/FamilyList.h.
 
 #include <cstdint>
 #include <filesystem>
@@ -15,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/EncoderConfig.h"
+#include "model/FamilyList.h"
 
 namespace bert {
 
@@ -69,9 +72,49 @@ struct ConfigKey {
         field;
 };
 
+/// A config.json model_type a family reads, and transformers' names for it.
+struct ModelType {
+    std::string name;       ///< "xlm-roberta"
+    std::string classStem;  ///< transformers' class-name stem: "XLMRoberta"
+    /// The tokenizer class AutoTokenizer picks for it when tokenizer_config.json names none
+    /// ("XLMRobertaTokenizer"); empty: transformers has none by model type, the folder's
+    /// tokenizer_config.json names it (ModernBERT). tests/core/FamilyRegistryTest.cpp checks that
+    /// the tokenizer (tokenizer/json/TokenizerJson.h) resolves the model type to it.
+    std::string tokenizerClass;
+};
+
+/// One classification head, as the composed heads build it (model/Classifiers.cpp) and their
+/// ONNX graph (model/onnx/HeadGraph.cpp). The rows it reads, after the encoder's last step
+/// (ModernBERT's final_norm): a sequence head pools (the first token, or the mean of the real
+/// tokens: EncoderConfig::pooling), a token head reads every row. Then
+///   [dropout] -> [dense -> activation -> [norm]] -> dropout -> classifier
+/// with each module at transformers' path of names, so that a state dict moves unchanged.
+struct HeadParts {
+    /// A dropout before the dense layer too (RoBERTa's and ELECTRA's sequence heads).
+    bool dropoutFirst = false;
+    /// The dense layer ("bert.pooler.dense", "classifier.dense", "pre_classifier",
+    /// "head.dense"), hidden to hidden, with a bias unless EncoderConfig::classifierBias is off;
+    /// empty: none.
+    std::string dense{};
+    /// Its activation; nullopt: the configuration's classifier_activation (ModernBERT).
+    std::optional<Activation> activation{};
+    /// A norm after the activation, of the encoder's kind ("head.norm"); empty: none.
+    std::string norm{};
+    /// The linear layer to the labels: the parameters that follow the labels.
+    std::string classifier = "classifier";
+    /// The dropout probability; null: classifier_dropout, else the hidden dropout (transformers'
+    /// usual rule).
+    double (*dropout)(const EncoderConfig& config) = nullptr;
+
+    double dropoutOf(const EncoderConfig& config) const {
+        return dropout != nullptr ? dropout(config) : config.effectiveClassifierDropout();
+    }
+    Activation activationOf(const EncoderConfig& config) const;
+};
+
 struct FamilyTraits {
-    std::string name;                     ///< for people: "RoBERTa"
-    std::vector<std::string> modelTypes;  ///< config.json model_type values it reads
+    std::string name;                   ///< for people: "RoBERTa"
+    std::vector<ModelType> modelTypes;  ///< the config.json model_type values it reads
     /// Defaults of its transformers config class, for keys a config.json leaves out.
     EncoderConfig (*defaults)();
     std::vector<ConfigKey> keys;
@@ -83,22 +126,29 @@ struct FamilyTraits {
     /// RoBERTa's position ids start after the padding id: the longest sequence is then
     /// max_position_embeddings - pad_token_id - 1 tokens.
     bool positionsAfterPadding = false;
-    /// transformers' base_model_prefix with its dot: "bert.", "roberta.", "model.".
+    /// transformers' base_model_prefix with its dot: "bert.", "roberta.", "model.". The encoder's
+    /// modules are registered under it.
     std::string basePrefix;
-    /// Name prefixes of the parameters whose shape follows the labels (dropped when a folder
-    /// is loaded for other labels, as transformers' ignore_mismatched_sizes drops them), for
-    /// the sequence head and for the token head.
-    std::vector<std::string> labelHead;
-    std::vector<std::string> tokenLabelHead;
+    /// The heads on the encoder (<Family>ForSequenceClassification, ...ForTokenClassification).
+    HeadParts sequenceHead;
+    HeadParts tokenHead;
 
     /// transformers' class for a model type of this family with this head
     /// ("XLMRobertaForTokenClassification").
     std::string architecture(const std::string& modelType,
                              HeadKind head = HeadKind::Sequence) const;
-    const std::vector<std::string>& labelHeadOf(HeadKind head) const;
+    const HeadParts& headOf(HeadKind head) const {
+        return head == HeadKind::Token ? tokenHead : sequenceHead;
+    }
+    /// Name prefixes of the parameters whose shape follows the labels (dropped when a folder
+    /// is loaded for other labels, as transformers' ignore_mismatched_sizes drops them): the
+    /// head's classifier ("classifier.out_proj.").
+    std::vector<std::string> labelHeadOf(HeadKind head) const;
+    /// The base model's module name: basePrefix without its dot.
+    std::string encoderName() const { return basePrefix.substr(0, basePrefix.size() - 1); }
 };
 
-/// Every family we implement, BERT first.
+/// Every family we implement, BERT first (model/FamilyList.h).
 const std::vector<const FamilyTraits*>& modelFamilies();
 /// The family reading model_type; throws InputError naming source, the type and the supported
 /// ones when none does.
@@ -107,12 +157,10 @@ const FamilyTraits& familyOf(const std::string& modelType,
 /// "bert, roberta, xlm-roberta, ..." for messages.
 std::string supportedModelTypes();
 
-// The families' tables (model/<family>/<Family>Family.cpp).
-const FamilyTraits& bertFamily();
-const FamilyTraits& robertaFamily();
-const FamilyTraits& distilBertFamily();
-const FamilyTraits& electraFamily();
-const FamilyTraits& modernBertFamily();
+// The families' tables (model/<family>/<Family>Family.cpp): bertFamily(), ...
+#define BERT_STUDIO_FAMILY_TABLE(id) const FamilyTraits& id##Family();
+BERT_STUDIO_FAMILIES(BERT_STUDIO_FAMILY_TABLE)
+#undef BERT_STUDIO_FAMILY_TABLE
 
 /// BERT's config.json keys and position check, shared by RoBERTa and ELECTRA.
 std::vector<ConfigKey> bertConfigKeys();

@@ -1,5 +1,7 @@
 #include "model/SequenceClassifier.h"
 
+#include <algorithm>
+
 #include <ATen/ATen.h>
 #include <ATen/CPUGeneratorImpl.h>
 #include <torch/csrc/autograd/grad_mode.h>
@@ -37,7 +39,8 @@ at::Tensor SequenceClassifier::forwardFrom(const at::Tensor& hidden, const Token
     return classify(top, layout);
 }
 
-void SequenceClassifier::initializeModule(torch::nn::Module& module, at::Generator& generator) {
+void SequenceClassifier::initializeModule(const std::string& /*name*/, torch::nn::Module& module,
+                                          at::Generator& generator) {
     const torch::NoGradGuard noGrad;
     const double range = config_.initializerRange;
     if (auto* linear = module.as<torch::nn::LinearImpl>()) {
@@ -60,15 +63,18 @@ void SequenceClassifier::initializeModule(torch::nn::Module& module, at::Generat
 
 void SequenceClassifier::initializeWeights(std::uint64_t seed) {
     auto generator = at::make_generator<at::CPUGeneratorImpl>(seed);
-    for (const auto& module : modules(/*include_self=*/false)) {
-        initializeModule(*module, generator);
+    for (const auto& item : named_modules(/*name_prefix=*/"", /*include_self=*/false)) {
+        initializeModule(item.key(), *item.value(), generator);
     }
 }
 
 void SequenceClassifier::initializeClassifier(std::uint64_t seed) {
     auto generator = at::make_generator<at::CPUGeneratorImpl>(seed);
-    for (const auto& head : labelHeadModules()) {
-        initializeModule(*head, generator);
+    const auto heads = labelHeadModules();
+    for (const auto& item : named_modules(/*name_prefix=*/"", /*include_self=*/false)) {
+        if (std::find(heads.begin(), heads.end(), item.value()) != heads.end()) {
+            initializeModule(item.key(), *item.value(), generator);
+        }
     }
 }
 

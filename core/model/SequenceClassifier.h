@@ -2,8 +2,8 @@
 
 // The one model interface of the engine. The trainer, gradient checkpointing (train/Recompute.h),
 // the frozen-prefix cache, inference, checkpoints and export see a SequenceClassifier and its
-// EncoderLayers, never a family: each family (model/<family>/) implements them with modules
-// named as transformers names them, so that a state dict moves between the two unchanged.
+// EncoderLayers, never a family: model/Classifiers.h implements it once over each family's base
+// model (model/FamilyModules.h), with transformers' names, so that state dicts move unchanged.
 //
 // The name is the first head's: a SequenceClassifier is an encoder with either head its
 // configuration names (EncoderConfig::head). A sequence head gives one row of logits per
@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include <torch/nn/module.h>
@@ -31,8 +32,8 @@ public:
 };
 
 /// Runs one encoder layer; the default calls it directly, gradient checkpointing replaces it.
-using LayerRunner =
-    std::function<at::Tensor(EncoderLayer& layer, const at::Tensor& hidden, const TokenLayout& layout)>;
+using LayerRunner = std::function<at::Tensor(EncoderLayer& layer, const at::Tensor& hidden,
+                                             const TokenLayout& layout)>;
 
 /// A family's encoder with its classification head (sequence or token: config().head), cut in
 /// the three stages every technique needs: the embedding stage (frozen by "freeze embeddings"),
@@ -88,8 +89,10 @@ protected:
     virtual std::vector<std::shared_ptr<torch::nn::Module>> labelHeadModules() = 0;
     /// Families list their layers, bottom first, once registered as modules.
     void addLayer(const std::shared_ptr<EncoderLayer>& layer) { layers_.push_back(layer.get()); }
-    /// Initialises one module as transformers' default _init_weights does.
-    virtual void initializeModule(torch::nn::Module& module, at::Generator& generator);
+    /// Initialises one module, at its path of names in the classifier ("bert.pooler.dense"), as
+    /// transformers' default _init_weights does.
+    virtual void initializeModule(const std::string& name, torch::nn::Module& module,
+                                  at::Generator& generator);
 
 private:
     EncoderConfig config_;

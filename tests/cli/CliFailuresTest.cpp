@@ -215,8 +215,7 @@ TEST_F(CliFailures, MessagesAboutTheModelTellTheTruth) {
     auto bundle = test::makeModel(2, 32, 4, 0.0, 3);
     {
         const torch::NoGradGuard noGrad;
-        test::bertOf(bundle).classifier->weight[0][0].fill_(
-            std::numeric_limits<float>::quiet_NaN());
+        test::classifierOf(bundle).weight[0][0].fill_(std::numeric_limits<float>::quiet_NaN());
     }
     exportModelFolder(dir_ / "nan", *bundle.model, *bundle.tokenizer);
     const auto nan = runBounded({"predict", "-m", (dir_ / "nan").string(), "good"});

@@ -101,10 +101,10 @@ TEST_F(CliInput, OutputsThatAreNotNumbersAreRefusedWithExitThree) {
     {
         const torch::NoGradGuard noGrad;
         // The pooler's output is tanh(10) for every unit, so each logit is 32 x 3e38: infinite.
-        auto& bert = test::bertOf(bundle);
-        bert.bert->pooler->dense->weight.zero_();
-        bert.bert->pooler->dense->bias.fill_(10.0F);
-        bert.classifier->weight.fill_(3e38F);
+        const auto parameters = bundle.model->named_parameters();
+        parameters["bert.pooler.dense.weight"].zero_();
+        parameters["bert.pooler.dense.bias"].fill_(10.0F);
+        test::classifierOf(bundle).weight.fill_(3e38F);
     }
     exportModelFolder(dir_ / "overflow", *bundle.model, *bundle.tokenizer);
     const auto result = run({"predict", "-m", (dir_ / "overflow").string(), "good film"});

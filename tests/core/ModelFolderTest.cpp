@@ -91,15 +91,15 @@ TEST_F(ModelFolderTest, BaseModelCheckpointGetsAFreshHeadAndAReport) {
     EXPECT_NE(loaded.report.describe().find("newly initialized: classifier.bias"),
               std::string::npos);
     // The encoder weights did load.
-    EXPECT_TRUE(at::equal(test::bertOf(loaded).bert->embeddings->word_embeddings->weight,
-                          test::bertOf(bundle_).bert->embeddings->word_embeddings->weight));
+    EXPECT_TRUE(at::equal(test::bertOf(loaded).embeddings->word_embeddings->weight,
+                          test::bertOf(bundle_).embeddings->word_embeddings->weight));
 }
 
 TEST_F(ModelFolderTest, NewLabelSetReplacesTheHead) {
     LoadOptions options;
     options.labels = std::vector<std::string>{"positive", "negative"};
     const auto loaded = loadModelFolder(dir_.path(), options);
-    EXPECT_EQ(test::bertOf(loaded).classifier->weight.size(0), 2);
+    EXPECT_EQ(test::classifierOf(loaded).weight.size(0), 2);
     EXPECT_TRUE(loaded.report.freshClassifier);
     EXPECT_EQ(loaded.config.labels, *options.labels);
 }
@@ -155,12 +155,13 @@ TEST_F(ModelFolderTest, ShardedWeightsLoadAsOneFile) {
     // save_pretrained's layout for large models: shards and an index naming each tensor's.
     const auto tensors = readSafeTensors(dir_ / "model.safetensors").tensors;
     std::vector<std::pair<std::string, at::Tensor>> first(tensors.begin(),
-                                                           tensors.begin() + tensors.size() / 2);
+                                                          tensors.begin() + tensors.size() / 2);
     std::vector<std::pair<std::string, at::Tensor>> second(tensors.begin() + tensors.size() / 2,
-                                                            tensors.end());
+                                                           tensors.end());
     writeSafeTensors(dir_ / "model-00001-of-00002.safetensors", first);
     writeSafeTensors(dir_ / "model-00002-of-00002.safetensors", second);
-    nlohmann::json index = {{"metadata", {{"total_size", 0}}}, {"weight_map", nlohmann::json::object()}};
+    nlohmann::json index = {{"metadata", {{"total_size", 0}}},
+                            {"weight_map", nlohmann::json::object()}};
     for (const auto& [name, tensor] : first) {
         index["weight_map"][name] = "model-00001-of-00002.safetensors";
     }
@@ -194,8 +195,9 @@ TEST_F(ModelFolderTest, CorruptPytorchBinIsAClearError) {
 
 TEST(BertConfigTest, ValidatesFields) {
     const std::filesystem::path source = "config.json";
-    EXPECT_THROW(EncoderConfig::fromJson({{"hidden_size", 100}, {"num_attention_heads", 12}}, source),
-                 InputError);
+    EXPECT_THROW(
+        EncoderConfig::fromJson({{"hidden_size", 100}, {"num_attention_heads", 12}}, source),
+        InputError);
     // A family we do not implement is refused with its type and the supported ones.
     try {
         EncoderConfig::fromJson({{"model_type", "deberta-v2"}}, source);
@@ -203,8 +205,9 @@ TEST(BertConfigTest, ValidatesFields) {
     } catch (const InputError& error) {
         EXPECT_EQ(error.file(), source);
         EXPECT_NE(std::string(error.what()).find("\"deberta-v2\""), std::string::npos);
-        EXPECT_NE(std::string(error.what()).find("supported: bert, roberta, xlm-roberta, "
-                                                 "camembert, distilbert, electra, modernbert"),
+        EXPECT_NE(std::string(error.what())
+                      .find("supported: bert, roberta, xlm-roberta, "
+                            "camembert, distilbert, electra, modernbert"),
                   std::string::npos)
             << error.what();
     }
@@ -220,9 +223,9 @@ TEST(BertConfigTest, PresetsHaveTheirPublishedSizes) {
     const auto base = EncoderConfig::preset("base");
     EXPECT_EQ(base.numHiddenLayers, 12);
     EXPECT_EQ(base.hiddenSize, 768);
-    BertForSequenceClassification model(base);
+    const auto model = createClassifier(base);
     // bert-base-uncased with a 2-label head: 109,483,778 parameters.
-    EXPECT_EQ(summarizeParameters(model).count, 109483778);
+    EXPECT_EQ(summarizeParameters(*model).count, 109483778);
     EXPECT_EQ(base.parameterCount(), 109483778);
     EXPECT_THROW(EncoderConfig::preset("huge"), InputError);
 }

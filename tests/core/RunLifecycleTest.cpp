@@ -10,8 +10,8 @@
 #include "hf/ModelFolder.h"
 #include "runs/RunRecorder.h"
 #include "runs/RunStore.h"
-#include "support/TestSupport.h"
 #include "runs/TrainingJob.h"
+#include "support/TestSupport.h"
 #include "train/TrainingState.h"
 
 namespace bert {
@@ -41,7 +41,7 @@ TEST_F(RunLifecycle, ANonFiniteLossIsStoredAndTheRunStopsAsDiverged) {
     {  // a model whose weights hold a NaN: every loss is NaN
         auto bundle = loadModelFolder(dir_ / "model");
         const torch::NoGradGuard noGrad;
-        test::bertOf(bundle).classifier->weight[0][0].fill_(std::numeric_limits<float>::quiet_NaN());
+        test::classifierOf(bundle).weight[0][0].fill_(std::numeric_limits<float>::quiet_NaN());
         exportModelFolder(dir_ / "model", *bundle.model, *bundle.tokenizer);
     }
     job_.training.epochs = 3;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "hf/ModelFolder.h"
+#include "model/Classifiers.h"
 #include "model/bert/BertModel.h"
 #include "train/Trainer.h"
 
@@ -17,8 +18,11 @@ std::vector<std::string> tinyVocabulary();
 /// A WordPiece tokenizer over tinyVocabulary().
 std::shared_ptr<const Tokenizer> tinyTokenizer();
 
-/// The BERT modules of a bundle made by makeTinyModel or makeModel (or loaded from a BERT folder).
-BertForSequenceClassification& bertOf(const ModelBundle& bundle);
+/// The BERT base model (bert.*) of a bundle made by makeTinyModel or makeModel (or loaded from a
+/// BERT folder).
+BertModelImpl& bertOf(const ModelBundle& bundle);
+/// The linear layer to the labels (classifier.*) of a bundle's classifier.
+torch::nn::LinearImpl& classifierOf(const ModelBundle& bundle);
 
 /// A 2-layer BERT with hidden size 32 over tinyVocabulary(), initialised with seed.
 ModelBundle makeTinyModel(std::uint64_t seed, std::vector<std::string> labels = {"neg", "pos"});

@@ -85,27 +85,27 @@ TEST(Trainer, FrozenPartsGetNoGradientAndNoOptimizerState) {
     config.freezeEmbeddings = true;
     config.freezeLayers = 1;
     config.maxSteps = 2;
-    const auto embeddingsBefore = test::bertOf(bundle).bert->embeddings->word_embeddings->weight.clone();
+    const auto embeddingsBefore = test::bertOf(bundle).embeddings->word_embeddings->weight.clone();
     Trainer trainer(bundle, data, config, recorder);
     trainer.computeGradients({0, 1, 2, 3});
-    for (const auto& parameter : test::bertOf(bundle).bert->embeddings->parameters()) {
+    for (const auto& parameter : test::bertOf(bundle).embeddings->parameters()) {
         EXPECT_FALSE(parameter.grad().defined());
     }
-    for (const auto& parameter : test::bertOf(bundle).bert->encoder->layer[0]->parameters()) {
+    for (const auto& parameter : test::bertOf(bundle).encoder->layer[0]->parameters()) {
         EXPECT_FALSE(parameter.grad().defined());
     }
-    for (const auto& parameter : test::bertOf(bundle).bert->encoder->layer[1]->parameters()) {
+    for (const auto& parameter : test::bertOf(bundle).encoder->layer[1]->parameters()) {
         EXPECT_TRUE(parameter.grad().defined());
     }
     trainer.clearGradients();
     const std::atomic<bool> cancel{false};
     const auto result = trainer.run(cancel);
     ASSERT_EQ(result.status, RunStatus::Completed) << result.error;
-    for (const auto& parameter : test::bertOf(bundle).bert->embeddings->parameters()) {
+    for (const auto& parameter : test::bertOf(bundle).embeddings->parameters()) {
         EXPECT_EQ(trainer.optimizer().state().count(parameter.unsafeGetTensorImpl()), 0U);
     }
     EXPECT_TRUE(
-        at::equal(embeddingsBefore, test::bertOf(bundle).bert->embeddings->word_embeddings->weight));
+        at::equal(embeddingsBefore, test::bertOf(bundle).embeddings->word_embeddings->weight));
     EXPECT_EQ(trainer.optimizer().state().size(), trainer.trainableParameters().size());
 }
 
@@ -118,12 +118,14 @@ TEST(Trainer, CheckpointingWithFrozenEmbeddingsStillTrainsTheEncoder) {
     config.freezeEmbeddings = true;
     config.gradientCheckpointing = true;
     config.maxSteps = 1;
-    const auto before = test::bertOf(bundle).bert->encoder->layer[0]
+    const auto before = test::bertOf(bundle)
+                            .encoder->layer[0]
                             ->as<BertLayer>()
                             ->attention->self->query->weight.clone();
     Trainer trainer(bundle, data, config, recorder);
     trainer.computeGradients({0, 1, 2, 3});
-    const auto& grad = test::bertOf(bundle).bert->encoder->layer[0]
+    const auto& grad = test::bertOf(bundle)
+                           .encoder->layer[0]
                            ->as<BertLayer>()
                            ->attention->self->query->weight.grad();
     ASSERT_TRUE(grad.defined()) << "checkpointed layer 0 got no gradient";
@@ -132,7 +134,7 @@ TEST(Trainer, CheckpointingWithFrozenEmbeddingsStillTrainsTheEncoder) {
     const std::atomic<bool> cancel{false};
     ASSERT_EQ(trainer.run(cancel).status, RunStatus::Completed);
     const auto after =
-        test::bertOf(bundle).bert->encoder->layer[0]->as<BertLayer>()->attention->self->query->weight;
+        test::bertOf(bundle).encoder->layer[0]->as<BertLayer>()->attention->self->query->weight;
     EXPECT_FALSE(at::equal(before, after)) << "the encoder's first layer did not change";
 }
 
@@ -233,9 +235,10 @@ TEST(Trainer, Fp16StepWithInjectedInfIsSkippedAndTheScaleBacksOff) {
     // An infinite weight in the classifier makes every gradient non-finite.
     {
         const torch::NoGradGuard noGrad;
-        test::bertOf(bundle).classifier->weight[0][0].fill_(std::numeric_limits<float>::infinity());
+        test::classifierOf(bundle).weight[0][0].fill_(std::numeric_limits<float>::infinity());
     }
-    const auto queryBefore = test::bertOf(bundle).bert->encoder->layer[1]
+    const auto queryBefore = test::bertOf(bundle)
+                                 .encoder->layer[1]
                                  ->as<BertLayer>()
                                  ->attention->self->query->weight.clone();
     const std::atomic<bool> cancel{false};
@@ -245,9 +248,9 @@ TEST(Trainer, Fp16StepWithInjectedInfIsSkippedAndTheScaleBacksOff) {
     EXPECT_EQ(recorder.steps[0].lossScale,
               DynamicLossScaler::kInitialScale * DynamicLossScaler::kBackoffFactor);
     EXPECT_EQ(recorder.count(EventKind::StepSkipped), 1U);
-    EXPECT_TRUE(at::equal(queryBefore, test::bertOf(bundle).bert->encoder->layer[1]
-                                           ->as<BertLayer>()
-                                           ->attention->self->query->weight));
+    EXPECT_TRUE(at::equal(
+        queryBefore,
+        test::bertOf(bundle).encoder->layer[1]->as<BertLayer>()->attention->self->query->weight));
 }
 
 TEST(Trainer, LearnsTheTinyTaskAndReportsEveryStep) {
@@ -507,7 +510,7 @@ TEST(TrainingState, ACheckpointThatDoesNotFitTheModelIsRefusedAndChangesNothing)
     writeSafeTensors(tensorsFile, tensors);
 
     auto fresh = test::makeModel(2, 32, 4, 0.0, 99);
-    const auto before = test::bertOf(fresh).classifier->weight.clone();
+    const auto before = test::classifierOf(fresh).weight.clone();
     Trainer second(fresh, data, config, recorder);
     try {
         second.resumeFrom(result.lastCheckpoint);
@@ -516,7 +519,7 @@ TEST(TrainingState, ACheckpointThatDoesNotFitTheModelIsRefusedAndChangesNothing)
         EXPECT_EQ(error.file(), tensorsFile);
         EXPECT_NE(std::string(error.what()).find(tampered), std::string::npos) << error.what();
     }
-    EXPECT_TRUE(at::equal(before, test::bertOf(fresh).classifier->weight))
+    EXPECT_TRUE(at::equal(before, test::classifierOf(fresh).weight))
         << "weights changed before the refusal";
     EXPECT_TRUE(second.optimizer().state().empty());
 

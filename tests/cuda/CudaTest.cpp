@@ -176,7 +176,7 @@ TEST_F(Cuda, Fp16StepWithAnInfIsSkippedAndTheScaleBacksOff) {
     Trainer trainer(bundle, data, config, recorder);
     {
         const torch::NoGradGuard noGrad;
-        test::bertOf(bundle).classifier->weight[0][0].fill_(std::numeric_limits<float>::infinity());
+        test::classifierOf(bundle).weight[0][0].fill_(std::numeric_limits<float>::infinity());
     }
     const std::atomic<bool> cancel{false};
     const auto result = trainer.run(cancel);

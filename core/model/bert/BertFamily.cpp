@@ -127,15 +127,17 @@ ActivationShape bertLayerActivations(const EncoderConfig& m, const ActivationCon
 const FamilyTraits& bertFamily() {
     static const FamilyTraits traits{
         .name = "BERT",
-        .modelTypes = {"bert"},
+        .modelTypes = {{"bert", "Bert", "BertTokenizer"}},
         .defaults = bertDefaults,
         .keys = bertConfigKeys(),
         .finishConfig = checkAbsolutePositions,
         .countParameters = bertCounts,
         .activations = bertActivations,
         .basePrefix = "bert.",
-        .labelHead = {"classifier."},
-        .tokenLabelHead = {"classifier."},
+        // The pooler (dense + tanh on [CLS]) is the base model's, then dropout and classifier;
+        // the token classifier has no pooler.
+        .sequenceHead = {.dense = "bert.pooler.dense", .activation = Activation::Tanh},
+        .tokenHead = {},
     };
     return traits;
 }

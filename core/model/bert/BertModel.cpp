@@ -23,10 +23,11 @@ BertEmbeddingsImpl::BertEmbeddingsImpl(const EncoderConfig& config, PositionIds 
         // RoBERTa's padding position gets no gradient, as in transformers.
         positionOptions.padding_idx(config.padTokenId);
     }
-    position_embeddings = register_module("position_embeddings", torch::nn::Embedding(positionOptions));
+    position_embeddings =
+        register_module("position_embeddings", torch::nn::Embedding(positionOptions));
     if (config.hasTokenTypes()) {
-        token_type_embeddings = register_module(
-            "token_type_embeddings", torch::nn::Embedding(config.typeVocabSize, width));
+        token_type_embeddings = register_module("token_type_embeddings",
+                                                torch::nn::Embedding(config.typeVocabSize, width));
     }
     LayerNorm = register_module("LayerNorm", makeLayerNorm(width, config.layerNormEps));
     dropoutProbability = config.hiddenDropoutProb;
@@ -132,69 +133,34 @@ BertEncoderImpl::BertEncoderImpl(const EncoderConfig& config) {
     }
 }
 
-BertPoolerImpl::BertPoolerImpl(const EncoderConfig& config) {
-    dense = register_module("dense", torch::nn::Linear(config.hiddenSize, config.hiddenSize));
-}
-
-at::Tensor BertPoolerImpl::forward(const at::Tensor& hidden, const TokenLayout& layout) {
-    return at::tanh(dense(firstTokenRows(hidden, layout)));
-}
-
-BertModelImpl::BertModelImpl(const EncoderConfig& config, bool withPooler) {
-    embeddings = register_module("embeddings", BertEmbeddings(config, PositionIds::FromZero));
+BertModelImpl::BertModelImpl(const EncoderConfig& config, PositionIds positions) {
+    embeddings = register_module("embeddings", BertEmbeddings(config, positions));
     encoder = register_module("encoder", BertEncoder(config));
-    if (withPooler) {
-        pooler = register_module("pooler", BertPooler(config));
-    }
 }
 
-// ---- classifier ------------------------------------------------------------------------------
-
-BertForSequenceClassification::BertForSequenceClassification(const EncoderConfig& config)
-    : SequenceClassifier(config), dropoutProbability_(config.effectiveClassifierDropout()) {
-    bert = register_module("bert", BertModel(config));
-    classifier =
-        register_module("classifier", torch::nn::Linear(config.hiddenSize, config.numLabels()));
-    for (const auto& layer : bert->encoder->layers) {
-        addLayer(layer);
-    }
+at::Tensor BertModelImpl::embed(const TokenBatch& batch) {
+    return embeddings(batch);
 }
 
-std::vector<std::shared_ptr<torch::nn::Module>> BertForSequenceClassification::embeddingModules() {
-    return {bert->embeddings.ptr()};
+std::vector<std::shared_ptr<torch::nn::Module>> BertModelImpl::embeddingModules() {
+    return {embeddings.ptr()};
 }
 
-std::vector<std::shared_ptr<torch::nn::Module>> BertForSequenceClassification::labelHeadModules() {
-    return {classifier.ptr()};
+std::vector<std::shared_ptr<EncoderLayer>> BertModelImpl::encoderLayers() {
+    return {encoder->layers.begin(), encoder->layers.end()};
 }
 
-at::Tensor BertForSequenceClassification::embed(const TokenBatch& batch) {
-    return bert->embeddings(batch);
+namespace {
+
+std::shared_ptr<FamilyEncoder> makeBertModel(const EncoderConfig& config) {
+    return std::make_shared<BertModelImpl>(config);
 }
 
-at::Tensor BertForSequenceClassification::classify(const at::Tensor& top,
-                                                   const TokenLayout& layout) {
-    // The pooled rows are one per sequence in micro-batch order in both layouts: the default
-    // (row-major) mask layout gives them the same dropout either way.
-    return classifier(
-        applyDropout(bert->pooler->forward(top, layout), dropoutProbability_, is_training()));
-}
+}  // namespace
 
-BertForTokenClassification::BertForTokenClassification(const EncoderConfig& config)
-    : LinearTokenClassifier(config, config.effectiveClassifierDropout()) {
-    bert = register_module("bert", BertModel(config, /*withPooler=*/false));
-    addClassifier();
-    for (const auto& layer : bert->encoder->layers) {
-        addLayer(layer);
-    }
-}
-
-std::vector<std::shared_ptr<torch::nn::Module>> BertForTokenClassification::embeddingModules() {
-    return {bert->embeddings.ptr()};
-}
-
-at::Tensor BertForTokenClassification::embed(const TokenBatch& batch) {
-    return bert->embeddings(batch);
+const FamilyModules& bertModules() {
+    static const FamilyModules modules{.family = bertFamily, .encoder = makeBertModel};
+    return modules;
 }
 
 }  // namespace bert

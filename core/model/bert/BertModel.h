@@ -1,27 +1,26 @@
 #pragma once
 
-// BERT as LibTorch modules whose parameter names are transformers' own, so that a state dict
-// moves between the two without renaming:
-//   bert.embeddings.word_embeddings.weight, bert.encoder.layer.N.attention.self.query.weight, ...,
-//   bert.pooler.dense.weight, classifier.weight.
-// The token classifier has no pooler (transformers' add_pooling_layer=False): bert.embeddings.*,
-// bert.encoder.*, classifier.*. RoBERTa and ELECTRA are built from the same embeddings and
-// layers (model/roberta/, model/electra/).
+// BERT's base model as LibTorch modules whose parameter names are transformers' own, so that a
+// state dict moves between the two without renaming:
+//   bert.embeddings.word_embeddings.weight, bert.encoder.layer.N.attention.self.query.weight, ...
+// The heads are composed over it (model/Classifiers.h): the sequence head's pooler
+// (bert.pooler.dense) and classifier, the token head's classifier (no pooler: transformers'
+// add_pooling_layer=False). RoBERTa and ELECTRA are built from the same embeddings and layers
+// (model/roberta/, model/electra/), DistilBERT from the embeddings.
 
 #include <torch/nn/modules/container/modulelist.h>
 #include <torch/nn/modules/embedding.h>
 #include <torch/nn/modules/linear.h>
 #include <torch/nn/pimpl.h>
 
-#include "model/SequenceClassifier.h"
-#include "model/TokenClassifier.h"
+#include "model/FamilyModules.h"
 
 namespace bert {
 
 /// How the embeddings number positions.
 enum class PositionIds {
-    FromZero,            ///< BERT, ELECTRA: 0, 1, 2, ...
-    AfterPadding,        ///< RoBERTa: padding_idx + 1, + 2, ... for real tokens, padding_idx for padding
+    FromZero,      ///< BERT, ELECTRA: 0, 1, 2, ...
+    AfterPadding,  ///< RoBERTa: padding_idx + 1, + 2, ... for real tokens, padding_idx for padding
 };
 
 /// word + position (+ token type) embeddings, LayerNorm, dropout; of embeddingWidth().
@@ -118,55 +117,19 @@ public:
 };
 TORCH_MODULE(BertEncoder);
 
-class BertPoolerImpl : public torch::nn::Module {
+/// BertModel without its pooler (the sequence head's, model/FamilyTraits.h HeadParts), and
+/// RobertaModel (positions after the padding id).
+class BertModelImpl : public FamilyEncoder {
 public:
-    explicit BertPoolerImpl(const EncoderConfig& config);
-    /// tanh(dense(first token of each sequence)): [B, H].
-    at::Tensor forward(const at::Tensor& hidden, const TokenLayout& layout);
-
-    torch::nn::Linear dense{nullptr};
-};
-TORCH_MODULE(BertPooler);
-
-class BertModelImpl : public torch::nn::Module {
-public:
-    /// withPooler: transformers' add_pooling_layer (false for the token classifier).
-    explicit BertModelImpl(const EncoderConfig& config, bool withPooler = true);
+    explicit BertModelImpl(const EncoderConfig& config,
+                           PositionIds positions = PositionIds::FromZero);
+    at::Tensor embed(const TokenBatch& batch) override;
+    std::vector<std::shared_ptr<torch::nn::Module>> embeddingModules() override;
+    std::vector<std::shared_ptr<EncoderLayer>> encoderLayers() override;
 
     BertEmbeddings embeddings{nullptr};
     BertEncoder encoder{nullptr};
-    BertPooler pooler{nullptr};  ///< null without a pooling layer
 };
 TORCH_MODULE(BertModel);
-
-/// BertForSequenceClassification: pooled [CLS] -> dropout -> linear to num_labels logits.
-class BertForSequenceClassification : public SequenceClassifier {
-public:
-    explicit BertForSequenceClassification(const EncoderConfig& config);
-    std::vector<std::shared_ptr<torch::nn::Module>> embeddingModules() override;
-
-    BertModel bert{nullptr};
-    torch::nn::Linear classifier{nullptr};
-
-protected:
-    at::Tensor embed(const TokenBatch& batch) override;
-    at::Tensor classify(const at::Tensor& top, const TokenLayout& layout) override;
-    std::vector<std::shared_ptr<torch::nn::Module>> labelHeadModules() override;
-
-private:
-    double dropoutProbability_;
-};
-
-/// BertForTokenClassification: every row -> dropout -> linear to num_labels logits.
-class BertForTokenClassification : public LinearTokenClassifier {
-public:
-    explicit BertForTokenClassification(const EncoderConfig& config);
-    std::vector<std::shared_ptr<torch::nn::Module>> embeddingModules() override;
-
-    BertModel bert{nullptr};
-
-protected:
-    at::Tensor embed(const TokenBatch& batch) override;
-};
 
 }  // namespace bert

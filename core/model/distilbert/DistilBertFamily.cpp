@@ -60,19 +60,25 @@ ActivationShape distilBertActivations(const EncoderConfig& m, const ActivationCo
     return shape;
 }
 
+double hiddenDropout(const EncoderConfig& config) {
+    return config.hiddenDropoutProb;
+}
+
 }  // namespace
 
 const FamilyTraits& distilBertFamily() {
     static const FamilyTraits traits{
         .name = "DistilBERT",
-        .modelTypes = {"distilbert"},
+        .modelTypes = {{"distilbert", "DistilBert", "BertTokenizer"}},
         .defaults = distilBertDefaults,
         .keys = distilBertKeys(),
         .countParameters = distilBertCounts,
         .activations = distilBertActivations,
         .basePrefix = "distilbert.",
-        .labelHead = {"classifier."},
-        .tokenLabelHead = {"classifier."},
+        // pre_classifier + ReLU on [CLS], dropout (seq_classif_dropout), classifier.
+        .sequenceHead = {.dense = "pre_classifier", .activation = Activation::Relu},
+        // DistilBertForTokenClassification drops with config.dropout, not seq_classif_dropout.
+        .tokenHead = {.dropout = hiddenDropout},
     };
     return traits;
 }

@@ -38,8 +38,8 @@ DistilBertLayer::DistilBertLayer(const EncoderConfig& config) {
     sa_layer_norm =
         register_module("sa_layer_norm", makeLayerNorm(config.hiddenSize, config.layerNormEps));
     ffn = register_module("ffn", DistilBertFfn(config));
-    output_layer_norm = register_module("output_layer_norm",
-                                        makeLayerNorm(config.hiddenSize, config.layerNormEps));
+    output_layer_norm =
+        register_module("output_layer_norm", makeLayerNorm(config.hiddenSize, config.layerNormEps));
 }
 
 at::Tensor DistilBertLayer::forward(const at::Tensor& hidden, const TokenLayout& layout) {
@@ -60,55 +60,29 @@ DistilBertModelImpl::DistilBertModelImpl(const EncoderConfig& config) {
     transformer = register_module("transformer", DistilBertTransformer(config));
 }
 
-DistilBertForSequenceClassification::DistilBertForSequenceClassification(
-    const EncoderConfig& config)
-    : SequenceClassifier(config), dropout_(config.effectiveClassifierDropout()) {
-    distilbert = register_module("distilbert", DistilBertModel(config));
-    pre_classifier = register_module("pre_classifier",
-                                     torch::nn::Linear(config.hiddenSize, config.hiddenSize));
-    classifier =
-        register_module("classifier", torch::nn::Linear(config.hiddenSize, config.numLabels()));
-    for (const auto& layer : distilbert->transformer->layers) {
-        addLayer(layer);
-    }
+at::Tensor DistilBertModelImpl::embed(const TokenBatch& batch) {
+    return embeddings(batch);
 }
 
-std::vector<std::shared_ptr<torch::nn::Module>>
-DistilBertForSequenceClassification::embeddingModules() {
-    return {distilbert->embeddings.ptr()};
+std::vector<std::shared_ptr<torch::nn::Module>> DistilBertModelImpl::embeddingModules() {
+    return {embeddings.ptr()};
 }
 
-std::vector<std::shared_ptr<torch::nn::Module>>
-DistilBertForSequenceClassification::labelHeadModules() {
-    return {classifier.ptr()};
+std::vector<std::shared_ptr<EncoderLayer>> DistilBertModelImpl::encoderLayers() {
+    return {transformer->layers.begin(), transformer->layers.end()};
 }
 
-at::Tensor DistilBertForSequenceClassification::embed(const TokenBatch& batch) {
-    return distilbert->embeddings(batch);
+namespace {
+
+std::shared_ptr<FamilyEncoder> makeDistilBertModel(const EncoderConfig& config) {
+    return std::make_shared<DistilBertModelImpl>(config);
 }
 
-at::Tensor DistilBertForSequenceClassification::classify(const at::Tensor& top,
-                                                         const TokenLayout& layout) {
-    const auto pooled = at::relu(pre_classifier(firstTokenRows(top, layout)));
-    return classifier(applyDropout(pooled, dropout_, is_training()));
-}
+}  // namespace
 
-DistilBertForTokenClassification::DistilBertForTokenClassification(const EncoderConfig& config)
-    : LinearTokenClassifier(config, config.hiddenDropoutProb) {
-    distilbert = register_module("distilbert", DistilBertModel(config));
-    addClassifier();
-    for (const auto& layer : distilbert->transformer->layers) {
-        addLayer(layer);
-    }
-}
-
-std::vector<std::shared_ptr<torch::nn::Module>>
-DistilBertForTokenClassification::embeddingModules() {
-    return {distilbert->embeddings.ptr()};
-}
-
-at::Tensor DistilBertForTokenClassification::embed(const TokenBatch& batch) {
-    return distilbert->embeddings(batch);
+const FamilyModules& distilBertModules() {
+    static const FamilyModules modules{.family = distilBertFamily, .encoder = makeDistilBertModel};
+    return modules;
 }
 
 }  // namespace bert

@@ -1,9 +1,10 @@
 #pragma once
 
-// DistilBERT as LibTorch modules named as transformers names them: distilbert.embeddings.*
-// (BERT's, without token types), distilbert.transformer.layer.N.{attention.{q,k,v,out}_lin,
-// sa_layer_norm, ffn.lin1, ffn.lin2, output_layer_norm}, pre_classifier, classifier; the token
-// classifier has no pre_classifier.
+// DistilBERT's base model as LibTorch modules named as transformers names them:
+// distilbert.embeddings.* (BERT's, without token types), distilbert.transformer.layer.N.
+// {attention.{q,k,v,out}_lin, sa_layer_norm, ffn.lin1, ffn.lin2, output_layer_norm}. The heads
+// are composed over it (model/Classifiers.h): pre_classifier + ReLU and classifier for a
+// sequence, the classifier alone on every token.
 
 #include "model/Attention.h"
 #include "model/bert/BertModel.h"
@@ -62,45 +63,16 @@ public:
 };
 TORCH_MODULE(DistilBertTransformer);
 
-class DistilBertModelImpl : public torch::nn::Module {
+class DistilBertModelImpl : public FamilyEncoder {
 public:
     explicit DistilBertModelImpl(const EncoderConfig& config);
+    at::Tensor embed(const TokenBatch& batch) override;
+    std::vector<std::shared_ptr<torch::nn::Module>> embeddingModules() override;
+    std::vector<std::shared_ptr<EncoderLayer>> encoderLayers() override;
 
     BertEmbeddings embeddings{nullptr};
     DistilBertTransformer transformer{nullptr};
 };
 TORCH_MODULE(DistilBertModel);
-
-/// [CLS] -> pre_classifier -> ReLU -> dropout -> classifier.
-class DistilBertForSequenceClassification : public SequenceClassifier {
-public:
-    explicit DistilBertForSequenceClassification(const EncoderConfig& config);
-    std::vector<std::shared_ptr<torch::nn::Module>> embeddingModules() override;
-
-    DistilBertModel distilbert{nullptr};
-    torch::nn::Linear pre_classifier{nullptr};  // NOLINT: transformers' parameter name
-    torch::nn::Linear classifier{nullptr};
-
-protected:
-    at::Tensor embed(const TokenBatch& batch) override;
-    at::Tensor classify(const at::Tensor& top, const TokenLayout& layout) override;
-    std::vector<std::shared_ptr<torch::nn::Module>> labelHeadModules() override;
-
-private:
-    double dropout_;
-};
-
-/// DistilBertForTokenClassification: every token -> dropout (config.dropout, not
-/// seq_classif_dropout, as transformers does) -> classifier.
-class DistilBertForTokenClassification : public LinearTokenClassifier {
-public:
-    explicit DistilBertForTokenClassification(const EncoderConfig& config);
-    std::vector<std::shared_ptr<torch::nn::Module>> embeddingModules() override;
-
-    DistilBertModel distilbert{nullptr};
-
-protected:
-    at::Tensor embed(const TokenBatch& batch) override;
-};
 
 }  // namespace bert

@@ -61,15 +61,19 @@ ActivationShape electraActivations(const EncoderConfig& m, const ActivationConte
 const FamilyTraits& electraFamily() {
     static const FamilyTraits traits{
         .name = "ELECTRA",
-        .modelTypes = {"electra"},
+        .modelTypes = {{"electra", "Electra", "BertTokenizer"}},
         .defaults = electraDefaults,
         .keys = electraKeys(),
         .finishConfig = checkAbsolutePositions,
         .countParameters = electraCounts,
         .activations = electraActivations,
         .basePrefix = "electra.",
-        .labelHead = {"classifier.out_proj."},
-        .tokenLabelHead = {"classifier."},
+        // ElectraClassificationHead: RoBERTa's with GELU.
+        .sequenceHead = {.dropoutFirst = true,
+                         .dense = "classifier.dense",
+                         .activation = Activation::Gelu,
+                         .classifier = "classifier.out_proj"},
+        .tokenHead = {},
     };
     return traits;
 }

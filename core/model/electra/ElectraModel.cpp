@@ -16,7 +16,7 @@ at::Tensor ElectraModelImpl::embed(const TokenBatch& batch) {
     return embeddings_project ? embeddings_project(hidden) : hidden;
 }
 
-std::vector<std::shared_ptr<torch::nn::Module>> ElectraModelImpl::embeddingStage() {
+std::vector<std::shared_ptr<torch::nn::Module>> ElectraModelImpl::embeddingModules() {
     std::vector<std::shared_ptr<torch::nn::Module>> stage = {embeddings.ptr()};
     if (embeddings_project) {
         stage.push_back(embeddings_project.ptr());
@@ -24,49 +24,21 @@ std::vector<std::shared_ptr<torch::nn::Module>> ElectraModelImpl::embeddingStage
     return stage;
 }
 
-ElectraForSequenceClassification::ElectraForSequenceClassification(const EncoderConfig& config)
-    : SequenceClassifier(config) {
-    electra = register_module("electra", ElectraModel(config));
-    classifier = register_module("classifier", ClassificationHead(config, Activation::Gelu));
-    for (const auto& layer : electra->encoder->layers) {
-        addLayer(layer);
-    }
+std::vector<std::shared_ptr<EncoderLayer>> ElectraModelImpl::encoderLayers() {
+    return {encoder->layers.begin(), encoder->layers.end()};
 }
 
-std::vector<std::shared_ptr<torch::nn::Module>>
-ElectraForSequenceClassification::embeddingModules() {
-    return electra->embeddingStage();
+namespace {
+
+std::shared_ptr<FamilyEncoder> makeElectraModel(const EncoderConfig& config) {
+    return std::make_shared<ElectraModelImpl>(config);
 }
 
-std::vector<std::shared_ptr<torch::nn::Module>>
-ElectraForSequenceClassification::labelHeadModules() {
-    return {classifier->out_proj.ptr()};
-}
+}  // namespace
 
-at::Tensor ElectraForSequenceClassification::embed(const TokenBatch& batch) {
-    return electra->embed(batch);
-}
-
-at::Tensor ElectraForSequenceClassification::classify(const at::Tensor& top,
-                                                      const TokenLayout& layout) {
-    return classifier(top, layout);
-}
-
-ElectraForTokenClassification::ElectraForTokenClassification(const EncoderConfig& config)
-    : LinearTokenClassifier(config, config.effectiveClassifierDropout()) {
-    electra = register_module("electra", ElectraModel(config));
-    addClassifier();
-    for (const auto& layer : electra->encoder->layers) {
-        addLayer(layer);
-    }
-}
-
-std::vector<std::shared_ptr<torch::nn::Module>> ElectraForTokenClassification::embeddingModules() {
-    return electra->embeddingStage();
-}
-
-at::Tensor ElectraForTokenClassification::embed(const TokenBatch& batch) {
-    return electra->embed(batch);
+const FamilyModules& electraModules() {
+    static const FamilyModules modules{.family = electraFamily, .encoder = makeElectraModel};
+    return modules;
 }
 
 }  // namespace bert

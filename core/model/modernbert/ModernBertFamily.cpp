@@ -209,15 +209,18 @@ ActivationShape modernBertActivations(const EncoderConfig& m, const ActivationCo
 const FamilyTraits& modernBertFamily() {
     static const FamilyTraits traits{
         .name = "ModernBERT",
-        .modelTypes = {"modernbert"},
+        // transformers maps modernbert to no tokenizer class: tokenizer_config.json names it.
+        .modelTypes = {{"modernbert", "ModernBert", ""}},
         .defaults = modernBertDefaults,
         .keys = modernBertKeys(),
         .finishConfig = finishModernBert,
         .countParameters = modernBertCounts,
         .activations = modernBertActivations,
         .basePrefix = "model.",
-        .labelHead = {"classifier."},
-        .tokenLabelHead = {"classifier."},
+        // ModernBertPredictionHead (dense, classifier_activation, norm), drop, classifier: over
+        // the pooled rows or every token alike.
+        .sequenceHead = {.dense = "head.dense", .norm = "head.norm"},
+        .tokenHead = {.dense = "head.dense", .norm = "head.norm"},
     };
     return traits;
 }

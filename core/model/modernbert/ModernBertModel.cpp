@@ -48,8 +48,8 @@ ModernBertEmbeddingsImpl::ModernBertEmbeddingsImpl(const EncoderConfig& config)
         "tok_embeddings",
         torch::nn::Embedding(torch::nn::EmbeddingOptions(config.vocabSize, config.hiddenSize)
                                  .padding_idx(config.padTokenId)));
-    norm = register_module(
-        "norm", ModernBertNorm(config.hiddenSize, config.layerNormEps, config.normBias));
+    norm = register_module("norm",
+                           ModernBertNorm(config.hiddenSize, config.layerNormEps, config.normBias));
 }
 
 at::Tensor ModernBertEmbeddingsImpl::forward(const TokenBatch& batch) {
@@ -104,8 +104,8 @@ at::Tensor ModernBertAttentionImpl::forward(const at::Tensor& hidden, const Toke
     // padded batch's second dimension.
     const auto positions =
         layout.packed ? layout.positions
-                      : at::arange(hidden.size(1), at::TensorOptions().dtype(at::kLong).device(
-                                                       hidden.device()))
+                      : at::arange(hidden.size(1),
+                                   at::TensorOptions().dtype(at::kLong).device(hidden.device()))
                             .unsqueeze(0);
     auto flat = [&](const at::Tensor& x) {
         auto shape = rows;
@@ -125,8 +125,8 @@ ModernBertMlpImpl::ModernBertMlpImpl(const EncoderConfig& config)
     : activation_(config.activation()), dropout_(config.mlpDropout) {
     const auto h = config.hiddenSize;
     const auto i = config.intermediateSize;
-    Wi = register_module("Wi",
-                         torch::nn::Linear(torch::nn::LinearOptions(h, 2 * i).bias(config.mlpBias)));
+    Wi = register_module(
+        "Wi", torch::nn::Linear(torch::nn::LinearOptions(h, 2 * i).bias(config.mlpBias)));
     Wo = register_module("Wo",
                          torch::nn::Linear(torch::nn::LinearOptions(i, h).bias(config.mlpBias)));
 }
@@ -134,8 +134,8 @@ ModernBertMlpImpl::ModernBertMlpImpl(const EncoderConfig& config)
 at::Tensor ModernBertMlpImpl::forward(const at::Tensor& hidden, const TokenLayout& layout) {
     const auto projected = Wi(hidden);
     const auto half = projected.size(-1) / 2;
-    const auto gated = activate(projected.narrow(-1, 0, half), activation_) *
-                       projected.narrow(-1, half, half);
+    const auto gated =
+        activate(projected.narrow(-1, 0, half), activation_) * projected.narrow(-1, half, half);
     return Wo(dropHidden(gated, dropout_, is_training(), layout));
 }
 
@@ -166,60 +166,42 @@ ModernBertModelImpl::ModernBertModelImpl(const EncoderConfig& config) {
         "final_norm", ModernBertNorm(config.hiddenSize, config.layerNormEps, config.normBias));
 }
 
-// ---- head and classifier ---------------------------------------------------------------------
-
-ModernBertPredictionHeadImpl::ModernBertPredictionHeadImpl(const EncoderConfig& config)
-    : activation_(parseActivation(config.classifierActivation).value()) {
-    const auto h = config.hiddenSize;
-    dense = register_module(
-        "dense", torch::nn::Linear(torch::nn::LinearOptions(h, h).bias(config.classifierBias)));
-    norm = register_module("norm", ModernBertNorm(h, config.layerNormEps, config.normBias));
+at::Tensor ModernBertModelImpl::embed(const TokenBatch& batch) {
+    return embeddings(batch);
 }
 
-at::Tensor ModernBertPredictionHeadImpl::forward(const at::Tensor& pooled) {
-    return norm(activate(dense(pooled), activation_));
+std::vector<std::shared_ptr<torch::nn::Module>> ModernBertModelImpl::embeddingModules() {
+    return {embeddings.ptr()};
 }
 
-ModernBertClassifier::ModernBertClassifier(const EncoderConfig& config)
-    : SequenceClassifier(config), dropout_(config.effectiveClassifierDropout()) {
-    model = register_module("model", ModernBertModel(config));
-    head = register_module("head", ModernBertPredictionHead(config));
-    classifier =
-        register_module("classifier", torch::nn::Linear(config.hiddenSize, config.numLabels()));
-    for (const auto& layer : model->layerList) {
-        addLayer(layer);
-    }
+std::vector<std::shared_ptr<EncoderLayer>> ModernBertModelImpl::encoderLayers() {
+    return {layerList.begin(), layerList.end()};
 }
 
-std::vector<std::shared_ptr<torch::nn::Module>> ModernBertClassifier::embeddingModules() {
-    return {model->embeddings.ptr()};
+at::Tensor ModernBertModelImpl::finish(const at::Tensor& rows) {
+    return final_norm(rows);
 }
 
-std::vector<std::shared_ptr<torch::nn::Module>> ModernBertClassifier::labelHeadModules() {
-    return {classifier.ptr()};
+std::shared_ptr<RowModule> ModernBertModelImpl::makeHeadNorm(const EncoderConfig& config) const {
+    return std::make_shared<ModernBertNormImpl>(config.hiddenSize, config.layerNormEps,
+                                                config.normBias);
 }
 
-at::Tensor ModernBertClassifier::embed(const TokenBatch& batch) {
-    return model->embeddings(batch);
+// ---- initialisation and registration ---------------------------------------------------------
+
+namespace {
+
+bool endsWith(const std::string& text, const std::string& suffix) {
+    return text.size() >= suffix.size() &&
+           text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-at::Tensor ModernBertForSequenceClassification::classify(const at::Tensor& top,
-                                                         const TokenLayout& layout) {
-    // The final norm works row by row: with [CLS] pooling only the pooled rows need it.
-    const auto pooled = config().pooling == Pooling::Mean
-                            ? meanOfTokens(model->final_norm(top), layout)
-                            : model->final_norm(firstTokenRows(top, layout));
-    return classifier(applyDropout(head(pooled), dropout_, is_training()));
-}
-
-at::Tensor ModernBertForTokenClassification::classify(const at::Tensor& top,
-                                                      const TokenLayout& layout) {
-    return classifier(dropHidden(head(model->final_norm(top)), dropout_, is_training(), layout));
-}
-
-void ModernBertClassifier::initializeModule(torch::nn::Module& module, at::Generator& generator) {
+/// ModernBERT's _init_weights: truncated normals (at initializer_cutoff_factor standard
+/// deviations), the output projections' (attn.Wo, mlp.Wo, head.dense) scaled by
+/// 1 / sqrt(2 x layers), the classifier's at hidden_size^-0.5.
+void initializeModernBertModule(const std::string& name, torch::nn::Module& module,
+                                const EncoderConfig& c, at::Generator& generator) {
     const torch::NoGradGuard noGrad;
-    const auto& c = config();
     const double cutoff = c.initializerCutoffFactor;
     if (auto* norm = module.as<ModernBertNormImpl>()) {
         norm->weight.fill_(1.0);
@@ -230,23 +212,30 @@ void ModernBertClassifier::initializeModule(torch::nn::Module& module, at::Gener
         truncatedNormal(embedding->weight, c.initializerRange, cutoff, generator);
     } else if (auto* linear = module.as<torch::nn::LinearImpl>()) {
         double std = c.initializerRange;
-        if (linear == classifier.get()) {
+        if (name == "classifier") {
             std = 1.0 / std::sqrt(static_cast<double>(c.hiddenSize));
-        } else if (linear == head->dense.get()) {
+        } else if (name == "head.dense" || endsWith(name, ".attn.Wo") ||
+                   endsWith(name, ".mlp.Wo")) {
             std = c.initializerRange / std::sqrt(2.0 * static_cast<double>(c.numHiddenLayers));
-        } else {
-            for (const auto& layer : model->layerList) {
-                if (linear == layer->attn->Wo.get() || linear == layer->mlp->Wo.get()) {
-                    std = c.initializerRange /
-                          std::sqrt(2.0 * static_cast<double>(c.numHiddenLayers));
-                }
-            }
         }
         truncatedNormal(linear->weight, std, cutoff, generator);
         if (linear->bias.defined()) {
             linear->bias.zero_();
         }
     }
+}
+
+std::shared_ptr<FamilyEncoder> makeModernBertModel(const EncoderConfig& config) {
+    return std::make_shared<ModernBertModelImpl>(config);
+}
+
+}  // namespace
+
+const FamilyModules& modernBertModules() {
+    static const FamilyModules modules{.family = modernBertFamily,
+                                       .encoder = makeModernBertModel,
+                                       .initializeModule = initializeModernBertModule};
+    return modules;
 }
 
 }  // namespace bert

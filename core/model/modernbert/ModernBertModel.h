@@ -1,8 +1,9 @@
 #pragma once
 
-// ModernBERT as LibTorch modules named as transformers names them: model.embeddings.
+// ModernBERT's base model as LibTorch modules named as transformers names them: model.embeddings.
 // {tok_embeddings, norm}, model.layers.N.{attn_norm (not in layer 0), attn.Wqkv, attn.Wo,
-// mlp_norm, mlp.Wi, mlp.Wo}, model.final_norm, head.{dense, norm}, classifier: the same names
+// mlp_norm, mlp.Wi, mlp.Wo}, model.final_norm. The heads are composed over it
+// (model/Classifiers.h): head.{dense, norm} (a norm of this kind) and classifier, the same names
 // for the sequence and the token classifier, which differ only in the rows the head reads
 // (pooled, or every token). Attention runs
 // through the engine's layouts like every family's (model/Attention.h): unpadded batches are
@@ -14,15 +15,15 @@
 #include <torch/nn/pimpl.h>
 
 #include "model/Attention.h"
-#include "model/SequenceClassifier.h"
+#include "model/FamilyModules.h"
 
 namespace bert {
 
 /// LayerNorm whose bias is optional (norm_bias false: weight only), named weight and bias.
-class ModernBertNormImpl : public torch::nn::Module {
+class ModernBertNormImpl : public RowModule {
 public:
     ModernBertNormImpl(std::int64_t width, double eps, bool withBias);
-    at::Tensor forward(const at::Tensor& input);
+    at::Tensor forward(const at::Tensor& input) override;
 
     at::Tensor weight;
     at::Tensor bias;  ///< undefined without norm_bias
@@ -90,9 +91,16 @@ public:
     ModernBertMlp mlp{nullptr};
 };
 
-class ModernBertModelImpl : public torch::nn::Module {
+class ModernBertModelImpl : public FamilyEncoder {
 public:
     explicit ModernBertModelImpl(const EncoderConfig& config);
+    at::Tensor embed(const TokenBatch& batch) override;
+    std::vector<std::shared_ptr<torch::nn::Module>> embeddingModules() override;
+    std::vector<std::shared_ptr<EncoderLayer>> encoderLayers() override;
+    /// final_norm.
+    at::Tensor finish(const at::Tensor& rows) override;
+    /// head.norm: a ModernBertNorm.
+    std::shared_ptr<RowModule> makeHeadNorm(const EncoderConfig& config) const override;
 
     ModernBertEmbeddings embeddings{nullptr};
     torch::nn::ModuleList layers{nullptr};
@@ -100,63 +108,6 @@ public:
     std::vector<std::shared_ptr<ModernBertLayer>> layerList;
 };
 TORCH_MODULE(ModernBertModel);
-
-/// dense -> activation -> norm.
-class ModernBertPredictionHeadImpl : public torch::nn::Module {
-public:
-    explicit ModernBertPredictionHeadImpl(const EncoderConfig& config);
-    at::Tensor forward(const at::Tensor& pooled);
-
-    torch::nn::Linear dense{nullptr};
-    ModernBertNorm norm{nullptr};
-
-private:
-    Activation activation_;
-};
-TORCH_MODULE(ModernBertPredictionHead);
-
-/// What ModernBERT's classifiers share: model, head, drop (classifier_dropout) and classifier,
-/// and ModernBERT's _init_weights.
-class ModernBertClassifier : public SequenceClassifier {
-public:
-    std::vector<std::shared_ptr<torch::nn::Module>> embeddingModules() override;
-
-    ModernBertModel model{nullptr};
-    ModernBertPredictionHead head{nullptr};
-    torch::nn::Linear classifier{nullptr};
-
-protected:
-    explicit ModernBertClassifier(const EncoderConfig& config);
-    at::Tensor embed(const TokenBatch& batch) override;
-    std::vector<std::shared_ptr<torch::nn::Module>> labelHeadModules() override;
-    /// ModernBERT's _init_weights: truncated normals (at initializer_cutoff_factor standard
-    /// deviations), the output projections' scaled by 1 / sqrt(2 x layers), the classifier's
-    /// at hidden_size^-0.5.
-    void initializeModule(torch::nn::Module& module, at::Generator& generator) override;
-
-    double dropout_;
-};
-
-/// ModernBertForSequenceClassification: final_norm, [CLS] or mean pooling, head, drop,
-/// classifier.
-class ModernBertForSequenceClassification : public ModernBertClassifier {
-public:
-    explicit ModernBertForSequenceClassification(const EncoderConfig& config)
-        : ModernBertClassifier(config) {}
-
-protected:
-    at::Tensor classify(const at::Tensor& top, const TokenLayout& layout) override;
-};
-
-/// ModernBertForTokenClassification: final_norm, head, drop and classifier on every token.
-class ModernBertForTokenClassification : public ModernBertClassifier {
-public:
-    explicit ModernBertForTokenClassification(const EncoderConfig& config)
-        : ModernBertClassifier(config) {}
-
-protected:
-    at::Tensor classify(const at::Tensor& top, const TokenLayout& layout) override;
-};
 
 /// Rotates q or k ([rows..., heads, head_dim]) by their positions ([rows...] int64, broadcast
 /// against the rows) as transformers' apply_rotary_pos_emb does: in fp32, cast back.

@@ -42,7 +42,9 @@ ActivationShape robertaActivations(const EncoderConfig& m, const ActivationConte
 const FamilyTraits& robertaFamily() {
     static const FamilyTraits traits{
         .name = "RoBERTa",
-        .modelTypes = {"roberta", "xlm-roberta", "camembert"},
+        .modelTypes = {{"roberta", "Roberta", "RobertaTokenizer"},
+                       {"xlm-roberta", "XLMRoberta", "XLMRobertaTokenizer"},
+                       {"camembert", "Camembert", "CamembertTokenizer"}},
         .defaults = robertaDefaults,
         .keys = bertConfigKeys(),
         .finishConfig = checkAbsolutePositions,
@@ -50,8 +52,12 @@ const FamilyTraits& robertaFamily() {
         .activations = robertaActivations,
         .positionsAfterPadding = true,
         .basePrefix = "roberta.",
-        .labelHead = {"classifier.out_proj."},
-        .tokenLabelHead = {"classifier."},
+        // RobertaClassificationHead on <s>: dropout, dense, tanh, dropout, out_proj.
+        .sequenceHead = {.dropoutFirst = true,
+                         .dense = "classifier.dense",
+                         .activation = Activation::Tanh,
+                         .classifier = "classifier.out_proj"},
+        .tokenHead = {},
     };
     return traits;
 }

@@ -97,4 +97,10 @@ private:
 std::string applyTransformersSettings(nlohmann::json& tokenizerJson, const nlohmann::json& config,
                                       const std::string& modelType);
 
+/// The tokenizer class transformers' AutoTokenizer picks for a config.json model_type when
+/// tokenizer_config.json names none ("BertTokenizer"); "" when it has none for that type (the
+/// file is then taken as it is). Each family's table names the same class for its model types
+/// (model/FamilyTraits.h ModelType::tokenizerClass; tests/core/FamilyRegistryTest.cpp).
+std::string tokenizerClassOfModelType(const std::string& modelType);
+
 }  // namespace bert

@@ -38,8 +38,8 @@ bool flag(const Json& config, const char* key, bool fallback) {
 std::optional<std::int64_t> idIn(const Json& tokenizer, const std::string& token) {
     if (tokenizer.contains("added_tokens") && tokenizer["added_tokens"].is_array()) {
         for (const auto& entry : tokenizer["added_tokens"]) {
-            if (entry.is_object() && entry.value("content", "") == token &&
-                entry.contains("id") && entry["id"].is_number_unsigned()) {
+            if (entry.is_object() && entry.value("content", "") == token && entry.contains("id") &&
+                entry["id"].is_number_unsigned()) {
                 return entry["id"].get<std::int64_t>();
             }
         }
@@ -87,8 +87,11 @@ Json templateOf(const Json& tokenizer, const std::string& first, const std::stri
     }
     pair.push_back(piece("Sequence", "B", pairTypeId));
     pair.push_back(piece("SpecialToken", second, pairTypeId));
-    Json specials = {{first, specialToken(first, *firstId)}, {second, specialToken(second, *secondId)}};
-    return {{"type", "TemplateProcessing"}, {"single", single}, {"pair", pair},
+    Json specials = {{first, specialToken(first, *firstId)},
+                     {second, specialToken(second, *secondId)}};
+    return {{"type", "TemplateProcessing"},
+            {"single", single},
+            {"pair", pair},
             {"special_tokens", specials}};
 }
 
@@ -115,16 +118,7 @@ std::string classOf(const Json& config, const std::string& modelType) {
         name.resize(name.size() - 4);
     }
     if (name.empty()) {
-        // transformers' auto mapping from config.json's model_type.
-        if (modelType == "bert" || modelType == "distilbert" || modelType == "electra") {
-            name = "BertTokenizer";
-        } else if (modelType == "roberta") {
-            name = "RobertaTokenizer";
-        } else if (modelType == "xlm-roberta") {
-            name = "XLMRobertaTokenizer";
-        } else if (modelType == "camembert") {
-            name = "CamembertTokenizer";
-        }
+        name = tokenizerClassOfModelType(modelType);
     }
     return name;
 }
@@ -179,6 +173,24 @@ void addConfigTokens(Json& tokenizer, const Json& config) {
 
 }  // namespace
 
+std::string tokenizerClassOfModelType(const std::string& modelType) {
+    // transformers' auto mapping from config.json's model_type, for the classes whose settings
+    // we rebuild (below).
+    if (modelType == "bert" || modelType == "distilbert" || modelType == "electra") {
+        return "BertTokenizer";
+    }
+    if (modelType == "roberta") {
+        return "RobertaTokenizer";
+    }
+    if (modelType == "xlm-roberta") {
+        return "XLMRobertaTokenizer";
+    }
+    if (modelType == "camembert") {
+        return "CamembertTokenizer";
+    }
+    return "";
+}
+
 std::string applyTransformersSettings(Json& tokenizer, const Json& config,
                                       const std::string& modelType) {
     const std::string name = classOf(config, modelType);
@@ -220,12 +232,11 @@ std::string applyTransformersSettings(Json& tokenizer, const Json& config,
         const bool prefix = flag(config, "add_prefix_space", true);
         tokenizer["pre_tokenizer"] = {
             {"type", "Sequence"},
-            {"pretokenizers",
-             Json::array({{{"type", "WhitespaceSplit"}},
-                          {{"type", "Metaspace"},
-                           {"replacement", "\u2581"},
-                           {"prepend_scheme", prefix ? "always" : "never"},
-                           {"split", true}}})}};
+            {"pretokenizers", Json::array({{{"type", "WhitespaceSplit"}},
+                                           {{"type", "Metaspace"},
+                                            {"replacement", "\u2581"},
+                                            {"prepend_scheme", prefix ? "always" : "never"},
+                                            {"split", true}}})}};
         if (auto processor = templateOf(tokenizer, tokenName(config, "bos_token", "<s>"),
                                         tokenName(config, "eos_token", "</s>"), true, 0);
             !processor.is_null()) {

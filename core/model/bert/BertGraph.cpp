@@ -1,12 +1,12 @@
-// BertForSequenceClassification's graph (model/bert/BertModel.cpp): embeddings, post-LN layers,
-// pooler (dense + tanh on [CLS]), classifier; BertForTokenClassification's: the classifier on
-// every token, no pooler.
+// BertModel's graph (model/bert/BertModel.cpp): embeddings and post-LN layers. The heads
+// (the sequence head's pooler, dense + tanh on [CLS], and classifier; the token head's
+// classifier) are composed over it (model/onnx/FamilyGraph.h).
 
-#include "export/onnx/BertGraph.h"
+#include "model/bert/BertGraph.h"
 
 #include <ATen/ATen.h>
 
-#include "export/onnx/FamilyGraph.h"
+#include "model/onnx/FamilyGraph.h"
 
 namespace bert::onnx_export {
 
@@ -45,16 +45,10 @@ bool takesTokenTypes(const EncoderConfig& config) {
     return config.hasTokenTypes();
 }
 
-std::string classifierGraph(EncoderGraph& graph, const GraphInputs& inputs) {
+std::string encoderGraph(EncoderGraph& graph, const GraphInputs& inputs) {
     auto hidden = bertEmbeddings(graph, inputs, "bert.embeddings.", GraphPositions::FromZero);
     const auto mask = graph.additiveMask(graph.paddingKeep(inputs.attentionMask));
-    hidden = bertEncoder(graph, hidden, mask, "bert.encoder.layer.");
-    if (graph.config().head == HeadKind::Token) {
-        return graph.linear(hidden, "classifier");
-    }
-    const auto pooled =
-        graph.builder().node("Tanh", {graph.linear(graph.firstToken(hidden), "bert.pooler.dense")});
-    return graph.linear(pooled, "classifier");
+    return bertEncoder(graph, hidden, mask, "bert.encoder.layer.");
 }
 
 }  // namespace
@@ -91,7 +85,7 @@ std::string bertEncoder(EncoderGraph& graph, std::string hidden, const std::stri
 }
 
 const FamilyGraph& bertGraph() {
-    static const FamilyGraph graph{bertFamily, takesTokenTypes, classifierGraph};
+    static const FamilyGraph graph{bertFamily, takesTokenTypes, encoderGraph};
     return graph;
 }
 

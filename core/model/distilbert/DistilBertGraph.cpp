@@ -1,10 +1,10 @@
-// DistilBertForSequenceClassification's graph (model/distilbert/DistilBertModel.cpp): BERT's
-// embeddings without token types, layers of q/k/v_lin, out_lin, sa_layer_norm, ffn.lin1/lin2
-// and output_layer_norm, then pre_classifier + ReLU on [CLS] and the classifier (the token
-// classifier: the classifier alone, on every token).
+// DistilBertModel's graph (model/distilbert/DistilBertModel.cpp): BERT's embeddings without
+// token types, layers of q/k/v_lin, out_lin, sa_layer_norm, ffn.lin1/lin2 and
+// output_layer_norm. The heads (pre_classifier + ReLU on [CLS] and the classifier; the
+// classifier alone on every token) are composed over it (model/onnx/FamilyGraph.h).
 
-#include "export/onnx/BertGraph.h"
-#include "export/onnx/FamilyGraph.h"
+#include "model/bert/BertGraph.h"
+#include "model/onnx/FamilyGraph.h"
 
 namespace bert::onnx_export {
 
@@ -30,25 +30,20 @@ bool takesTokenTypes(const EncoderConfig&) {
     return false;
 }
 
-std::string classifierGraph(EncoderGraph& graph, const GraphInputs& inputs) {
+std::string encoderGraph(EncoderGraph& graph, const GraphInputs& inputs) {
     auto hidden = bertEmbeddings(graph, inputs, "distilbert.embeddings.", GraphPositions::FromZero);
     const auto mask = graph.additiveMask(graph.paddingKeep(inputs.attentionMask));
     for (std::int64_t i = 0; i < graph.config().numHiddenLayers; ++i) {
         hidden =
             layer(graph, hidden, mask, "distilbert.transformer.layer." + std::to_string(i) + ".");
     }
-    if (graph.config().head == HeadKind::Token) {
-        return graph.linear(hidden, "classifier");
-    }
-    const auto pooled =
-        graph.builder().node("Relu", {graph.linear(graph.firstToken(hidden), "pre_classifier")});
-    return graph.linear(pooled, "classifier");
+    return hidden;
 }
 
 }  // namespace
 
 const FamilyGraph& distilBertGraph() {
-    static const FamilyGraph graph{distilBertFamily, takesTokenTypes, classifierGraph};
+    static const FamilyGraph graph{distilBertFamily, takesTokenTypes, encoderGraph};
     return graph;
 }
 

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "export/onnx/EncoderGraph.h"
+#include "model/onnx/EncoderGraph.h"
 
 namespace bert::onnx_export {
 

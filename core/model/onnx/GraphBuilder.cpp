@@ -1,4 +1,4 @@
-#include "export/onnx/GraphBuilder.h"
+#include "model/onnx/GraphBuilder.h"
 
 #include <cstring>
 

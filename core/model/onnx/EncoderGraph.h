@@ -3,16 +3,20 @@
 // What every family's ONNX graph is made of, over one model's weights (eval mode: dropout is
 // the identity): linear layers and LayerNorms whose biases are optional, the activations we
 // implement, multi-head attention with an additive mask, pooling. Each family's file
-// (export/onnx/<Family>Graph.cpp) assembles these as its modules (model/<family>/) compute.
+// (model/<family>/<Family>Graph.cpp) assembles these as its modules compute; the heads are
+// composed once (model/onnx/FamilyGraph.h). Only the ONNX export's files include this (they are
+// compiled with ONNX's definitions, see core/CMakeLists.txt).
 
 #include <cstdint>
 #include <map>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <ATen/core/Tensor.h>
 
-#include "export/onnx/GraphBuilder.h"
-#include "model/SequenceClassifier.h"
+#include "model/EncoderConfig.h"
+#include "model/onnx/GraphBuilder.h"
 
 namespace bert::onnx_export {
 
@@ -25,8 +29,9 @@ struct GraphInputs {
 
 class EncoderGraph {
 public:
-    /// Reads model's state dict; the model is not changed.
-    EncoderGraph(onnx::GraphProto& graph, const SequenceClassifier& model);
+    /// Over a model's configuration and its state dict (hf/ModelFolder.h stateDict).
+    EncoderGraph(onnx::GraphProto& graph, const EncoderConfig& config,
+                 std::vector<std::pair<std::string, at::Tensor>> weights);
 
     GraphBuilder& builder() { return build_; }
     const EncoderConfig& config() const { return config_; }

@@ -1,4 +1,4 @@
-#include "export/onnx/EncoderGraph.h"
+#include "model/onnx/EncoderGraph.h"
 
 #include <cmath>
 #include <limits>
@@ -7,7 +7,6 @@
 #include <ATen/ATen.h>
 
 #include "Error.h"
-#include "hf/ModelFolder.h"
 
 namespace bert::onnx_export {
 
@@ -18,9 +17,10 @@ constexpr float kGeluTanhCubic = 0.044715F;
 
 }  // namespace
 
-EncoderGraph::EncoderGraph(onnx::GraphProto& graph, const SequenceClassifier& model)
-    : build_(graph), config_(model.config()) {
-    for (auto& [name, tensor] : stateDict(model)) {
+EncoderGraph::EncoderGraph(onnx::GraphProto& graph, const EncoderConfig& config,
+                           std::vector<std::pair<std::string, at::Tensor>> weights)
+    : build_(graph), config_(config) {
+    for (auto& [name, tensor] : weights) {
         weights_.emplace(name, std::move(tensor));
     }
 }

@@ -1,9 +1,10 @@
-// ModernBertForSequenceClassification's graph (model/modernbert/ModernBertModel.cpp): token
-// embeddings and their norm; pre-norm layers (layer 0's attention norm is the identity) with a
-// fused Wqkv, rotary embeddings on q and k at the layer's base, attention through the padding
-// mask, and on local layers through the sliding window too; a GeGLU feed-forward; the final
-// norm; [CLS] or masked-mean pooling (none for the token classifier, whose head reads every
-// token); the head (dense, activation, norm) and the classifier.
+// ModernBertModel's graph (model/modernbert/ModernBertModel.cpp): token embeddings and their
+// norm; pre-norm layers (layer 0's attention norm is the identity) with a fused Wqkv, rotary
+// embeddings on q and k at the layer's base, attention through the padding mask, and on local
+// layers through the sliding window too; a GeGLU feed-forward; the final norm (the rows'
+// last step, before either head). The heads ([CLS] or masked-mean pooling for a sequence, then
+// head.dense, activation, head.norm and the classifier) are composed over it
+// (model/onnx/FamilyGraph.h).
 // Biases and norm biases are in the graph where the model has them (the config's *_bias).
 
 #include <map>
@@ -11,7 +12,7 @@
 
 #include <ATen/ATen.h>
 
-#include "export/onnx/FamilyGraph.h"
+#include "model/onnx/FamilyGraph.h"
 
 namespace bert::onnx_export {
 
@@ -22,7 +23,7 @@ public:
     ModernBertGraph(EncoderGraph& graph, const GraphInputs& inputs)
         : graph_(graph), build_(graph.builder()), inputs_(inputs) {}
 
-    std::string logits() {
+    std::string top() {
         const auto& config = graph_.config();
         auto hidden = graph_.layerNorm(
             build_.node("Gather", {graph_.weight("model.embeddings.tok_embeddings.weight"),
@@ -32,18 +33,7 @@ public:
         for (std::int64_t i = 0; i < config.numHiddenLayers; ++i) {
             hidden = layer(hidden, i);
         }
-        const auto pooled =
-            config.head == HeadKind::Token ? graph_.layerNorm(hidden, "model.final_norm")
-            : config.pooling == Pooling::Mean
-                ? graph_.maskedMean(graph_.layerNorm(hidden, "model.final_norm"),
-                                    inputs_.attentionMask)
-                // The final norm works row by row: with [CLS] pooling only that row needs it.
-                : graph_.layerNorm(graph_.firstToken(hidden), "model.final_norm");
-        const auto head = graph_.layerNorm(
-            graph_.activation(graph_.linear(pooled, "head.dense"),
-                              parseActivation(config.classifierActivation).value()),
-            "head.norm");
-        return graph_.linear(head, "classifier");
+        return hidden;
     }
 
 private:
@@ -146,14 +136,18 @@ bool takesTokenTypes(const EncoderConfig&) {
     return false;
 }
 
-std::string classifierGraph(EncoderGraph& graph, const GraphInputs& inputs) {
-    return ModernBertGraph(graph, inputs).logits();
+std::string encoderGraph(EncoderGraph& graph, const GraphInputs& inputs) {
+    return ModernBertGraph(graph, inputs).top();
+}
+
+std::string finalNorm(EncoderGraph& graph, const std::string& rows) {
+    return graph.layerNorm(rows, "model.final_norm");
 }
 
 }  // namespace
 
 const FamilyGraph& modernBertGraph() {
-    static const FamilyGraph graph{modernBertFamily, takesTokenTypes, classifierGraph};
+    static const FamilyGraph graph{modernBertFamily, takesTokenTypes, encoderGraph, finalNorm};
     return graph;
 }
 

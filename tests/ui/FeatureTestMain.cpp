@@ -21,7 +21,10 @@ int main(int argc, char** argv) {
     qputenv("QT_QPA_PLATFORM", ("offscreen:configfile=" + file).toUtf8());
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("BERT Studio tests"));
-    QApplication::setApplicationName(QStringLiteral("bert-studio-feature-tests"));
+    // One settings file per process: ctest runs tests in parallel processes, and a fixture's
+    // QSettings().clear() in one wiped a setting another was checking (a flaky failure).
+    QApplication::setApplicationName(QStringLiteral("bert-studio-feature-tests-") +
+                                     QString::number(QCoreApplication::applicationPid()));
     ::testing::InitGoogleTest(&argc, argv);
     return RUN_ALL_TESTS();
 }

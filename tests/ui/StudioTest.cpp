@@ -48,8 +48,8 @@
 #include "runs/RunRecorder.h"
 #include "runs/RunStore.h"
 #include "runs/RunsPage.h"
-#include "support/TestSupport.h"
 #include "runs/TrainingJob.h"
+#include "support/TestSupport.h"
 #include "train/TrainingState.h"
 #include "training/OptionForm.h"
 #include "training/TechniquesPage.h"
@@ -1167,7 +1167,10 @@ int main(int argc, char** argv) {
     qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("BERT Studio tests"));
-    QApplication::setApplicationName(QStringLiteral("bert-studio-tests"));
+    // One settings file per process: ctest runs tests in parallel processes, and a fixture's
+    // QSettings().clear() in one wiped a setting another was checking (a flaky failure).
+    QApplication::setApplicationName(QStringLiteral("bert-studio-tests-") +
+                                     QString::number(QCoreApplication::applicationPid()));
     ::testing::InitGoogleTest(&argc, argv);
     return RUN_ALL_TESTS();
 }

@@ -160,11 +160,17 @@ protected:
         EXPECT_TRUE(charts->qualityTitle().contains(ui::Names::figure(main)))
             << charts->qualityTitle().toStdString();
         EXPECT_EQ(charts->headlineSeries()->name(), ui::Names::figure(main));
-        // The run has ended; the chart replots on a throttled timer, late on a loaded machine.
-        ASSERT_TRUE(
-            waitUntil([&] { return !charts->headlineSeries()->points().isEmpty(); }, 60000));
-        EXPECT_DOUBLE_EQ(charts->headlineSeries()->points().back().y(),
-                         task["figures"][main].get<double>());
+        // The run has ended; the chart replots on a throttled timer, late on a loaded machine:
+        // until then it may end at an earlier evaluation's point (it failed so in the full
+        // suite, 2.7534 against the last evaluation's 2.7362). Waited for, not slept on.
+        const double expected = task["figures"][main].get<double>();
+        const auto endsAtTheLastEvaluation = [&] {
+            const auto points = charts->headlineSeries()->points();
+            return !points.isEmpty() && points.back().y() == expected;
+        };
+        waitUntil(endsAtTheLastEvaluation, 60000);
+        ASSERT_FALSE(charts->headlineSeries()->points().isEmpty());
+        EXPECT_DOUBLE_EQ(charts->headlineSeries()->points().back().y(), expected);
     }
     /// The task report of the evaluation the Model quality tab shows.
     nlohmann::json shownEvaluationTask(std::int64_t runId, const ui::ModelReport* report) {

@@ -437,10 +437,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Tokens per example; longer texts are truncated. Activation memory grows with it, attention quadratically.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>&amp;Padding</source>
         <translation type="unfinished"></translation>
     </message>
@@ -810,6 +806,66 @@
     </message>
     <message>
         <source>the task&apos;s metric</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Long texts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Texts longer than max length: truncate keeps the first tokens; head+tail keeps the first head tokens and the last ones; windows cut the whole text into overlapping windows, each an example with the text&apos;s label, and pool the windows&apos; outputs into the text&apos;s prediction when evaluating and predicting (more examples to train on, the same memory per example).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>truncate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>head+tail</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>windows</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Head tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Head+tail: tokens kept from the start of a long text; the rest of max length comes from its end.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Window stride</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Windows: tokens each window shares with the one before (transformers&apos; stride); smaller than a window&apos;s text tokens.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Window pooling</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Windows: how a text&apos;s windows&apos; logits become the text&apos;s: the task&apos;s own (the mean; for multi-label the largest per label), the mean, or the largest.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the task&apos;s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>mean</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>max</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tokens per example; longer texts are cut as Long texts says (truncated by default). Activation memory grows with it, attention quadratically.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1342,6 +1398,18 @@
     </message>
     <message>
         <source>Choose a model for this language in Model &amp; techniques (a transformers folder, for example one in the local model cache, ~/.cache/huggingface/hub).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Long texts: %1 of the examples are longer than %2 tokens; windows of %2 tokens with a stride of %3 make %4 windows, %5 per example.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Long texts: %1 of the examples are longer than %2 tokens; each keeps its first %3 tokens and its last ones.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>At max length %1 and batch %2, padding would be %3 of the tokens with fixed padding, %4 with dynamic padding, %5 with length-grouped batches; unpadded batches compute none of it.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2818,6 +2886,18 @@
     </message>
     <message>
         <source>%1% of the text&apos;s tokens are unknown to the model&apos;s vocabulary (%2): it cannot read them. A model for this language reads it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Second text, for a model trained on pairs (optional)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A model trained on two texts (a question and its answer, say) reads this one as the second, as `predict --pair` does; leave it empty for a model trained on one text</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Second te&amp;xt:</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -437,10 +437,6 @@
         <translation>最大长度(&amp;L)</translation>
     </message>
     <message>
-        <source>Tokens per example; longer texts are truncated. Activation memory grows with it, attention quadratically.</source>
-        <translation>每个样本的词元数；更长的文本会被截断。激活内存随之增长，注意力部分呈平方增长。</translation>
-    </message>
-    <message>
         <source>&amp;Padding</source>
         <translation>填充(&amp;P)</translation>
     </message>
@@ -811,6 +807,66 @@
     <message>
         <source>the task&apos;s metric</source>
         <translation>任务指标</translation>
+    </message>
+    <message>
+        <source>Long texts</source>
+        <translation>长文本</translation>
+    </message>
+    <message>
+        <source>Texts longer than max length: truncate keeps the first tokens; head+tail keeps the first head tokens and the last ones; windows cut the whole text into overlapping windows, each an example with the text&apos;s label, and pool the windows&apos; outputs into the text&apos;s prediction when evaluating and predicting (more examples to train on, the same memory per example).</source>
+        <translation>超过最大长度的文本：截断保留开头的词元；首尾保留开头若干词元和结尾的词元；窗口把整段文本切成相互重叠的窗口，每个窗口作为一个带该文本标签的样本，评估和预测时把各窗口的输出汇聚为该文本的预测（训练样本更多，每个样本的内存不变）。</translation>
+    </message>
+    <message>
+        <source>truncate</source>
+        <translation>截断</translation>
+    </message>
+    <message>
+        <source>head+tail</source>
+        <translation>首尾</translation>
+    </message>
+    <message>
+        <source>windows</source>
+        <translation>窗口</translation>
+    </message>
+    <message>
+        <source>Head tokens</source>
+        <translation>开头词元数</translation>
+    </message>
+    <message>
+        <source>Head+tail: tokens kept from the start of a long text; the rest of max length comes from its end.</source>
+        <translation>首尾：从长文本开头保留的词元数；最大长度的其余部分取自文本结尾。</translation>
+    </message>
+    <message>
+        <source>Window stride</source>
+        <translation>窗口步幅</translation>
+    </message>
+    <message>
+        <source>Windows: tokens each window shares with the one before (transformers&apos; stride); smaller than a window&apos;s text tokens.</source>
+        <translation>窗口：每个窗口与前一个窗口共享的词元数（即 transformers 的 stride）；须小于一个窗口中的文本词元数。</translation>
+    </message>
+    <message>
+        <source>Window pooling</source>
+        <translation>窗口汇聚</translation>
+    </message>
+    <message>
+        <source>Windows: how a text&apos;s windows&apos; logits become the text&apos;s: the task&apos;s own (the mean; for multi-label the largest per label), the mean, or the largest.</source>
+        <translation>窗口：如何把一段文本各窗口的 logits 汇聚为该文本的 logits：按任务默认（取平均；多标签时每个标签取最大值）、取平均，或取最大值。</translation>
+    </message>
+    <message>
+        <source>the task&apos;s</source>
+        <translation>按任务默认</translation>
+    </message>
+    <message>
+        <source>mean</source>
+        <translation>平均</translation>
+    </message>
+    <message>
+        <source>max</source>
+        <translation>最大值</translation>
+    </message>
+    <message>
+        <source>Tokens per example; longer texts are cut as Long texts says (truncated by default). Activation memory grows with it, attention quadratically.</source>
+        <translation>每个样本的词元数；更长的文本按“长文本”的设置处理（默认截断）。激活内存随之增长，注意力部分呈平方增长。</translation>
     </message>
 </context>
 <context>
@@ -1333,6 +1389,18 @@
     <message>
         <source>Choose a model for this language in Model &amp; techniques (a transformers folder, for example one in the local model cache, ~/.cache/huggingface/hub).</source>
         <translation>请在“模型与技术”中为这种语言选择模型（一个 transformers 文件夹，例如本地模型缓存 ~/.cache/huggingface/hub 中的一个）。</translation>
+    </message>
+    <message>
+        <source>Long texts: %1 of the examples are longer than %2 tokens; windows of %2 tokens with a stride of %3 make %4 windows, %5 per example.</source>
+        <translation>长文本：%1 的样本超过 %2 个词元；%2 个词元的窗口、步幅 %3，共得到 %4 个窗口，平均每个样本 %5 个。</translation>
+    </message>
+    <message>
+        <source>Long texts: %1 of the examples are longer than %2 tokens; each keeps its first %3 tokens and its last ones.</source>
+        <translation>长文本：%1 的样本超过 %2 个词元；每个样本保留开头 %3 个词元和结尾的词元。</translation>
+    </message>
+    <message>
+        <source>At max length %1 and batch %2, padding would be %3 of the tokens with fixed padding, %4 with dynamic padding, %5 with length-grouped batches; unpadded batches compute none of it.</source>
+        <translation>在最大长度 %1、批大小 %2 下，填充词元占比：固定填充 %3，动态填充 %4，按长度分组的批次 %5；不填充的批次完全不计算填充。</translation>
     </message>
 </context>
 <context>
@@ -2803,6 +2871,18 @@
     <message>
         <source>%1% of the text&apos;s tokens are unknown to the model&apos;s vocabulary (%2): it cannot read them. A model for this language reads it.</source>
         <translation>文本中 %1% 的词元不在模型词表中（%2）：模型无法读取它们。请选用适合该语言的模型。</translation>
+    </message>
+    <message>
+        <source>Second text, for a model trained on pairs (optional)</source>
+        <translation>第二段文本，用于以文本对训练的模型（可选）</translation>
+    </message>
+    <message>
+        <source>A model trained on two texts (a question and its answer, say) reads this one as the second, as `predict --pair` does; leave it empty for a model trained on one text</source>
+        <translation>以两段文本训练的模型（例如问题和答案）把这里的文本作为第二段读取，与 `predict --pair` 相同；对以单段文本训练的模型请留空</translation>
+    </message>
+    <message>
+        <source>Second te&amp;xt:</source>
+        <translation>第二段文本(&amp;X)：</translation>
     </message>
 </context>
 <context>

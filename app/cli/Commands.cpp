@@ -341,7 +341,7 @@ TrainingJob TrainArguments::resolve(std::string* note) const {
             "no training data: give --train FILE (or a --config with data.train_file)");
     }
     if (!task.empty()) {
-        resolved.data.task.kind = taskKindFromString(task).value_or(TaskKind::SingleLabel);
+        resolved.data.task.kind = taskKindFromString(task).value_or(allTaskKinds().front());
     } else if (!taskFromConfig) {
         const auto guess = guessTask(resolved.data);
         resolved.data.task.kind = guess.kind;

@@ -23,7 +23,9 @@ struct PredictArguments {
         texts;                   ///< texts to classify; "-" reads standard input, a text per line
     std::filesystem::path file;  ///< a CSV/TSV/JSONL file to score instead
     std::string textColumn = "text";
-    std::string labelColumn;       ///< when given (for a file): accuracy against it
+    std::string pairColumn;          ///< a file's second texts (a model trained on pairs)
+    std::vector<std::string> pairs;  ///< the second text of each text given, in order
+    std::string labelColumn;         ///< when given (for a file): accuracy against it
     std::filesystem::path output;  ///< predictions of a file as CSV (default: none, a summary only)
     std::size_t maxLength = 0;     ///< 0: the run's own max length, else the model's positions
     std::size_t batchSize = 32;    ///< texts per forward pass

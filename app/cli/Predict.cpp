@@ -20,7 +20,7 @@
 #include "runs/RunExport.h"
 #include "runs/RunStore.h"
 #include "runs/RunTask.h"
-#include "runs/TaskPrediction.h"
+#include "task/Task.h"
 #include "text/Utf8.h"
 
 namespace bert::cli {
@@ -35,6 +35,7 @@ int predict(const PredictArguments& args, const std::filesystem::path& database,
     reads.files = {args.file, database};
     reads.folders = {args.modelFolder};
     TaskSettings runSettings;
+    std::string runPairColumn;  ///< the run's second-text column: a model trained on pairs
     if (args.run > 0) {
         RunStore store(database, RunStore::Access::ReadOnly);
         const auto run = store.run(args.run);
@@ -47,6 +48,9 @@ int predict(const PredictArguments& args, const std::filesystem::path& database,
             err << "run " << args.run << "'s model: " << served->describe() << "\n";
         }
         runSettings = taskSettingsOfRun(*run, store.evaluations(args.run));
+        const auto pairColumn =
+            run->config.value("/job/data/text_pair_column"_json_pointer, nlohmann::json());
+        runPairColumn = pairColumn.is_string() ? pairColumn.get<std::string>() : "";
         reads.folders = {folder, run->baseModel};
         reads.files.push_back(run->datasetPath);
         if (const auto validation =
@@ -100,10 +104,10 @@ int predict(const PredictArguments& args, const std::filesystem::path& database,
     }
     const auto positions = static_cast<std::size_t>(bundle.config.maxSequenceLength());
     maxLength = maxLength == 0 ? positions : std::min(maxLength, positions);
-    const auto& labels = bundle.config.labels;
 
     // What to classify: a file's column (with its labels, if named), or texts and standard input.
     std::vector<std::string> texts;
+    std::vector<std::string> pairs;
     std::vector<std::string> expected;
     if (!args.file.empty()) {
         const auto table = readTable(args.file);
@@ -119,8 +123,19 @@ int predict(const PredictArguments& args, const std::filesystem::path& database,
         if (!args.labelColumn.empty() && !(labelColumn = table.columnIndex(args.labelColumn))) {
             throw InputError(args.file, "has no label column \"" + args.labelColumn + "\"");
         }
+        // The second texts: the column named, else the run's own when the file has it.
+        std::optional<std::size_t> pairColumn;
+        if (!args.pairColumn.empty() && !(pairColumn = table.columnIndex(args.pairColumn))) {
+            throw InputError(args.file, "has no pair column \"" + args.pairColumn + "\"");
+        }
+        if (!pairColumn && !runPairColumn.empty()) {
+            pairColumn = table.columnIndex(runPairColumn);
+        }
         for (const auto& row : table.rows) {
             texts.push_back(row[*textColumn]);
+            if (pairColumn) {
+                pairs.push_back(row[*pairColumn]);
+            }
             if (labelColumn) {
                 expected.push_back(row[*labelColumn]);
             }
@@ -141,13 +156,28 @@ int predict(const PredictArguments& args, const std::filesystem::path& database,
     if (texts.empty()) {
         throw InputError("nothing to classify: give texts, - for standard input, or --file");
     }
+    if (!args.pairs.empty()) {
+        if (!args.file.empty() || args.pairs.size() != texts.size()) {
+            throw InputError("--pair gives one second text for each text given: " +
+                             std::to_string(args.pairs.size()) + " --pair for " +
+                             std::to_string(texts.size()) +
+                             (args.file.empty() ? " texts" : " rows (a file's: --pair-column)"));
+        }
+        pairs = args.pairs;
+    }
+    if (pairs.empty() && !runPairColumn.empty()) {
+        err << "warning: run " << args.run << " was trained on pairs (second text \""
+            << runPairColumn << "\"); each text is read alone: give --pair (or --pair-column)\n";
+    }
     // Bytes that are not UTF-8 are replaced, and said (--json stopped at them with exit 1 and
     // the JSON library's own message).
     std::size_t replaced = 0;
-    for (auto& text : texts) {
-        std::size_t count = 0;
-        text = utf8::sanitize(text, &count);
-        replaced += count;
+    for (auto* list : {&texts, &pairs}) {
+        for (auto& text : *list) {
+            std::size_t count = 0;
+            text = utf8::sanitize(text, &count);
+            replaced += count;
+        }
     }
     if (replaced > 0) {
         err << "note: invalid UTF-8 sequences replaced in the texts: " << replaced << "\n";
@@ -157,92 +187,22 @@ int predict(const PredictArguments& args, const std::filesystem::path& database,
     // or what an exported folder's config.json says.
     const auto settings =
         args.run > 0 ? runSettings : taskSettingsOfConfig(bundle.config, folder / "config.json");
-    if (settings.kind == TaskKind::MultiLabel) {
-        char threshold[32];
-        std::snprintf(threshold, sizeof threshold, "%.4f", settings.threshold);
-        err << "labels at probability >= " << threshold
-            << (args.run > 0 ? " (the run's threshold)" : " (the model folder's threshold)")
-            << "\n";
+    if (const auto said = taskOf(settings.kind).describeSettings(settings); !said.empty()) {
+        // "- Decision threshold: 0.4000 (...)": which threshold decides, whose it is.
+        err << "task settings (" << (args.run > 0 ? "the run's" : "the model folder's")
+            << "): " << said.substr(2);
     }
-    if (settings.kind != TaskKind::SingleLabel) {
-        TaskInputs inputs;
-        inputs.texts = std::move(texts);
-        inputs.expected = std::move(expected);
-        inputs.file = args.file;
-        inputs.output = args.output;
-        inputs.reads = reads;
-        inputs.maxLength = maxLength;
-        inputs.batchSize = std::max<std::size_t>(1, args.batchSize);
-        inputs.json = args.json;
-        return predictTask(settings, bundle, inputs, out);
-    }
-    std::vector<std::vector<double>> probabilities;
-    std::vector<std::size_t> predicted;  // the most likely label of each text
-    for (auto& prediction :
-         predictTexts(settings, *bundle.model, *bundle.tokenizer, texts, maxLength,
-                      std::max<std::size_t>(1, args.batchSize), c10::Device(c10::kCPU))) {
-        probabilities.push_back(std::move(prediction.scores));
-        predicted.push_back(prediction.chosen.front());
-    }
-
-    if (!args.file.empty()) {
-        if (!args.output.empty()) {
-            std::ostringstream csv;
-            csv << "text" << (expected.empty() ? "" : ",label") << ",predicted";
-            for (const auto& label : labels) {
-                csv << "," << csvField("p_" + label);
-            }
-            csv << "\n";
-            for (std::size_t i = 0; i < texts.size(); ++i) {
-                csv << csvField(texts[i]);
-                if (!expected.empty()) {
-                    csv << ',' << csvField(expected[i]);
-                }
-                csv << ',' << csvField(labels[predicted[i]]);
-                for (const auto value : probabilities[i]) {
-                    csv << "," << csvNumber(value);
-                }
-                csv << "\n";
-            }
-            checkOutputFile(args.output, "--output", reads);
-            writeFileAtomically(args.output, csv.str());
-        }
-        out << "scored " << texts.size() << " rows of " << args.file.string() << " at max length "
-            << maxLength;
-        if (!expected.empty()) {
-            std::size_t right = 0;
-            for (std::size_t i = 0; i < texts.size(); ++i) {
-                right += labels[predicted[i]] == expected[i] ? 1 : 0;
-            }
-            out << "; accuracy "
-                << csvNumber(static_cast<double>(right) / static_cast<double>(texts.size())) << " ("
-                << right << "/" << texts.size() << ")";
-        }
-        out << (args.output.empty() ? "" : "; predictions in " + args.output.string()) << "\n";
-        return exit_code::kDone;
-    }
-    for (std::size_t i = 0; i < texts.size(); ++i) {
-        const auto& p = probabilities[i];
-        if (args.json) {
-            nlohmann::json scores = nlohmann::json::object();
-            for (std::size_t l = 0; l < labels.size(); ++l) {
-                scores[labels[l]] = p[l];
-            }
-            out << nlohmann::json{{"text", texts[i]},
-                                  {"label", labels[predicted[i]]},
-                                  {"probabilities", scores},
-                                  {"max_length", maxLength}}
-                       .dump()
-                << '\n';
-            continue;
-        }
-        out << labels[predicted[i]] << '\t';
-        for (std::size_t l = 0; l < labels.size(); ++l) {
-            out << (l ? "  " : "") << labels[l] << ' ' << csvNumber(p[l]);
-        }
-        out << '\t' << texts[i] << '\n';
-    }
-    return exit_code::kDone;
+    TaskInputs inputs;
+    inputs.texts = std::move(texts);
+    inputs.pairs = std::move(pairs);
+    inputs.expected = std::move(expected);
+    inputs.file = args.file;
+    inputs.output = args.output;
+    inputs.reads = reads;
+    inputs.maxLength = maxLength;
+    inputs.batchSize = std::max<std::size_t>(1, args.batchSize);
+    inputs.json = args.json;
+    return predictTask(settings, bundle, inputs, out);
 }
 
 }  // namespace bert::cli

@@ -1,11 +1,9 @@
-// `bert-studio-cli predict` for the tasks other than single-label (issue 29): the labels above
-// the run's threshold (multi-label), the number in the target's units (regression), the
-// entities with their offsets into the text (token classification).
+// `bert-studio-cli predict`'s output, for every task alike: the model run by
+// runs/TaskPrediction.h (as Try it runs it), each prediction written as its task writes it
+// (task/Task.h): a line or a JSON object per text, or a file's rows with a score against its
+// labels.
 #include "PredictTasks.h"
 
-#include <algorithm>
-#include <cmath>
-#include <cstdio>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -14,146 +12,51 @@
 #include "io/AtomicFile.h"
 #include "runs/OutputPaths.h"
 #include "runs/TaskPrediction.h"
-#include "task/multilabel/LabelSets.h"
+#include "task/Task.h"
 
 namespace bert::cli {
 
-std::string csvField(const std::string& text) {
-    if (text.find_first_of(",\"\n\r") == std::string::npos) {
-        return text;
-    }
-    std::string quoted = "\"";
-    for (const char c : text) {
-        quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-    }
-    return quoted + "\"";
-}
-
-std::string csvNumber(double value) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.4f", value);
-    return text;
-}
-
 int predictTask(const TaskSettings& settings, ModelBundle& bundle, const TaskInputs& inputs,
                 std::ostream& out) {
-    const auto& labels = bundle.config.labels;
+    const auto& task = taskOf(settings.kind);
+    const PredictionContext context{bundle.config.labels, settings};
     const auto& texts = inputs.texts;
-    std::ostringstream written;  // --output's content
-    std::string summary;
     const auto predictions =
         predictTexts(settings, *bundle.model, *bundle.tokenizer, texts, inputs.maxLength,
-                     inputs.batchSize, c10::Device(c10::kCPU));
-    if (settings.kind == TaskKind::TokenClassification) {
-        std::size_t found = 0;
+                     inputs.batchSize, c10::Device(c10::kCPU), inputs.pairs);
+    const bool withPairs = !inputs.pairs.empty();
+    if (inputs.file.empty()) {
         for (std::size_t i = 0; i < texts.size(); ++i) {
-            auto entities = nlohmann::json::array();
-            std::string line;
-            for (const auto& entity : predictions[i].entities) {
-                // Offsets into the original text: code points (CLUENER's start and inclusive
-                // end) and bytes.
-                entities.push_back({{"type", entity.type},
-                                    {"text", entity.text},
-                                    {"start", entity.charBegin},
-                                    {"end", entity.charEnd},
-                                    {"byte_start", entity.byteBegin},
-                                    {"byte_end", entity.byteEnd}});
-                line += (line.empty() ? "" : "  ") + entity.type + ": " + entity.text;
-            }
-            found += entities.size();
-            const nlohmann::json row = {{"text", texts[i]}, {"entities", entities}};
-            written << row.dump() << "\n";
-            if (inputs.file.empty()) {
-                out << (inputs.json ? row.dump()
-                                    : (line.empty() ? "(none)" : line) + "\t" + texts[i])
-                    << "\n";
-            }
-        }
-        summary = "; " + std::to_string(found) + " entities";
-    } else {
-        const bool multiLabel = settings.kind == TaskKind::MultiLabel;
-        written << "text" << (inputs.expected.empty() ? "" : ",label") << ",predicted";
-        if (multiLabel) {
-            for (const auto& label : labels) {
-                written << "," << csvField("p_" + label);
-            }
-        }
-        written << "\n";
-        double squares = 0.0;
-        std::size_t exact = 0;
-        const char separator =
-            multiLabel ? guessLabelSeparator(inputs.expected).value_or(';') : ';';
-        for (std::size_t i = 0; i < texts.size(); ++i) {
-            std::string predicted;
-            nlohmann::json row = {{"text", texts[i]}};
-            const auto& prediction = predictions[i];
-            if (multiLabel) {
-                LabelSet names;
-                nlohmann::json probabilities = nlohmann::json::object();
-                for (std::size_t l = 0; l < labels.size(); ++l) {
-                    probabilities[labels[l]] = prediction.scores[l];
+            if (inputs.json) {
+                nlohmann::json row = {{"text", texts[i]}};
+                if (withPairs) {
+                    row["pair"] = inputs.pairs[i];
                 }
-                for (const auto l : prediction.chosen) {
-                    names.push_back(labels[l]);
-                    predicted += (predicted.empty() ? "" : ";") + labels[l];
-                }
-                row["labels"] = names;
-                row["probabilities"] = probabilities;
-                row["threshold"] = settings.threshold;
-                if (!inputs.expected.empty()) {
-                    auto truth = splitLabels(inputs.expected[i], separator);
-                    std::sort(truth.begin(), truth.end());
-                    std::sort(names.begin(), names.end());
-                    exact += truth == names ? 1 : 0;
-                }
+                row.update(task.predictionJson(predictions[i], context));
+                row["max_length"] = inputs.maxLength;
+                out << row.dump() << "\n";
             } else {
-                const double value = prediction.value;
-                // Nine significant digits: the run's RMSE is recomputed from these (a number
-                // rounded to 4 decimals cannot give it back).
-                char digits[32];
-                std::snprintf(digits, sizeof digits, "%.9g", value);
-                predicted = digits;
-                row["value"] = value;
-                if (!inputs.expected.empty()) {
-                    const double truth = std::strtod(inputs.expected[i].c_str(), nullptr);
-                    squares += (value - truth) * (value - truth);
-                }
-            }
-            written << csvField(texts[i]);
-            if (!inputs.expected.empty()) {
-                written << ',' << csvField(inputs.expected[i]);
-            }
-            written << ',' << csvField(predicted);
-            if (multiLabel) {
-                for (const auto value : prediction.scores) {
-                    written << "," << csvNumber(value);
-                }
-            }
-            written << "\n";
-            if (inputs.file.empty()) {
-                out << (inputs.json ? row.dump()
-                                    : (predicted.empty() ? "(none)" : predicted) + "\t" + texts[i])
-                    << "\n";
+                out << task.predictionLine(predictions[i], context) << "\t" << texts[i]
+                    << (withPairs ? "\t" + inputs.pairs[i] : std::string()) << "\n";
             }
         }
-        if (!inputs.expected.empty() && !texts.empty()) {
-            const auto n = static_cast<double>(texts.size());
-            summary = multiLabel
-                          ? "; subset accuracy " + csvNumber(static_cast<double>(exact) / n) +
-                                " (" + std::to_string(exact) + "/" + std::to_string(texts.size()) +
-                                ")"
-                          : "; RMSE " + csvNumber(std::sqrt(squares / n));
-        }
+        return exit_code::kDone;
     }
-    if (!inputs.file.empty()) {
-        if (!inputs.output.empty()) {
-            checkOutputFile(inputs.output, "--output", inputs.reads);
-            writeFileAtomically(inputs.output, written.str());
+    if (!inputs.output.empty()) {
+        std::ostringstream written;
+        written << task.outputHeader(context.labels, withPairs, !inputs.expected.empty());
+        for (std::size_t i = 0; i < texts.size(); ++i) {
+            const auto* pair = withPairs ? &inputs.pairs[i] : nullptr;
+            const auto* expected = inputs.expected.empty() ? nullptr : &inputs.expected[i];
+            written << task.outputRow(texts[i], pair, expected, predictions[i], context);
         }
-        out << "scored " << texts.size() << " rows of " << inputs.file.string() << " at max length "
-            << inputs.maxLength << " (" << toString(settings.kind) << ")" << summary
-            << (inputs.output.empty() ? "" : "; predictions in " + inputs.output.string()) << "\n";
+        checkOutputFile(inputs.output, "--output", inputs.reads);
+        writeFileAtomically(inputs.output, written.str());
     }
+    out << "scored " << texts.size() << " rows of " << inputs.file.string() << " at max length "
+        << inputs.maxLength << " (" << task.id() << ")"
+        << task.scoreAgainst(predictions, inputs.expected, context)
+        << (inputs.output.empty() ? "" : "; predictions in " + inputs.output.string()) << "\n";
     return exit_code::kDone;
 }
 

@@ -1,7 +1,7 @@
 #pragma once
 
-// `predict` for multi-label, regression and token classification (PredictTasks.cpp); the
-// single-label path stays in Predict.cpp.
+// `predict`'s predictions and output for every task (PredictTasks.cpp); Predict.cpp reads the
+// arguments, the model and the texts.
 
 #include <cstddef>
 #include <filesystem>
@@ -19,6 +19,7 @@ namespace bert::cli {
 /// What predict read and decided before the model runs.
 struct TaskInputs {
     std::vector<std::string> texts;
+    std::vector<std::string> pairs;     ///< each text's second text (pairs), or empty
     std::vector<std::string> expected;  ///< the file's label column, when named
     std::filesystem::path file;         ///< empty: texts from the command line or stdin
     std::filesystem::path output;       ///< --output (a file's predictions), or empty
@@ -28,15 +29,11 @@ struct TaskInputs {
     bool json = false;
 };
 
-/// A field for a CSV line, quoted when it must be.
-std::string csvField(const std::string& text);
-/// A score or value as predict prints it: 4 decimals.
-std::string csvNumber(double value);
-
 /// Predicts inputs for settings' task (runs/TaskPrediction.h, as Try it does) and prints (or
-/// writes) them; returns the exit code. Multi-label and regression files are written as CSV
-/// (text, label, predicted, ...), entities as JSON lines {"text", "entities": [{"type", "text",
-/// "start", "end" (code points, end included), "byte_start", "byte_end"}]}.
+/// writes) them as the task writes them (task/Task.h); returns the exit code. Sequence tasks'
+/// files are written as CSV (text, label, predicted, ...), entities as JSON lines {"text",
+/// "entities": [{"type", "text", "start", "end" (code points, end included), "byte_start",
+/// "byte_end"}]}.
 int predictTask(const TaskSettings& settings, ModelBundle& bundle, const TaskInputs& inputs,
                 std::ostream& out);
 

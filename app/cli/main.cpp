@@ -196,6 +196,16 @@ int main(int argc, char** argv) {
     predict->add_option("--file", predictArgs.file, "Score a CSV, TSV or JSONL file instead");
     predict->add_option("--text-column", predictArgs.textColumn, "The file's text column")
         ->capture_default_str();
+    predict->add_option("--pair-column", predictArgs.pairColumn,
+                        "The file's second-text column, for a model trained on pairs (default: "
+                        "the run's, when the file has it)");
+    predict
+        ->add_option("--pair", predictArgs.pairs,
+                     "A second text for each text given (a model trained on pairs), in order; "
+                     "repeat it, one per text")
+        ->expected(1)
+        ->allow_extra_args(false)  // one text each: the texts after it are texts
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
     predict->add_option("--label-column", predictArgs.labelColumn,
                         "The file's label column: print the accuracy");
     predict->add_option("--output,-o", predictArgs.output, "Write the file's predictions as CSV");
@@ -341,7 +351,11 @@ int main(int argc, char** argv) {
             for (auto& text : predictArgs.texts) {
                 unmark(text);
             }
+            for (auto& text : predictArgs.pairs) {
+                unmark(text);
+            }
             unmark(predictArgs.textColumn);
+            unmark(predictArgs.pairColumn);
             unmark(predictArgs.labelColumn);
             for (auto* path : {&predictArgs.modelFolder, &predictArgs.file, &predictArgs.output}) {
                 auto text = path->string();

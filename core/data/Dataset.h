@@ -125,6 +125,10 @@ struct TokenizedSet {
     /// where none is learnt: special tokens, a word's later sub-words.
     std::vector<std::vector<std::int64_t>> tokenLabels;
     std::vector<std::size_t> lengths;
+    /// Long texts cut into windows (data/LongText.h): the document (example of the file) each
+    /// window comes from, in order, a document's windows next to each other; empty when every
+    /// example is its own document.
+    std::vector<std::size_t> documents;
 
     std::size_t size() const { return encodings.size(); }
 };

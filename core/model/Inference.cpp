@@ -34,11 +34,9 @@ private:
 
 }  // namespace
 
-std::vector<std::vector<float>> predictProbabilities(SequenceClassifier& model,
-                                                     const Tokenizer& tokenizer,
-                                                     const std::vector<std::string>& texts,
-                                                     std::size_t maxLength, std::size_t batchSize,
-                                                     c10::Device device) {
+namespace {
+
+void requireSequenceHead(const SequenceClassifier& model) {
     if (model.config().head == HeadKind::Token) {
         // Its logits are per token: read as one row per text they would be nonsense.
         throw InputError("this model tags tokens (" +
@@ -46,50 +44,78 @@ std::vector<std::vector<float>> predictProbabilities(SequenceClassifier& model,
                              .architecture(model.config().modelType, HeadKind::Token) +
                          "); it gives no label per text");
     }
+}
+
+}  // namespace
+
+at::Tensor outputsOfLogits(const EncoderConfig& config, const at::Tensor& logits) {
+    // What the head's outputs mean for its problem_type (transformers' own reading): a
+    // distribution over the classes, a probability per label, or the number itself.
+    switch (effectiveProblemType(config)) {
+        case ProblemType::MultiLabel:
+            return at::sigmoid(logits);
+        case ProblemType::Regression:
+            return logits;
+        case ProblemType::SingleLabel:
+            break;
+    }
+    return at::softmax(logits, -1);
+}
+
+at::Tensor predictLogits(SequenceClassifier& model, const Tokenizer& tokenizer,
+                         const std::vector<Encoding>& encodings, std::size_t batchSize,
+                         c10::Device device) {
+    requireSequenceHead(model);
     const EvalModeScope evalMode(model);
     const torch::NoGradGuard noGrad;
-    std::vector<std::vector<float>> result;
-    result.reserve(texts.size());
+    std::vector<at::Tensor> parts;
     batchSize = std::max<std::size_t>(batchSize, 1);
-    for (std::size_t start = 0; start < texts.size(); start += batchSize) {
-        const std::size_t end = std::min(texts.size(), start + batchSize);
-        std::vector<Encoding> encodings;
-        for (std::size_t i = start; i < end; ++i) {
-            encodings.push_back(tokenizer.encode(texts[i], maxLength));
-        }
+    for (std::size_t start = 0; start < encodings.size(); start += batchSize) {
+        const std::size_t end = std::min(encodings.size(), start + batchSize);
         std::vector<const Encoding*> batch;
-        for (const auto& encoding : encodings) {
-            batch.push_back(&encoding);
+        for (std::size_t i = start; i < end; ++i) {
+            batch.push_back(&encodings[i]);
         }
-        at::Tensor probabilities;
         try {
             const auto inputs = collate(batch, tokenizer.padId(), {}, device);
-            // What the head's outputs mean for its problem_type (transformers' own reading):
-            // a distribution over the classes, a probability per label, or the number itself.
-            const auto logits = model.forward(inputs).to(at::kFloat);
-            switch (effectiveProblemType(model.config())) {
-                case ProblemType::MultiLabel:
-                    probabilities = at::sigmoid(logits);
-                    break;
-                case ProblemType::Regression:
-                    probabilities = logits;
-                    break;
-                case ProblemType::SingleLabel:
-                    probabilities = at::softmax(logits, -1);
-                    break;
-            }
-            probabilities = probabilities.to(at::kCPU).contiguous();
+            parts.push_back(model.forward(inputs).to(at::kFloat).to(at::kCPU));
         } catch (const c10::Error& error) {
             const std::string what = error.what_without_backtrace();
             throw EngineError((isOutOfMemory(error) ? "out of memory while classifying: "
                                                     : "LibTorch failed while classifying: ") +
                               what.substr(0, what.find('\n')));
         }
-        const auto labels = probabilities.size(1);
-        const float* data = probabilities.data_ptr<float>();
-        for (std::int64_t row = 0; row < probabilities.size(0); ++row) {
-            result.emplace_back(data + row * labels, data + (row + 1) * labels);
-        }
+    }
+    if (parts.empty()) {
+        return at::zeros({0, model.config().numLabels()}, at::kFloat);
+    }
+    return at::cat(parts).contiguous();
+}
+
+std::vector<std::vector<float>> predictProbabilities(SequenceClassifier& model,
+                                                     const Tokenizer& tokenizer,
+                                                     const std::vector<std::string>& texts,
+                                                     std::size_t maxLength, std::size_t batchSize,
+                                                     c10::Device device,
+                                                     const std::vector<std::string>& pairs) {
+    requireSequenceHead(model);
+    std::vector<Encoding> encodings;
+    encodings.reserve(texts.size());
+    for (std::size_t i = 0; i < texts.size(); ++i) {
+        encodings.push_back(i < pairs.size() && !pairs[i].empty()
+                                ? tokenizer.encodePair(texts[i], pairs[i], maxLength)
+                                : tokenizer.encode(texts[i], maxLength));
+    }
+    const auto probabilities =
+        outputsOfLogits(model.config(),
+                        predictLogits(model, tokenizer, encodings, batchSize, device))
+            .contiguous();
+    std::vector<std::vector<float>> result;
+    result.reserve(texts.size());
+    const auto labels = probabilities.size(1);
+    const float* data = probabilities.data_ptr<float>();
+    for (std::int64_t row = 0; row < probabilities.size(0); ++row) {
+        result.emplace_back(data + row * labels, data + (row + 1) * labels);
     }
     return result;
 }

@@ -268,12 +268,11 @@ std::filesystem::path exportRun(RunStore& store, std::int64_t runId,
         written.push_back(name);
     }
     const auto evaluations = store.evaluations(runId);
-    // What predicting needs beyond the weights (the threshold the run chose, the target's
-    // scaling), where predict, Try it and our loader read it; transformers keeps the key as an
-    // attribute of the config and ignores it.
+    // What predicting needs beyond the weights (the task, the threshold the run chose, the
+    // target's scaling), where predict, Try it and our loader read it; transformers keeps the key
+    // as an attribute of the config and ignores it.
     const auto settings = taskSettingsOfRun(*run, evaluations);
-    if (settings.kind != TaskKind::SingleLabel &&
-        std::filesystem::exists(staging / "config.json")) {
+    if (std::filesystem::exists(staging / "config.json")) {
         auto config =
             nlohmann::json::parse(readInputFile(staging / "config.json", input_limits::kSmallJson),
                                   nullptr, /*allow_exceptions=*/false);

@@ -6,93 +6,52 @@
 #include "io/InputFile.h"
 #include "io/Json.h"
 #include "runs/RunExport.h"
+#include "task/Task.h"
 #include "train/Metrics.h"
+#include "train/TrainingConfig.h"
 
 namespace bert {
-
-nlohmann::json TaskSettings::toJson() const {
-    nlohmann::json json = {{"task", toString(kind)}};
-    if (kind == TaskKind::MultiLabel) {
-        json["threshold"] = threshold;
-    }
-    if (kind == TaskKind::Regression) {
-        json["target_scaling"] = scaling.toJson();
-    }
-    if (kind == TaskKind::TokenClassification) {
-        json["word_split"] = toString(wordSplit);
-    }
-    return json;
-}
 
 TaskSettings taskSettingsOfRun(const RunRecord& run, const std::vector<EvalMetrics>& evaluations) {
     TaskSettings settings;
     const auto task = run.config.value("/job/data/task"_json_pointer, nlohmann::json());
     settings.kind = taskKindFromString(task.is_string() ? task.get<std::string>() : "")
-                        .value_or(TaskKind::SingleLabel);
+                        .value_or(allTaskKinds().front());
+    // How the run made long texts fit (a run from before the setting truncated).
+    const auto training = run.config.value("/job/training"_json_pointer, nlohmann::json());
+    if (training.is_object()) {
+        try {
+            settings.longText = TrainingConfig::fromJson(training).longTextSpec();
+        } catch (const InputError&) {
+            // A stored config this version cannot read: its texts were truncated.
+        }
+        if (settings.longText.pooling == WindowPooling::Task) {
+            settings.longText.pooling = taskOf(settings.kind).windowPooling();
+        }
+    }
     const auto* best = bestEvaluation(evaluations, bestMetricOfRunConfig(run.config));
-    if (best == nullptr || !best->task.is_object()) {
-        return settings;
-    }
-    const auto& report = best->task;
-    if (settings.kind == TaskKind::MultiLabel) {
-        const auto fixed = run.config.value("/job/data/threshold"_json_pointer, nlohmann::json());
-        settings.threshold = fixed.is_number()
-                                 ? fixed.get<double>()
-                                 : report.value("tuned_threshold", report.value("threshold", 0.5));
-    }
-    if (settings.kind == TaskKind::Regression && report.contains("scaling")) {
-        settings.scaling = TargetScaler::fromJson(report["scaling"]);
-    }
-    if (settings.kind == TaskKind::TokenClassification && report.contains("word_split") &&
-        report["word_split"].is_string()) {
-        settings.wordSplit = wordSplitFromString(report["word_split"].get<std::string>());
+    if (best != nullptr && best->task.is_object()) {
+        taskOf(settings.kind).readRunSettings(settings, run.config, best->task);
     }
     return settings;
 }
 
 TaskSettings taskSettingsOfConfig(const EncoderConfig& config,
                                   const std::filesystem::path& source) {
-    TaskSettings settings;
     const auto& original = config.original;
     if (original.is_object() && original.contains(kTaskSettingsKey)) {
-        const auto& block = original[kTaskSettingsKey];
-        const auto kind = block.is_object() && block.contains("task") && block["task"].is_string()
-                              ? taskKindFromString(block["task"].get<std::string>())
-                              : std::nullopt;
-        if (!kind) {
-            throw InputError(source, std::string("has a \"") + kTaskSettingsKey +
-                                         "\" block without a task BERT Studio knows");
-        }
-        settings.kind = *kind;
-        if (block.contains("threshold")) {
-            if (!block["threshold"].is_number() || !(block["threshold"].get<double>() >= 0.0) ||
-                block["threshold"].get<double>() > 1.0) {
-                throw InputError(source, "\"threshold\" must be a number between 0 and 1");
-            }
-            settings.threshold = block["threshold"].get<double>();
-        }
-        if (block.contains("word_split")) {
-            if (!block["word_split"].is_string() ||
-                (block["word_split"] != "words" && block["word_split"] != "characters")) {
-                throw InputError(source, "\"word_split\" must be \"words\" or \"characters\"");
-            }
-            settings.wordSplit = wordSplitFromString(block["word_split"].get<std::string>());
-        }
-        if (block.contains("target_scaling")) {
-            try {
-                settings.scaling = TargetScaler::fromJson(block["target_scaling"]);
-            } catch (const InputError& error) {
-                throw InputError(source, error.problem());
-            }
-        }
-        return settings;
+        return TaskSettings::fromJson(original[kTaskSettingsKey], source);
     }
-    if (config.head == HeadKind::Token) {
-        settings.kind = TaskKind::TokenClassification;
-    } else if (effectiveProblemType(config) == ProblemType::MultiLabel) {
-        settings.kind = TaskKind::MultiLabel;
-    } else if (effectiveProblemType(config) == ProblemType::Regression) {
-        settings.kind = TaskKind::Regression;
+    // A folder from elsewhere: the task whose head and problem_type it has.
+    TaskSettings settings;
+    const bool perToken = config.head == HeadKind::Token;
+    for (const auto* task : allTasks()) {
+        if (task->perToken() == perToken &&
+            (perToken ||
+             parseProblemType(std::string(task->problemType())) == effectiveProblemType(config))) {
+            settings.kind = task->kind();
+            break;
+        }
     }
     return settings;
 }

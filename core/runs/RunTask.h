@@ -1,10 +1,8 @@
 #pragma once
 
-// What predicting with a run's model needs beyond its weights (issue 29): the task, the
-// multi-label decision threshold the run chose, and how a regression run standardised its
-// target. Taken from the run (its job and its best evaluation) and written into an exported
-// folder's config.json as "bert_studio_task", so that predict, Try it and an exported folder
-// give the same answers.
+// A run's or a model folder's task settings (task/TaskSettings.h: the task, the multi-label
+// threshold, the regression target's scaling, the word split), and which checkpoint of a run
+// answers when it predicts.
 
 #include <filesystem>
 #include <optional>
@@ -13,26 +11,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "data/WordSplit.h"
 #include "model/EncoderConfig.h"
 #include "runs/RunStore.h"
-#include "task/TaskKind.h"
-#include "task/regression/RegressionTargets.h"
+#include "task/TaskSettings.h"
 
 namespace bert {
-
-struct TaskSettings {
-    TaskKind kind = TaskKind::SingleLabel;
-    double threshold = 0.5;  ///< multi-label: a label is predicted at probability >= threshold
-    TargetScaler scaling;    ///< regression: undone on the model's output
-    /// Token classification: how texts are cut into words, as the run's data was.
-    WordSplit wordSplit = WordSplit::Words;
-
-    nlohmann::json toJson() const;
-};
-
-/// The config.json key the settings are written under.
-inline constexpr const char* kTaskSettingsKey = "bert_studio_task";
 
 /// A run's settings: its job's task; the threshold the job fixed, else the one tuned on
 /// validation at the best evaluation (by the run's best metric); the scaling its evaluations

@@ -4,9 +4,13 @@
 #include <cmath>
 #include <string>
 
+#include <ATen/ATen.h>
+
 #include "Error.h"
+#include "data/LongText.h"
 #include "model/Inference.h"
-#include "task/multilabel/MultiLabelMetrics.h"
+#include "task/DocumentPooling.h"
+#include "task/Task.h"
 #include "task/token/EntityMetrics.h"
 #include "task/token/TextWords.h"
 #include "tokenizer/WordEncoding.h"
@@ -58,18 +62,67 @@ std::vector<TextPrediction> predictEntities(SequenceClassifier& model, const Tok
     return out;
 }
 
+/// Texts made to fit as the run made them (data/LongText.h): head+tail, or windows whose
+/// logits are pooled into the text's before its outputs are read.
+std::vector<std::vector<float>> predictLongTexts(const LongTextSpec& spec,
+                                                 SequenceClassifier& model,
+                                                 const Tokenizer& tokenizer,
+                                                 const std::vector<std::string>& texts,
+                                                 std::size_t maxLength, std::size_t batchSize,
+                                                 c10::Device device) {
+    const auto shape = templateShapeOf(tokenizer);
+    checkLongTextSpec(spec, maxLength, shape);
+    std::vector<Encoding> encodings;
+    std::vector<std::int64_t> documentOf;
+    for (std::size_t i = 0; i < texts.size(); ++i) {
+        for (auto& encoding : fitLongText(tokenizer.encode(texts[i], 0), maxLength, spec, shape)) {
+            encodings.push_back(std::move(encoding));
+            documentOf.push_back(static_cast<std::int64_t>(i));
+        }
+    }
+    auto logits = predictLogits(model, tokenizer, encodings, batchSize, device);
+    if (spec.windows()) {
+        logits = poolByDocument(logits, at::tensor(documentOf, at::kLong),
+                                static_cast<std::int64_t>(texts.size()), spec.pooling);
+    }
+    const auto outputs = outputsOfLogits(model.config(), logits).contiguous();
+    std::vector<std::vector<float>> result;
+    const auto width = outputs.size(1);
+    const float* data = outputs.data_ptr<float>();
+    for (std::int64_t row = 0; row < outputs.size(0); ++row) {
+        result.emplace_back(data + row * width, data + (row + 1) * width);
+    }
+    return result;
+}
+
 }  // namespace
 
 std::vector<TextPrediction> predictTexts(const TaskSettings& settings, SequenceClassifier& model,
                                          const Tokenizer& tokenizer,
                                          const std::vector<std::string>& texts,
                                          std::size_t maxLength, std::size_t batchSize,
-                                         c10::Device device) {
-    if (settings.kind == TaskKind::TokenClassification) {
+                                         c10::Device device,
+                                         const std::vector<std::string>& pairs) {
+    const auto& task = taskOf(settings.kind);
+    const bool anyPair =
+        std::any_of(pairs.begin(), pairs.end(), [](const std::string& p) { return !p.empty(); });
+    if (anyPair && (task.perToken() || settings.longText.mode != LongTextMode::Truncate)) {
+        throw InputError(
+            task.perToken()
+                ? "a token classification model tags one text: it reads no pairs"
+                : "this model cuts long texts (" +
+                      std::string(settings.longText.windows() ? "windows" : "head+tail") +
+                      "), which a pair of texts cannot be");
+    }
+    if (task.perToken()) {
         return predictEntities(model, tokenizer, settings.wordSplit, texts, maxLength, batchSize,
                                device);
     }
-    const auto scores = predictProbabilities(model, tokenizer, texts, maxLength, batchSize, device);
+    const auto scores =
+        settings.longText.mode == LongTextMode::Truncate
+            ? predictProbabilities(model, tokenizer, texts, maxLength, batchSize, device, pairs)
+            : predictLongTexts(settings.longText, model, tokenizer, texts, maxLength, batchSize,
+                               device);
     std::vector<TextPrediction> out(texts.size());
     for (std::size_t i = 0; i < texts.size(); ++i) {
         auto& prediction = out[i];
@@ -81,25 +134,7 @@ std::vector<TextPrediction> predictTexts(const TaskSettings& settings, SequenceC
                               " are not numbers (NaN or infinite): its weights or its "
                               "config.json are broken");
         }
-        switch (settings.kind) {
-            case TaskKind::MultiLabel: {
-                const auto decided = decideLabels(p, settings.threshold);
-                for (std::size_t l = 0; l < decided.size(); ++l) {
-                    if (decided[l] != 0) {
-                        prediction.chosen.push_back(l);
-                    }
-                }
-                break;
-            }
-            case TaskKind::Regression:
-                prediction.value = settings.scaling.inverse(p.front());
-                break;
-            case TaskKind::SingleLabel:
-            case TaskKind::TokenClassification:  // handled above
-                prediction.chosen = {
-                    static_cast<std::size_t>(std::max_element(p.begin(), p.end()) - p.begin())};
-                break;
-        }
+        task.decide(prediction, settings);
     }
     return out;
 }

@@ -10,6 +10,7 @@
 #include "memory/MemoryMonitor.h"
 #include "runs/RunLease.h"
 #include "runs/RunRecorder.h"
+#include "task/Task.h"
 #include "train/JobInputs.h"
 #include "train/MemoryForecast.h"
 
@@ -24,14 +25,15 @@ PreparedJob prepareJob(const TrainingJob& job) {
     const MemoryMonitor cpuAccounting{c10::Device(c10::kCPU)};
     // Pre-split words are tokenized as transformers' token-classification recipe loads the
     // tokenizer (RoBERTa's with add_prefix_space), and the run keeps that tokenizer.
-    const auto task = job.data.task.kind;
+    const auto& task = taskOf(job.data.task.kind);
     auto tokenizer =
-        isPerToken(task) ? loadTokenizerForWords(job.modelFolder) : loadTokenizer(job.modelFolder);
+        task.perToken() ? loadTokenizerForWords(job.modelFolder) : loadTokenizer(job.modelFolder);
     auto data = prepareTrainingData(job.data, *tokenizer, job.training.maxLength,
-                                    job.training.validationFraction, job.training.seed);
+                                    job.training.validationFraction, job.training.seed,
+                                    job.training.longTextSpec());
     // The task's head: per token or per sequence, and the problem_type export writes.
-    const auto head = isPerToken(task) ? HeadKind::Token : HeadKind::Sequence;
-    const auto problemType = parseProblemType(problemTypeOf(task));
+    const auto head = task.perToken() ? HeadKind::Token : HeadKind::Sequence;
+    const auto problemType = parseProblemType(std::string(task.problemType()));
     if (!job.preset.empty()) {
         auto model = makePresetModel(job.preset, std::move(tokenizer), data.labels.names,
                                      job.training.seed, head, problemType);
@@ -73,19 +75,8 @@ PreparedJob prepareJob(const TrainingJob& job) {
 }
 
 std::vector<std::string> jobWarnings(const PreparedJob& prepared) {
-    // The class balance warnings read single-label classes (the other tasks leave labels empty).
-    std::vector<std::pair<std::string, std::size_t>> classes;
-    if (prepared.data.task == TaskKind::SingleLabel) {
-        for (const auto& name : prepared.data.labels.names) {
-            classes.emplace_back(name, 0);
-        }
-        for (const auto* set : {&prepared.data.train, &prepared.data.validation}) {
-            for (const auto label : set->labels) {
-                ++classes[static_cast<std::size_t>(label)].second;
-            }
-        }
-    }
-    auto warnings = classes.empty() ? std::vector<std::string>{} : labelWarnings(classes);
+    // The task's own: imbalanced classes, a target far from unit scale.
+    auto warnings = taskOf(prepared.data.task).dataWarnings(prepared.data);
     // Whether the model can read the text: the dataset tab says so; training, on the command
     // line too, says it as well, naming the tokenizer's own unknown token.
     if (prepared.model.tokenizer != nullptr && prepared.model.tokenizer->unkId()) {
@@ -95,15 +86,6 @@ std::vector<std::string> jobWarnings(const PreparedJob& prepared) {
         }
         if (auto warning = unknownTokenWarning(unknown); !warning.empty()) {
             warnings.push_back(std::move(warning));
-        }
-    }
-    if (prepared.data.task == TaskKind::Regression && !prepared.data.labels.names.empty()) {
-        const auto& data = prepared.data;
-        if (auto spread =
-                targetSpreadWarning(data.train.values, data.scaling, !data.scaling.isIdentity(),
-                                    data.labels.names.front());
-            !spread.empty()) {
-            warnings.push_back(std::move(spread));
         }
     }
     // Weights the file did not have start from random values; transformers warns, listing

@@ -10,13 +10,18 @@
 #include <string_view>
 #include <vector>
 
+#include "task/TaskList.h"
+
 namespace bert {
 
+/// One enumerator per line of task/TaskList.h: SingleLabel (one label per text or pair: softmax
+/// and cross-entropy), MultiLabel (any number of labels per text: a sigmoid per label, BCE),
+/// Regression (a number per text: one output, mean squared error), TokenClassification (a tag
+/// per word, NER: a softmax per token, cross-entropy). What each is lives in its folder.
 enum class TaskKind {
-    SingleLabel,          ///< one label per text or pair: softmax and cross-entropy
-    MultiLabel,           ///< any number of labels per text: a sigmoid per label, BCE
-    Regression,           ///< a number per text: one output, mean squared error
-    TokenClassification,  ///< a tag per word (NER): a softmax per token, cross-entropy
+#define BERT_STUDIO_TASK_ENUMERATOR(Kind, id) Kind,
+    BERT_STUDIO_TASKS(BERT_STUDIO_TASK_ENUMERATOR)
+#undef BERT_STUDIO_TASK_ENUMERATOR
 };
 
 /// The command line's and the job file's name: "single-label", "multi-label", "regression",

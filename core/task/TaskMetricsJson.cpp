@@ -200,8 +200,8 @@ std::optional<EntityConfusion> entityConfusionFromJson(const Json& json) {
     auto missed = countsOf(json.value("missed", Json()));
     auto spurious = countsOf(json.value("spurious", Json()));
     const auto rows = json.value("counts", Json());
-    if (!missed || !spurious || missed->size() != n || spurious->size() != n ||
-        !rows.is_array() || rows.size() != n) {
+    if (!missed || !spurious || missed->size() != n || spurious->size() != n || !rows.is_array() ||
+        rows.size() != n) {
         return std::nullopt;
     }
     for (const auto& row : rows) {

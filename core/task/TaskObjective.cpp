@@ -4,24 +4,6 @@
 
 namespace bert {
 
-namespace {
-
-struct ObjectiveMaker {
-    TaskKind kind;
-    std::unique_ptr<TaskObjective> (*make)(const TrainingData&, const ObjectiveOptions&,
-                                           c10::Device);
-};
-
-// Each task's loss and evaluation: task/<kind>/<Kind>Objective.cpp.
-constexpr ObjectiveMaker kMakers[] = {
-    {TaskKind::SingleLabel, makeSingleLabelObjective},
-    {TaskKind::MultiLabel, makeMultiLabelObjective},
-    {TaskKind::Regression, makeRegressionObjective},
-    {TaskKind::TokenClassification, makeTokenObjective},
-};
-
-}  // namespace
-
 double TaskObjective::units(const TokenizedSet& /*set*/,
                             const std::vector<std::size_t>& examples) const {
     return static_cast<double>(examples.size());
@@ -30,12 +12,16 @@ double TaskObjective::units(const TokenizedSet& /*set*/,
 std::unique_ptr<TaskObjective> makeTaskObjective(const TrainingData& data,
                                                  const ObjectiveOptions& options,
                                                  c10::Device device) {
-    for (const auto& maker : kMakers) {
-        if (maker.kind == data.task) {
-            return maker.make(data, options, device);
-        }
+    // Each task's loss and evaluation: task/<kind>/<Kind>Objective.cpp, one per line of
+    // task/TaskList.h.
+    switch (data.task) {
+#define BERT_STUDIO_TASK_OBJECTIVE(Kind, id) \
+    case TaskKind::Kind:                     \
+        return make##Kind##Objective(data, options, device);
+        BERT_STUDIO_TASKS(BERT_STUDIO_TASK_OBJECTIVE)
+#undef BERT_STUDIO_TASK_OBJECTIVE
     }
-    return makeSingleLabelObjective(data, options, device);
+    return nullptr;
 }
 
 }  // namespace bert

@@ -1,7 +1,8 @@
 #pragma once
 
 // Each task kind's objective, implemented in its folder (task/<kind>/<Kind>Objective.cpp);
-// TaskObjective.cpp picks one by kind, nothing else calls them.
+// TaskObjective.cpp picks one by kind (a line of task/TaskList.h each), nothing else calls
+// them.
 
 #include <memory>
 
@@ -9,17 +10,10 @@
 
 namespace bert {
 
-std::unique_ptr<TaskObjective> makeSingleLabelObjective(const TrainingData& data,
-                                                        const ObjectiveOptions& options,
-                                                        c10::Device device);
-std::unique_ptr<TaskObjective> makeMultiLabelObjective(const TrainingData& data,
-                                                       const ObjectiveOptions& options,
-                                                       c10::Device device);
-std::unique_ptr<TaskObjective> makeRegressionObjective(const TrainingData& data,
-                                                       const ObjectiveOptions& options,
-                                                       c10::Device device);
-std::unique_ptr<TaskObjective> makeTokenObjective(const TrainingData& data,
-                                                  const ObjectiveOptions& options,
-                                                  c10::Device device);
+#define BERT_STUDIO_DECLARE_OBJECTIVE(Kind, id)           \
+    std::unique_ptr<TaskObjective> make##Kind##Objective( \
+        const TrainingData& data, const ObjectiveOptions& options, c10::Device device);
+BERT_STUDIO_TASKS(BERT_STUDIO_DECLARE_OBJECTIVE)
+#undef BERT_STUDIO_DECLARE_OBJECTIVE
 
 }  // namespace bert

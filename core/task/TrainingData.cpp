@@ -3,31 +3,20 @@
 #include <cmath>
 #include <cstdio>
 
+#include "Error.h"
+#include "task/Task.h"
 #include "task/TaskKinds.h"
 
 namespace bert {
 
-namespace {
-
-struct DataReader {
-    TaskKind kind;
-    TrainingData (*prepare)(const DataRequest&);
-};
-
-// What each task's rows become: task/<kind>/<Kind>Data.cpp.
-constexpr DataReader kReaders[] = {
-    {TaskKind::SingleLabel, prepareSingleLabelData},
-    {TaskKind::MultiLabel, prepareMultiLabelData},
-    {TaskKind::Regression, prepareRegressionData},
-    {TaskKind::TokenClassification, prepareTokenData},
-};
-
-}  // namespace
-
 std::vector<std::string> TrainingData::readingNotes() const {
     // Single-label rows need a label too; the other tasks refuse a row without one.
-    return bert::readingNotes(skippedEmpty, firstSkippedLine, invalidUtf8Replaced, encoding,
-                              removedControls, task == TaskKind::SingleLabel);
+    auto notes = bert::readingNotes(skippedEmpty, firstSkippedLine, invalidUtf8Replaced, encoding,
+                                    removedControls, taskOf(task).skipsUnlabelledRows());
+    if (!longTextNote.empty()) {
+        notes.push_back(longTextNote);
+    }
+    return notes;
 }
 
 void TrainingData::noteReading(const ExampleSet& set) {
@@ -40,14 +29,40 @@ void TrainingData::noteReading(const ExampleSet& set) {
 
 TrainingData prepareTrainingData(const DataSpec& spec, const Tokenizer& tokenizer,
                                  std::size_t maxLength, double validationFraction,
-                                 std::uint64_t seed) {
-    const DataRequest request{spec, tokenizer, maxLength, validationFraction, seed};
-    for (const auto& reader : kReaders) {
-        if (reader.kind == spec.task.kind) {
-            return reader.prepare(request);
+                                 std::uint64_t seed, const LongTextSpec& longText) {
+    const auto& task = taskOf(spec.task.kind);
+    if (longText.mode == LongTextMode::Truncate) {
+        return task.prepareData(DataRequest{spec, tokenizer, maxLength, validationFraction, seed});
+    }
+    const std::string setting =
+        longText.windows() ? "--long-text windows" : "--long-text head-tail";
+    if (task.perToken()) {
+        throw InputError(setting +
+                         ": token classification cuts its sentences at max length (truncate); "
+                         "long sentences are not yet cut into windows for tagging");
+    }
+    if (!spec.columns.textPair.empty()) {
+        throw InputError(setting + ": a pair of texts (--pair-column \"" + spec.columns.textPair +
+                         "\") is truncated longest first, as transformers does; choose truncate");
+    }
+    const auto shape = templateShapeOf(tokenizer);
+    checkLongTextSpec(longText, maxLength, shape);
+    // Tokenized whole (no limit), then cut as the strategy says.
+    auto data = task.prepareData(DataRequest{spec, tokenizer, 0, validationFraction, seed});
+    auto lengths = data.train.lengths;
+    lengths.insert(lengths.end(), data.validation.lengths.begin(), data.validation.lengths.end());
+    data.longText = longText;
+    data.longTextNote =
+        longTextShare(lengths, maxLength, longText, shape).describe(maxLength, longText);
+    if (longText.windows()) {
+        data.validationDocuments = data.validation;
+        for (auto& encoding : data.validationDocuments.encodings) {
+            encoding = Encoding{};  // scored through its windows
         }
     }
-    return prepareSingleLabelData(request);
+    fitLongTexts(data.train, maxLength, longText, shape);
+    fitLongTexts(data.validation, maxLength, longText, shape);
+    return data;
 }
 
 std::string unscaledTargetHint(const TrainingData& data) {

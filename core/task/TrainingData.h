@@ -6,6 +6,7 @@
 #include <string>
 
 #include "data/Dataset.h"
+#include "data/LongText.h"
 #include "data/WordSplit.h"
 #include "task/TaskKind.h"
 #include "task/regression/RegressionTargets.h"
@@ -54,15 +55,26 @@ struct TrainingData {
     /// Token classification: how the data's text was cut into words (span JSON: per
     /// character), which predict must cut the same way (data/WordSplit.h).
     WordSplit wordSplit = WordSplit::Words;
+    /// Texts longer than the max length (data/LongText.h): how they were made to fit, and what
+    /// that made of them in a sentence ("" when truncated).
+    LongTextSpec longText;
+    std::string longTextNote;
+    /// Windows: the validation documents, one per example of the file, with their labels,
+    /// targets and values (no encodings: their windows are validation's), which evaluation
+    /// scores after pooling each document's windows.
+    TokenizedSet validationDocuments;
 };
 
 /// Loads spec's files, splits off validationFraction of the training file (stratified, seeded)
 /// when there is no validation file, builds the label map from the training examples and
 /// tokenizes both sets to maxLength, as spec's task reads them. Throws InputError naming the
 /// file at fault.
+/// Texts longer than maxLength are made to fit as longText says; with head+tail or windows
+/// they are tokenized whole first. Throws InputError naming the setting for a strategy that
+/// cannot apply (token classification, pairs) or cannot cut at maxLength.
 TrainingData prepareTrainingData(const DataSpec& spec, const Tokenizer& tokenizer,
                                  std::size_t maxLength, double validationFraction,
-                                 std::uint64_t seed);
+                                 std::uint64_t seed, const LongTextSpec& longText = {});
 
 /// Regression trained on targets that are not standardised while their mean or standard
 /// deviation is far from unit scale (beyond kUnscaledTargetLimit): the sentence that says so and

@@ -6,6 +6,7 @@
 #include "data/Batch.h"
 #include "data/HostReads.h"
 #include "distributed/Collective.h"
+#include "task/DocumentPooling.h"
 #include "train/MemoryForecast.h"
 #include "train/Metrics.h"
 #include "train/RandomState.h"
@@ -22,19 +23,37 @@ EvalMetrics Trainer::evaluate() {
     net.eval();
     const torch::NoGradGuard noGrad;
     // Sorted by length so each batch pads little; evaluation order does not change the metrics.
+    // Windows of long texts stay in their documents' order instead: each document's windows
+    // next to each other, pooled into it (task/DocumentPooling.h).
+    const auto& documentOf = data_.validation.documents;
+    const bool windows = !documentOf.empty();
     std::vector<std::size_t> order(data_.validation.size());
     for (std::size_t i = 0; i < order.size(); ++i) {
         order[i] = i;
     }
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-        return data_.validation.lengths[a] < data_.validation.lengths[b];
-    });
+    if (!windows) {
+        std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+            return data_.validation.lengths[a] < data_.validation.lengths[b];
+        });
+    }
     // The loss and the task's figures add up on the device, read once at the end (not per
     // batch): data/HostReads.h. Under data parallel each rank evaluates its contiguous share of
     // the order; the figures are summed below.
     const auto onDevice = at::TensorOptions().dtype(at::kDouble).device(device_);
     auto lossOnDevice = at::zeros({1}, onDevice);
-    auto evaluation = objective_->startEvaluation(data_.validation, order, device_);
+    std::unique_ptr<TaskEvaluation> evaluation;
+    if (windows) {
+        const auto& documents = data_.validationDocuments;
+        std::vector<std::size_t> documentOrder(documents.size());
+        for (std::size_t d = 0; d < documentOrder.size(); ++d) {
+            documentOrder[d] = d;
+        }
+        evaluation =
+            poolWindows(objective_->startEvaluation(documents, documentOrder, device_), documentOf,
+                        effectivePooling(data_.longText.pooling, data_.task), device_);
+    } else {
+        evaluation = objective_->startEvaluation(data_.validation, order, device_);
+    }
     std::size_t start = 0;
     std::size_t stop = order.size();
     if (collective_ != nullptr) {
@@ -42,6 +61,16 @@ EvalMetrics Trainer::evaluate() {
         const auto rank = static_cast<std::size_t>(collective_->rank());
         start = order.size() * rank / ranks;
         stop = order.size() * (rank + 1) / ranks;
+        // Whole documents on each rank: a share starts at the first window of a document.
+        auto atDocument = [&](std::size_t position) {
+            while (windows && position > 0 && position < order.size() &&
+                   documentOf[position] == documentOf[position - 1]) {
+                ++position;
+            }
+            return position;
+        };
+        start = atDocument(start);
+        stop = atDocument(stop);
     }
     std::size_t batchesDone = 0;
     auto reportProgress = [&] {

@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "data/LongText.h"
+
 namespace bert {
 
 enum class Precision {
@@ -63,6 +65,11 @@ struct TrainingConfig {
     bool groupByLength = false;       ///< length-grouped batching (megabatches)
     bool shuffle = true;              ///< a seeded order each epoch; off: the file's order
     double validationFraction = 0.2;  ///< stratified split when no validation file is given
+    /// Texts longer than maxLength (data/LongText.h): truncated, head+tail, or windows.
+    LongTextMode longText = LongTextMode::Truncate;
+    std::size_t headTokens = 128;    ///< head+tail: tokens kept from the start
+    std::size_t windowStride = 128;  ///< windows: tokens a window shares with the one before
+    WindowPooling windowPooling = WindowPooling::Task;
     // ---- batch ----
     std::size_t batchSize = 16;         ///< micro-batch: examples per forward/backward
     std::size_t accumulationSteps = 1;  ///< micro-batches per optimizer step
@@ -127,6 +134,9 @@ struct TrainingConfig {
     bool tf32 = false;
 
     std::size_t stepExamples() const { return batchSize * accumulationSteps; }
+    LongTextSpec longTextSpec() const {
+        return {longText, headTokens, windowStride, windowPooling};
+    }
 
     nlohmann::json toJson() const;
     /// Reads a configuration; missing fields keep their defaults. Throws InputError naming the
@@ -144,6 +154,8 @@ std::string toString(PaddingMode padding);
 std::string toString(CacheRelease release);
 std::string toString(ClassWeighting weighting);
 std::string toString(LrSchedule schedule);
+std::string toString(LongTextMode mode);
+std::string toString(WindowPooling pooling);
 
 /// The learning rate of 0-based optimizer step `step` of totalSteps under config's schedule:
 /// linear warmup from 0 over ceil(warmupRatio x totalSteps) steps, then lrSchedule; equal to

@@ -2,6 +2,7 @@
 
 #include "Error.h"
 #include "hf/ModelCache.h"
+#include "task/Task.h"
 
 namespace bert {
 
@@ -17,9 +18,7 @@ nlohmann::json TrainingJob::toJson() const {
     if (!data.task.labelColumns.empty()) {
         dataJson["label_columns"] = data.task.labelColumns;
     }
-    if (data.task.kind == TaskKind::Regression) {
-        dataJson["standardize_targets"] = data.task.standardizeTargets;
-    }
+    taskOf(data.task.kind).writeJobData(data.task, dataJson);
     if (data.task.threshold) {
         dataJson["threshold"] = *data.task.threshold;
     }

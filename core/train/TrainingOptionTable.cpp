@@ -32,20 +32,99 @@ std::vector<OptionDescriptor> buildTrainingOptionTable() {
                   &TrainingConfig::validationFraction));
 
     // ---- batching ----
+    add(bindField({.key = "max_length",
+                   .flag = "--max-length",
+                   .alias = "",
+                   .label = QT_TRANSLATE_NOOP("TrainingOptions", "Max &length"),
+                   .help = QT_TRANSLATE_NOOP(
+                       "TrainingOptions",
+                       "Tokens per example; longer texts are cut as Long texts says (truncated by "
+                       "default). Activation memory grows with it, attention quadratically."),
+                   .group = G::Batching,
+                   .kind = K::Count,
+                   .minimum = 8,
+                   .maximum = 65536},
+                  &TrainingConfig::maxLength));
     add(bindField(
-        {.key = "max_length",
-         .flag = "--max-length",
+        {.key = "long_text",
+         .flag = "--long-text",
          .alias = "",
-         .label = QT_TRANSLATE_NOOP("TrainingOptions", "Max &length"),
+         .label = QT_TRANSLATE_NOOP("TrainingOptions", "Long texts"),
          .help = QT_TRANSLATE_NOOP(
              "TrainingOptions",
-             "Tokens per example; longer texts are truncated. Activation memory grows with "
-             "it, attention quadratically."),
+             "Texts longer than max length: truncate keeps the first tokens; head+tail keeps the "
+             "first head tokens and the last ones; windows cut the whole text into overlapping "
+             "windows, each an example with the text's label, and pool the windows' outputs "
+             "into the text's prediction when evaluating and predicting (more examples to train "
+             "on, the same memory per example)."),
          .group = G::Batching,
-         .kind = K::Count,
-         .minimum = 8,
-         .maximum = 65536},
-        &TrainingConfig::maxLength));
+         .kind = K::Choice,
+         .choices = {{static_cast<int>(LongTextMode::Truncate), "truncate",
+                      QT_TRANSLATE_NOOP("TrainingOptions", "truncate")},
+                     {static_cast<int>(LongTextMode::HeadTail), "head-tail",
+                      QT_TRANSLATE_NOOP("TrainingOptions", "head+tail")},
+                     {static_cast<int>(LongTextMode::Windows), "windows",
+                      QT_TRANSLATE_NOOP("TrainingOptions", "windows")}},
+         .summary =
+             [](const TrainingConfig& c) {
+                 switch (c.longText) {
+                     case LongTextMode::HeadTail:
+                         return "head+tail (" + std::to_string(c.headTokens) + " head tokens)";
+                     case LongTextMode::Windows:
+                         return "windows (stride " + std::to_string(c.windowStride) + ", " +
+                                toString(c.windowPooling) + " pooling)";
+                     case LongTextMode::Truncate:
+                         break;
+                 }
+                 return std::string();
+             }},
+        &TrainingConfig::longText));
+    add(bindField({.key = "head_tokens",
+                   .flag = "--head-tokens",
+                   .alias = "",
+                   .label = QT_TRANSLATE_NOOP("TrainingOptions", "Head tokens"),
+                   .help = QT_TRANSLATE_NOOP("TrainingOptions",
+                                             "Head+tail: tokens kept from the start of a long "
+                                             "text; the rest of max length comes from its end."),
+                   .group = G::Batching,
+                   .kind = K::Count,
+                   .minimum = 1,
+                   .maximum = 65536,
+                   .enabledWhen = "long_text=head-tail"},
+                  &TrainingConfig::headTokens));
+    add(bindField({.key = "window_stride",
+                   .flag = "--window-stride",
+                   .alias = "",
+                   .label = QT_TRANSLATE_NOOP("TrainingOptions", "Window stride"),
+                   .help = QT_TRANSLATE_NOOP(
+                       "TrainingOptions",
+                       "Windows: tokens each window shares with the one before (transformers' "
+                       "stride); smaller than a window's text tokens."),
+                   .group = G::Batching,
+                   .kind = K::Count,
+                   .minimum = 0,
+                   .maximum = 65536,
+                   .enabledWhen = "long_text=windows"},
+                  &TrainingConfig::windowStride));
+    add(bindField(
+        {.key = "window_pooling",
+         .flag = "--window-pooling",
+         .alias = "",
+         .label = QT_TRANSLATE_NOOP("TrainingOptions", "Window pooling"),
+         .help = QT_TRANSLATE_NOOP(
+             "TrainingOptions",
+             "Windows: how a text's windows' logits become the text's: the task's own (the mean; "
+             "for multi-label the largest per label), the mean, or the largest."),
+         .group = G::Batching,
+         .kind = K::Choice,
+         .choices = {{static_cast<int>(WindowPooling::Task), "task",
+                      QT_TRANSLATE_NOOP("TrainingOptions", "the task's")},
+                     {static_cast<int>(WindowPooling::Mean), "mean",
+                      QT_TRANSLATE_NOOP("TrainingOptions", "mean")},
+                     {static_cast<int>(WindowPooling::Max), "max",
+                      QT_TRANSLATE_NOOP("TrainingOptions", "max")}},
+         .enabledWhen = "long_text=windows"},
+        &TrainingConfig::windowPooling));
     add(bindField(
         {.key = "padding",
          .flag = "--padding",
@@ -514,26 +593,27 @@ std::vector<OptionDescriptor> buildTrainingOptionTable() {
                      {static_cast<int>(ClassWeighting::Balanced), "balanced",
                       QT_TRANSLATE_NOOP("TrainingOptions", "balanced")}}},
         &TrainingConfig::classWeighting));
-    add(bindField({.key = "best_metric",
-                   .flag = "--best-metric",
-                   .alias = "",
-                   .label = QT_TRANSLATE_NOOP("TrainingOptions", "Best model by"),
-                   .help = QT_TRANSLATE_NOOP(
-                       "TrainingOptions",
-                       "The validation metric that chooses the best checkpoint and drives early "
-                       "stopping; macro-F1 suits imbalanced labels; the task's metric is micro-F1, RMSE or "
-                       "entity F1 for the other tasks."),
-                   .group = G::Optimisation,
-                   .kind = K::Choice,
-                   .choices = {{static_cast<int>(BestMetric::Accuracy), "accuracy",
-                                QT_TRANSLATE_NOOP("TrainingOptions", "accuracy")},
-                               {static_cast<int>(BestMetric::MacroF1), "macro-f1",
-                                QT_TRANSLATE_NOOP("TrainingOptions", "macro-F1")},
-                               {static_cast<int>(BestMetric::Loss), "loss",
-                                QT_TRANSLATE_NOOP("TrainingOptions", "validation loss")},
-                               {static_cast<int>(BestMetric::Task), "task-metric",
-                                QT_TRANSLATE_NOOP("TrainingOptions", "the task's metric")}}},
-                  &TrainingConfig::bestMetric));
+    add(bindField(
+        {.key = "best_metric",
+         .flag = "--best-metric",
+         .alias = "",
+         .label = QT_TRANSLATE_NOOP("TrainingOptions", "Best model by"),
+         .help = QT_TRANSLATE_NOOP(
+             "TrainingOptions",
+             "The validation metric that chooses the best checkpoint and drives early "
+             "stopping; macro-F1 suits imbalanced labels; the task's metric is micro-F1, RMSE or "
+             "entity F1 for the other tasks."),
+         .group = G::Optimisation,
+         .kind = K::Choice,
+         .choices = {{static_cast<int>(BestMetric::Accuracy), "accuracy",
+                      QT_TRANSLATE_NOOP("TrainingOptions", "accuracy")},
+                     {static_cast<int>(BestMetric::MacroF1), "macro-f1",
+                      QT_TRANSLATE_NOOP("TrainingOptions", "macro-F1")},
+                     {static_cast<int>(BestMetric::Loss), "loss",
+                      QT_TRANSLATE_NOOP("TrainingOptions", "validation loss")},
+                     {static_cast<int>(BestMetric::Task), "task-metric",
+                      QT_TRANSLATE_NOOP("TrainingOptions", "the task's metric")}}},
+        &TrainingConfig::bestMetric));
     add(bindField({.key = "early_stopping_patience",
                    .flag = "--early-stopping",
                    .alias = "",

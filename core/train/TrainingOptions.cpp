@@ -295,6 +295,12 @@ std::string toString(CacheRelease release) {
 std::string toString(LrSchedule schedule) {
     return choiceName("lr_schedule", static_cast<int>(schedule));
 }
+std::string toString(LongTextMode mode) {
+    return choiceName("long_text", static_cast<int>(mode));
+}
+std::string toString(WindowPooling pooling) {
+    return choiceName("window_pooling", static_cast<int>(pooling));
+}
 std::string toString(ClassWeighting weighting) {
     return choiceName("class_weighting", static_cast<int>(weighting));
 }

@@ -169,8 +169,7 @@ TEST_F(Agreement, MultiLabelFiguresAreThoseOfTheThresholdPredictUses) {
     const auto served = servedEvaluation(db_);
     char threshold[32];
     std::snprintf(threshold, sizeof threshold, "%.4f", served.task.at("threshold").get<double>());
-    EXPECT_NE(lastErr_.find(std::string("labels at probability >= ") + threshold),
-              std::string::npos)
+    EXPECT_NE(lastErr_.find(std::string("Decision threshold: ") + threshold), std::string::npos)
         << lastErr_;
     const auto table = parseTable(out, TableFormat::Csv, dir_ / "from-run.csv");
     ASSERT_EQ(table.rows.size(), 40U);

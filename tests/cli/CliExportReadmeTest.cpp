@@ -266,5 +266,82 @@ TEST_F(ReadmeRun, TokenClassificationExamplesGiveTheEntitiesWithTheirOffsets) {
     }
 }
 
+/// Reviews long enough to be cut at the runs' max length of 32: each a few sentences, the last
+/// one deciding the label, some of them past the first window.
+void writeLongReviews(const std::filesystem::path& file) {
+    std::ofstream csv(file);
+    csv << "review,sentiment\n";
+    const std::string filler = "the film was on at the cinema , we went . ";
+    for (int i = 0; i < 60; ++i) {
+        std::string text;
+        for (int r = 0; r < 1 + i % 5; ++r) {
+            text += filler;
+        }
+        text += i % 2 == 0 ? "i loved it , a great film !" : "it was very bad , awful";
+        csv << '"' << text << "\"," << (i % 2 == 0 ? "pos" : "neg") << "\n";
+    }
+}
+
+/// The texts the long-text examples predict: long ones (several windows) and a short one.
+std::vector<std::string> longTexts() {
+    const std::string filler = "the film was on at the cinema , we went . ";
+    return {filler + filler + filler + "i loved it , a great film !",
+            filler + filler + filler + filler + "it was very bad , awful", "a great film"};
+}
+
+// Windows: predict pools a text's windows' logits; the README's example must cut the same
+// windows (transformers' overflowing tokens with the run's stride) and pool them the same way.
+TEST_F(ReadmeRun, LongTextWindowsExamplesPoolTheWindowsAsPredictDoes) {
+    writeLongReviews(dir_ / "long.csv");
+    train(dir_ / "long.csv", {"--text-column", "review", "--label-column", "sentiment", "--epochs",
+                              "2", "--long-text", "windows", "--window-stride", "6"});
+    const auto texts = longTexts();
+    const auto ours = predicted(texts);
+    ASSERT_EQ(ours.size(), texts.size());
+    for (const auto& format : formats()) {
+        SCOPED_TRACE(format);
+        const auto readme = exported(format);
+        EXPECT_NE(readme.find("Long texts: cut into windows"), std::string::npos) << readme;
+        EXPECT_NE(readme.find("return_overflowing_tokens=True"), std::string::npos) << readme;
+        const auto theirs = runExample(readme, texts);
+        ASSERT_EQ(theirs.size(), texts.size());
+        for (std::size_t i = 0; i < texts.size(); ++i) {
+            EXPECT_EQ(theirs[i]["label"], ours[i]["label"]) << texts[i];
+            expectSameProbabilities(ours[i]["probabilities"], theirs[i]["probabilities"]);
+        }
+    }
+    // The exported folder predicts as the run does: it carries the strategy.
+    const auto folder = dir_ / "exported-transformers";
+    std::vector<std::string> args = {"--db", db_, "predict", "--json", "-m", folder.string()};
+    args.insert(args.end(), texts.begin(), texts.end());
+    const auto fromFolder = runCli(args, dir_.path());
+    ASSERT_EQ(fromFolder.code, 0) << fromFolder.err;
+    const auto lines = jsonLines(fromFolder.out);
+    ASSERT_EQ(lines.size(), texts.size());
+    for (std::size_t i = 0; i < texts.size(); ++i) {
+        expectSameProbabilities(ours[i]["probabilities"], lines[i]["probabilities"]);
+    }
+}
+
+TEST_F(ReadmeRun, LongTextHeadTailExamplesKeepTheHeadAndTheTailAsPredictDoes) {
+    writeLongReviews(dir_ / "long.csv");
+    train(dir_ / "long.csv", {"--text-column", "review", "--label-column", "sentiment", "--epochs",
+                              "2", "--long-text", "head-tail", "--head-tokens", "8"});
+    const auto texts = longTexts();
+    const auto ours = predicted(texts);
+    ASSERT_EQ(ours.size(), texts.size());
+    for (const auto& format : formats()) {
+        SCOPED_TRACE(format);
+        const auto readme = exported(format);
+        EXPECT_NE(readme.find("Long texts: the first 8 text tokens"), std::string::npos) << readme;
+        const auto theirs = runExample(readme, texts);
+        ASSERT_EQ(theirs.size(), texts.size());
+        for (std::size_t i = 0; i < texts.size(); ++i) {
+            EXPECT_EQ(theirs[i]["label"], ours[i]["label"]) << texts[i];
+            expectSameProbabilities(ours[i]["probabilities"], theirs[i]["probabilities"]);
+        }
+    }
+}
+
 }  // namespace
 }  // namespace bert::test

@@ -39,19 +39,30 @@ nlohmann::json exportedConfig(const std::filesystem::path& folder) {
 std::vector<std::string> taskArgs(const std::string& db, const std::filesystem::path& dir,
                                   const std::filesystem::path& data,
                                   const std::vector<std::string>& extra) {
-    std::vector<std::string> args = {"--db",          db,      "train", "--model",
-                                     (dir / "model").string(), "--train", data.string(),
-                                     "--batch-size",  "8",     "--max-length", "32",
-                                     "--lr",          "3e-3",  "--evals-per-epoch", "1"};
+    std::vector<std::string> args = {"--db",
+                                     db,
+                                     "train",
+                                     "--model",
+                                     (dir / "model").string(),
+                                     "--train",
+                                     data.string(),
+                                     "--batch-size",
+                                     "8",
+                                     "--max-length",
+                                     "32",
+                                     "--lr",
+                                     "3e-3",
+                                     "--evals-per-epoch",
+                                     "1"};
     args.insert(args.end(), extra.begin(), extra.end());
     return args;
 }
 
 TEST_F(CliTasks, MultiLabelIsGuessedTrainedShownAndExportedAsTransformersMultiLabel) {
     writeTaskCsv(dir_ / "tasks.csv", 120);
-    const auto trained = runCli(
-        taskArgs(db_, dir_.path(), dir_ / "tasks.csv", {"--label-column", "labels", "--epochs", "3"}),
-        dir_.path());
+    const auto trained = runCli(taskArgs(db_, dir_.path(), dir_ / "tasks.csv",
+                                         {"--label-column", "labels", "--epochs", "3"}),
+                                dir_.path());
     ASSERT_EQ(trained.code, 0) << trained.err;
     EXPECT_NE(trained.err.find("task: multi-label"), std::string::npos) << trained.err;
     EXPECT_NE(trained.out.find("validation micro-F1"), std::string::npos) << trained.out;
@@ -62,11 +73,12 @@ TEST_F(CliTasks, MultiLabelIsGuessedTrainedShownAndExportedAsTransformersMultiLa
 
     // Compared with a single-label run, each is judged by its own task's metric, named (it read
     // "best accuracy", the multi-label run's subset accuracy).
-    ASSERT_EQ(runCli(taskArgs(db_, dir_.path(), dir_ / "tasks.csv",
-                              {"--label-column", "labels", "--task", "single-label", "--epochs", "1"}),
-                     dir_.path())
-                  .code,
-              0);
+    ASSERT_EQ(
+        runCli(taskArgs(db_, dir_.path(), dir_ / "tasks.csv",
+                        {"--label-column", "labels", "--task", "single-label", "--epochs", "1"}),
+               dir_.path())
+            .code,
+        0);
     const auto compare = runCli({"--db", db_, "runs", "compare", "1", "2"}, dir_.path());
     ASSERT_EQ(compare.code, 0) << compare.err;
     EXPECT_EQ(compare.out.find("best accuracy"), std::string::npos) << compare.out;
@@ -129,10 +141,17 @@ TEST_F(CliTasks, ZeroOneColumnsAreGuessedAndTrainedUnderTheirNamesWithoutFlags) 
                 << (good ? 1 : 0) << ',' << (bad ? 1 : 0) << "\n";
         }
     }
-    std::vector<std::string> args = {"--db",        db_,   "train", "--model",
-                                     (dir_ / "model").string(), "--train",
-                                     (dir_ / "flags.csv").string(), "--max-steps", "2",
-                                     "--max-length", "16"};
+    std::vector<std::string> args = {"--db",
+                                     db_,
+                                     "train",
+                                     "--model",
+                                     (dir_ / "model").string(),
+                                     "--train",
+                                     (dir_ / "flags.csv").string(),
+                                     "--max-steps",
+                                     "2",
+                                     "--max-length",
+                                     "16"};
     const auto trained = runCli(args, dir_.path());
     ASSERT_EQ(trained.code, 0) << trained.err;
     EXPECT_NE(trained.err.find("task: multi-label (one 0/1 column per label"), std::string::npos)
@@ -207,10 +226,10 @@ TEST_F(CliTasks, ACoNLLFileTrainsATokenClassifierExportedForAutoModelForTokenCla
 
     // A file's predictions as JSON lines.
     std::ofstream(dir_ / "texts.csv") << "text\nthe cat sat\ndogs were here\n";
-    const auto scored = runCli({"--db", db_, "predict", "--run", "1", "--file",
-                                (dir_ / "texts.csv").string(), "--output",
-                                (dir_ / "entities.jsonl").string()},
-                               dir_.path());
+    const auto scored =
+        runCli({"--db", db_, "predict", "--run", "1", "--file", (dir_ / "texts.csv").string(),
+                "--output", (dir_ / "entities.jsonl").string()},
+               dir_.path());
     ASSERT_EQ(scored.code, 0) << scored.err;
     std::ifstream lines(dir_ / "entities.jsonl");
     std::size_t count = 0;
@@ -228,6 +247,79 @@ TEST_F(CliTasks, ATargetThatIsNotANumberEndsWithTheFileAndLineAndExitCode2) {
     EXPECT_EQ(trained.code, 2);
     EXPECT_NE(trained.err.find("scores.csv"), std::string::npos) << trained.err;
     EXPECT_NE(trained.err.find("line 4"), std::string::npos) << trained.err;
+}
+
+// Long texts: a strategy that cannot apply, or a stride that cannot cut, is refused before any
+// run is stored, naming the setting (exit 2); a strategy that applies says what it made.
+TEST_F(CliTasks, LongTextStrategiesSayWhatTheyMadeAndRefuseWhatCannotApply) {
+    const auto windows = runCli(trainArgs({"--long-text", "windows", "--window-stride", "8",
+                                           "--max-length", "12", "--epochs", "1"}),
+                                dir_.path());
+    ASSERT_EQ(windows.code, 0) << windows.err;
+    EXPECT_NE(windows.err.find("windows per document"), std::string::npos) << windows.err;
+    const auto show = runCli({"--db", db_, "runs", "show", "1"}, dir_.path());
+    EXPECT_NE(show.out.find("windows (stride 8"), std::string::npos) << show.out;
+
+    const auto wide =
+        runCli(trainArgs({"--long-text", "windows", "--window-stride", "10", "--max-length", "12"}),
+               dir_.path());
+    EXPECT_EQ(wide.code, 2) << wide.err;
+    EXPECT_NE(wide.err.find("--window-stride 10"), std::string::npos) << wide.err;
+
+    writeConll(dir_ / "tags.conll", 20);
+    const auto tagging = runCli(
+        taskArgs(db_, dir_.path(), dir_ / "tags.conll", {"--long-text", "head-tail"}), dir_.path());
+    EXPECT_EQ(tagging.code, 2) << tagging.err;
+    EXPECT_NE(tagging.err.find("--long-text head-tail"), std::string::npos) << tagging.err;
+    const auto runs = runCli({"--db", db_, "runs", "list"}, dir_.path());
+    EXPECT_EQ(runs.out.find("\n2 "), std::string::npos) << "a refused run was stored:\n"
+                                                        << runs.out;
+}
+
+// A model trained on pairs predicts pairs: a file's second-text column (the run's, found by
+// name) and --pair on the command line; the label here is in the second text alone, so a
+// prediction that dropped it could not be right. Read alone, each text is warned of.
+TEST_F(CliTasks, APairModelPredictsPairsFromAFileAndFromTheCommandLine) {
+    {
+        std::ofstream csv(dir_ / "pairs.csv");
+        csv << "question,answer,sentiment\n";
+        for (int i = 0; i < 80; ++i) {
+            csv << "what did you think ?,"
+                << (i % 2 == 0 ? "\"i loved it, a great film !\""
+                               : "\"the film was very bad , awful\"")
+                << "," << (i % 2 == 0 ? "pos" : "neg") << "\n";
+        }
+    }
+    const auto trained = runCli(taskArgs(db_, dir_.path(), dir_ / "pairs.csv",
+                                         {"--text-column", "question", "--pair-column", "answer",
+                                          "--label-column", "sentiment", "--epochs", "3"}),
+                                dir_.path());
+    ASSERT_EQ(trained.code, 0) << trained.err;
+
+    const auto scored =
+        runCli({"--db", db_, "predict", "--run", "1", "--file", (dir_ / "pairs.csv").string(),
+                "--text-column", "question", "--label-column", "sentiment"},
+               dir_.path());
+    ASSERT_EQ(scored.code, 0) << scored.err;
+    EXPECT_NE(scored.out.find("accuracy 1.0000 (80/80)"), std::string::npos) << scored.out;
+
+    const auto lines = predictJson(
+        db_, dir_.path(),
+        {"--run", "1", "--pair", "a great film , i loved it", "--pair", "very bad , awful"},
+        {"what did you think ?", "what did you think ?"});
+    ASSERT_EQ(lines.size(), 2U);
+    EXPECT_EQ(lines[0]["pair"], "a great film , i loved it");
+    EXPECT_EQ(lines[0]["label"], "pos") << lines[0];
+    EXPECT_EQ(lines[1]["label"], "neg") << lines[1];
+
+    const auto alone =
+        runCli({"--db", db_, "predict", "--run", "1", "what did you think ?"}, dir_.path());
+    EXPECT_EQ(alone.code, 0) << alone.err;
+    EXPECT_NE(alone.err.find("trained on pairs"), std::string::npos) << alone.err;
+    const auto mismatched =
+        runCli({"--db", db_, "predict", "--run", "1", "--pair", "x", "a", "b"}, dir_.path());
+    EXPECT_EQ(mismatched.code, 2) << mismatched.err;
+    EXPECT_NE(mismatched.err.find("--pair"), std::string::npos) << mismatched.err;
 }
 
 }  // namespace

@@ -14,9 +14,9 @@
 #include "Error.h"
 #include "TinyModel.h"
 #include "TrainerProbes.h"
+#include "model/Classifiers.h"
 #include "support/TestSupport.h"
 #include "task/TaskGuess.h"
-#include "model/Classifiers.h"
 #include "task/TaskObjective.h"
 #include "tokenizer/WordEncoding.h"
 #include "train/Metrics.h"
@@ -30,8 +30,8 @@ using test::maxGradientDifference;
 using test::Recorder;
 using test::smallConfig;
 
-const std::vector<std::string> kWords = {"the", "cat",   "dog",   "sat",  "on",    "mat",
-                                         "movie", "film", "i",    "was",  "very",  "it",
+const std::vector<std::string> kWords = {"the",    "cat",     "dog",   "sat", "on",   "mat",
+                                         "movie",  "film",    "i",     "was", "very", "it",
                                          "report", "meeting", "today", "here"};
 
 /// Sentences over the tiny vocabulary with what they hold: "good" and "bad" (multi-label:
@@ -261,8 +261,8 @@ TEST(TaskTraining, RegressionLearnsTheTargetInItsOwnUnits) {
     ASSERT_TRUE(last.task.is_object());
     EXPECT_EQ(last.task["main"], "rmse");
     EXPECT_FALSE(last.task["higher_is_better"].get<bool>());
-    std::cout << "regression: first " << evaluationSummary(first) << "\nlast " << evaluationSummary(last)
-              << "\n";
+    std::cout << "regression: first " << evaluationSummary(first) << "\nlast "
+              << evaluationSummary(last) << "\n";
     // The truth is reported in words (3..22), not standardised.
     for (const auto& truth : last.task["truth"]) {
         EXPECT_GE(truth.get<double>(), 3.0 - 1e-4);
@@ -275,6 +275,50 @@ TEST(TaskTraining, RegressionLearnsTheTargetInItsOwnUnits) {
     // Lower is better: the task metric's score is the RMSE negated.
     EXPECT_DOUBLE_EQ(scoreOf(last, BestMetric::Task), -last.task["figures"]["rmse"].get<double>());
     EXPECT_DOUBLE_EQ(scoreOf(last, BestMetric::Accuracy), scoreOf(last, BestMetric::Task));
+}
+
+// Long texts cut into windows (--long-text windows) are scored per document: the task's figures
+// count the validation file's texts, each its windows' logits pooled, not the windows.
+TEST(TaskTraining, WindowsAreScoredPerDocumentNotPerWindow) {
+    test::TempDir dir;
+    const auto file = writeTaskCsv(dir, 120);
+    LongTextSpec windows;
+    windows.mode = LongTextMode::Windows;
+    windows.stride = 4;
+    DataSpec spec;
+    spec.trainFile = file;
+    spec.columns.text = "text";
+    spec.columns.label = "words";
+    spec.task.kind = TaskKind::Regression;
+    spec.task.standardizeTargets = true;
+    const auto regression = prepareTrainingData(spec, *test::tinyTokenizer(), 12, 0.25, 3, windows);
+    const auto documents = regression.validationDocuments.size();
+    ASSERT_EQ(documents, 30U);
+    ASSERT_GT(regression.validation.size(), documents + 10) << "texts of 3 to 22 words at 12";
+    const auto evaluations = trainTiny(regression, 2);
+    ASSERT_FALSE(evaluations.empty());
+    const auto& last = evaluations.back();
+    ASSERT_TRUE(last.task.is_object());
+    EXPECT_EQ(last.task["truth"].size(), documents);
+    // Each document's truth is its own number of words, once (3..22), in the file's order.
+    for (std::size_t d = 0; d < documents; ++d) {
+        EXPECT_NEAR(last.task["truth"][d].get<double>(), regression.validationDocuments.values[d],
+                    1e-6);
+    }
+
+    spec.columns.label = "labels";
+    spec.task.kind = TaskKind::SingleLabel;
+    const auto single = prepareTrainingData(spec, *test::tinyTokenizer(), 12, 0.25, 3, windows);
+    const auto scored = trainTiny(single, 1);
+    ASSERT_FALSE(scored.empty());
+    std::int64_t counted = 0;
+    for (const auto& row : scored.back().confusion) {
+        for (const auto cell : row) {
+            counted += cell;
+        }
+    }
+    EXPECT_EQ(counted, static_cast<std::int64_t>(single.validationDocuments.size()));
+    EXPECT_GT(single.validation.size(), single.validationDocuments.size());
 }
 
 /// A CoNLL file of sentences over the tiny vocabulary: animals (cat, cats, dog, dogs) are ANIMAL,
@@ -454,7 +498,8 @@ TEST(TaskTraining, EveryTaskTrainsWithEveryTechniqueAtOnceAndRecoversFromOutOfMe
         }
         ASSERT_FALSE(recorder.evaluations.empty()) << name;
         EXPECT_EQ(recorder.evaluations.back().task["task"], name);
-        std::cout << name << " with every technique: " << evaluationSummary(recorder.evaluations.back())
+        std::cout << name
+                  << " with every technique: " << evaluationSummary(recorder.evaluations.back())
                   << "\n";
     }
 }

@@ -56,6 +56,10 @@ TrainingConfig everyOptionChanged() {
     c.shuffle = false;
     c.tf32 = true;
     c.logEverySteps = 10;
+    c.longText = LongTextMode::Windows;
+    c.headTokens = 64;
+    c.windowStride = 32;
+    c.windowPooling = WindowPooling::Max;
     return c;
 }
 

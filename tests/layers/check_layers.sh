@@ -27,4 +27,12 @@ for dir in "$root"/core/*/; do
     done < <(grep -rnE '^#include "[a-z]+/' "$dir" --include='*.h' --include='*.cpp' || true)
 done
 ((status == 0)) && echo "core: ${#LAYERS[@]} layers, no upward include"
+# A task is one slice: what differs between tasks lives in core/task and ui/task, behind
+# task/Task.h and task/TaskView.h; nothing else names a kind (docs/tasks.md).
+while IFS= read -r use; do
+    echo "${use#"$root"/}: names a task kind outside core/task and ui/task (ask its Task or TaskView)"
+    status=1
+done < <(grep -rnE 'TaskKind::' "$root"/core "$root"/ui "$root"/app --include='*.h' --include='*.cpp' |
+    grep -vE "^$root/(core|ui)/task/" || true)
+((status == 0)) && echo "tasks: TaskKind:: only in core/task and ui/task"
 exit $status

@@ -5,13 +5,14 @@
 // ../shared/data/spamassassin-part1.csv, the tricky strings, Chinese sentences, pairs truncated
 // longest-first at several lengths, every code point through the normalizer and the
 // pre-tokenizer, and the folders the engine saves reloaded by transformers' AutoTokenizer.
-#include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
-
 #include <cstdlib>
 #include <iostream>
 #include <map>
 
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "data/LongText.h"
 #include "support/TestSupport.h"
 #include "tokenizer/Tokenizer.h"
 #include "tokenizer/json/TokenizerJson.h"
@@ -51,8 +52,8 @@ protected:
             }
         }
         inputs_ = new nlohmann::json(nlohmann::json::parse(test::readFile(root_ / "inputs.json")));
-        references_ = new nlohmann::json(
-            nlohmann::json::parse(test::readFile(root_ / "references.json")));
+        references_ =
+            new nlohmann::json(nlohmann::json::parse(test::readFile(root_ / "references.json")));
         hasCorpus_ = !(*inputs_)["corpus"].empty();
     }
     static void TearDownTestSuite() {
@@ -107,10 +108,11 @@ protected:
 
 TEST_F(TokenizerJsonParity, EveryLayoutLoadsAsItsKind) {
     const std::map<std::string, std::string> kinds = {
-        {"bert-uncased", "WordPiece"}, {"bert-cased", "WordPiece"},
-        {"roberta", "byte-level BPE"}, {"roberta-file", "byte-level BPE"},
-        {"modernbert", "byte-level BPE"}, {"xlmr", "Unigram"}, {"xlmr-legacy", "Unigram"},
-        {"xlmr-v4", "Unigram"}, {"camembert", "Unigram"}, {"unigram", "Unigram"}};
+        {"bert-uncased", "WordPiece"},    {"bert-cased", "WordPiece"},
+        {"roberta", "byte-level BPE"},    {"roberta-file", "byte-level BPE"},
+        {"modernbert", "byte-level BPE"}, {"xlmr", "Unigram"},
+        {"xlmr-legacy", "Unigram"},       {"xlmr-v4", "Unigram"},
+        {"camembert", "Unigram"},         {"unigram", "Unigram"}};
     ASSERT_EQ(folders().size(), kinds.size());
     for (const auto& [name, kind] : kinds) {
         const auto tok = load(name);
@@ -153,21 +155,61 @@ TEST_F(TokenizerJsonParity, TruncatedSinglesAndPairsEqualTheReference) {
         const auto& pairs = data["pairs"];
         std::size_t differ = 0;
         for (std::size_t i = 0; i < pairs.size(); ++i) {
-            const auto encoding = tok->encodePair(pairs[i][0].get<std::string>(),
-                                                  pairs[i][1].get<std::string>(),
-                                                  pairs[i][2].get<std::size_t>());
+            const auto encoding =
+                tok->encodePair(pairs[i][0].get<std::string>(), pairs[i][1].get<std::string>(),
+                                pairs[i][2].get<std::size_t>());
             const auto& want = reference(name)["pairs"][i];
             if ((encoding.inputIds != want[0].get<Ids>() ||
                  encoding.tokenTypeIds != want[1].get<Ids>()) &&
                 ++differ <= 3) {
                 std::cout << name << " pair " << i << " (max_length " << pairs[i][2] << ") differs"
-                          << "\n  ours:   " << nlohmann::json(encoding.inputIds).dump().substr(0, 200)
-                          << " " << nlohmann::json(encoding.tokenTypeIds).dump().substr(0, 100)
+                          << "\n  ours:   "
+                          << nlohmann::json(encoding.inputIds).dump().substr(0, 200) << " "
+                          << nlohmann::json(encoding.tokenTypeIds).dump().substr(0, 100)
                           << "\n  theirs: " << want.dump().substr(0, 300) << "\n";
             }
             EXPECT_EQ(encoding.attentionMask, Ids(encoding.inputIds.size(), 1));
         }
         EXPECT_EQ(differ, 0U) << name << ": pairs differ";
+    }
+}
+
+// Long texts cut into windows (--long-text windows) are transformers' overflowing tokens with
+// the same stride, window for window, for every layout.
+TEST_F(TokenizerJsonParity, LongTextWindowsEqualTransformersOverflowingTokens) {
+    const auto& data = *inputs_;
+    const auto& texts = data["windowed"];
+    std::size_t windowsSeen = 0;
+    for (const auto& name : folders()) {
+        const auto tok = load(name);
+        const auto shape = templateShapeOf(*tok);
+        const auto& configs = data["windows"];
+        for (std::size_t c = 0; c < configs.size(); ++c) {
+            const auto length = configs[c][0].get<std::size_t>();
+            LongTextSpec spec;
+            spec.mode = LongTextMode::Windows;
+            spec.stride = configs[c][1].get<std::size_t>();
+            const auto& expected = reference(name)["windows"][c];
+            std::size_t wrong = 0;
+            for (std::size_t i = 0; i < texts.size(); ++i) {
+                std::vector<Ids> ours;
+                for (const auto& window : fitLongText(tok->encode(texts[i].get<std::string>(), 0),
+                                                      length, spec, shape)) {
+                    EXPECT_LE(window.size(), length);
+                    ours.push_back(window.inputIds);
+                }
+                windowsSeen += ours.size();
+                if (ours != expected[i].get<std::vector<Ids>>() && ++wrong <= 2) {
+                    std::cout << name << " at " << length << "/" << spec.stride << ", text " << i
+                              << ": " << ours.size() << " windows, reference " << expected[i].size()
+                              << "\n";
+                }
+            }
+            EXPECT_EQ(wrong, 0U) << name << " windows of " << length << ", stride " << spec.stride;
+        }
+    }
+    if (hasCorpus_) {
+        EXPECT_GT(windowsSeen, 2 * texts.size()) << "the e-mails should make several windows";
     }
 }
 
@@ -205,8 +247,8 @@ TEST_F(TokenizerJsonParity, EveryCodePointNormalisesAndSplitsAsTheReference) {
                     const auto b = k < theirs.size() ? theirs[k] : "";
                     if (a != b) {
                         std::cout << name << " block " << i << " piece " << k << ": ours "
-                                  << nlohmann::json(a).dump() << " theirs " << nlohmann::json(b).dump()
-                                  << "\n";
+                                  << nlohmann::json(a).dump() << " theirs "
+                                  << nlohmann::json(b).dump() << "\n";
                         break;
                     }
                 }
@@ -251,10 +293,11 @@ TEST_F(TokenizerJsonParity, SavedFoldersReloadInTransformersToTheSameIds) {
         tok->save(saved, 77);
         const auto out = dir_->path() / ("reloaded-" + name + ".json");
         const auto log = dir_->path() / ("reload-" + name + ".log");
-        ASSERT_EQ(test::runPythonScript("tests/parity/tokenizer_families.py",
-                                        {"reload", saved.string(), (root_ / "inputs.json").string(),
-                                         out.string()}, log),
-                  0)
+        ASSERT_EQ(
+            test::runPythonScript(
+                "tests/parity/tokenizer_families.py",
+                {"reload", saved.string(), (root_ / "inputs.json").string(), out.string()}, log),
+            0)
             << test::readFile(log);
         const auto reloaded = nlohmann::json::parse(test::readFile(out));
         EXPECT_EQ(reloaded["model_max_length"].get<std::size_t>(), 77U) << name;

@@ -82,8 +82,12 @@ def inputs(corpus):
             pairs.append((corpus[i][:200], corpus[i + 1][:200], length))
     for i in range(0, len(CHINESE) - 1, 2):
         pairs.append((CHINESE[i], CHINESE[i + 1], 12))
+    # Long texts cut into windows (the engine's data/LongText.h): e-mails at two window
+    # lengths and strides, each text's windows as transformers' overflowing tokens give them.
+    windowed = corpus[:80] or single
     return {"corpus": corpus, "single": single, "pairs": [list(p) for p in pairs],
-            "truncated": corpus[:200], "truncate_to": 128}
+            "truncated": corpus[:200], "truncate_to": 128,
+            "windowed": windowed, "windows": [[64, 16], [40, 0], [128, 100]]}
 
 
 def train_texts(corpus, cases):
@@ -243,7 +247,15 @@ def reference_for(path):
         def pair(a, b, length):
             enc = tok(a, b, truncation=True, max_length=length, return_token_type_ids=True)
             return list(zip(enc["input_ids"], enc["token_type_ids"]))
-        return single, pair, tok.backend_tokenizer
+
+        def windows(texts, length, stride):
+            enc = tok(texts, truncation=True, max_length=length, stride=stride,
+                      return_overflowing_tokens=True)
+            grouped = [[] for _ in texts]
+            for ids, text in zip(enc["input_ids"], enc["overflow_to_sample_mapping"]):
+                grouped[text].append(ids)
+            return grouped
+        return single, pair, windows, tok.backend_tokenizer
     backend = Tokenizer.from_file(os.path.join(path, "tokenizer.json"))
 
     def single(texts, length=None):
@@ -256,7 +268,11 @@ def reference_for(path):
     def pair(a, b, length):
         backend.enable_truncation(length, strategy="longest_first")
         return [(e.ids, e.type_ids) for e in backend.encode_batch(list(zip(a, b)))]
-    return single, pair, backend
+
+    def windows(texts, length, stride):
+        backend.enable_truncation(length, stride=stride, strategy="longest_first")
+        return [[e.ids] + [o.ids for o in e.overflowing] for e in backend.encode_batch(texts)]
+    return single, pair, windows, backend
 
 
 def code_point_blocks():
@@ -279,7 +295,7 @@ def cmd_build(args):
     blocks = code_point_blocks()
     references = {}
     for name, path in folders.items():
-        single, pair, backend = reference_for(path)
+        single, pair, windows, backend = reference_for(path)
         pairs = [None] * len(data["pairs"])
         for length in sorted({n for _, _, n in data["pairs"]}):
             chosen = [i for i, (_, _, n) in enumerate(data["pairs"]) if n == length]
@@ -298,6 +314,8 @@ def cmd_build(args):
             "single": single(data["single"]),
             "truncated": single(data["truncated"], data["truncate_to"]) if data["truncated"] else [],
             "pairs": pairs,
+            "windows": [windows(data["windowed"], length, stride)
+                        for length, stride in data["windows"]],
         }
         if name in ("roberta-file", "modernbert", "xlmr-v4"):
             # Every code point through the normalizer and the pre-tokenizer: per block, the

@@ -1,6 +1,7 @@
 // Issue 27, points 3 and 10: the dataset tab says when the model cannot read the text (its
 // vocabulary turns most tokens into [UNK]) and what to do; a file without a label column asks
 // for one instead of using the text column; a binary file is called what it is.
+#include <cstdlib>
 #include <fstream>
 
 #include <QComboBox>
@@ -12,6 +13,7 @@
 #include "dataset/DatasetPage.h"
 #include "main/MainWindow.h"
 #include "tokenizer/WordPieceTokenizer.h"
+#include "training/TechniquesPage.h"
 #include "training/TrainingPage.h"
 
 namespace bert::test {
@@ -42,6 +44,53 @@ void writeChineseReviews(const std::filesystem::path& file) {
     csv << "review,sentiment\n";
     for (int i = 0; i < 40; ++i) {
         csv << kChineseReviews[i % 4] << "," << (i % 2 == 0 ? "pos" : "neg") << "\n";
+    }
+}
+
+// Long texts: the strategy chosen in the Training tab's form (its row comes from the option
+// table) is said on the Dataset tab under the lengths: the texts over the max length and the
+// windows they make at the stride.
+TEST_F(DatasetChecks, TheLongTextStrategyChosenInTheFormIsSaidOnTheDatasetTab) {
+    chooseTinyModel();
+    openReviewsThroughTheDialog();
+    auto config = quickConfig(1);
+    config.maxLength = 8;  // every review is longer: 9 and 10 tokens
+    config.windowStride = 4;
+    setConfig(config);
+    auto* lengths = window_->datasetPage()->findChild<QLabel*>(QStringLiteral("paddingText"));
+    ASSERT_NE(lengths, nullptr);
+    EXPECT_FALSE(lengths->text().contains(QStringLiteral("Long texts:"))) << "truncate says none";
+    // The form's row, from the option table, among the batching options beside Max length.
+    auto* strategy = window_->techniquesPage()->findChild<QComboBox*>(QStringLiteral("long_text"));
+    ASSERT_NE(strategy, nullptr);
+    bringToFront(strategy);
+    strategy->setFocus();
+    while (strategy->currentData().toString() != QStringLiteral("windows")) {
+        QTest::keyClick(strategy, Qt::Key_Down);
+    }
+    // 6 text tokens per window, a new one every 2: 7 and 8 text tokens make 2 windows each.
+    ASSERT_TRUE(
+        waitUntil([&] { return lengths->text().contains(QStringLiteral("Long texts:")); }, 10000))
+        << lengths->text().toStdString();
+    EXPECT_TRUE(lengths->text().contains(
+        QStringLiteral("100.0% of the examples are longer than 8 tokens; windows of 8 tokens "
+                       "with a stride of 4 make")))
+        << lengths->text().toStdString();
+    EXPECT_TRUE(lengths->text().contains(QStringLiteral("2.00 per example")))
+        << lengths->text().toStdString();
+    // Not "truncated" as well: they are not (it said both).
+    EXPECT_FALSE(lengths->text().contains(QStringLiteral("truncated")))
+        << lengths->text().toStdString();
+    // With BERT_STUDIO_SCREENSHOTS=<folder>, both tabs as a user sees them (for docs/).
+    if (const char* folder = std::getenv("BERT_STUDIO_SCREENSHOTS"); folder && *folder) {
+        window_->resize(1100, 800);
+        for (const auto& [tab, name] :
+             {std::pair{1, "long-text-form.png"}, std::pair{0, "long-text-dataset.png"}}) {
+            window_->tabs()->setCurrentIndex(tab);
+            QTest::qWait(200);
+            EXPECT_TRUE(window_->grab().save(QString::fromLocal8Bit(folder) + QLatin1Char('/') +
+                                             QLatin1String(name)));
+        }
     }
 }
 

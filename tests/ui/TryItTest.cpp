@@ -13,6 +13,7 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QSignalSpy>
 #include <QTableWidget>
@@ -278,6 +279,58 @@ void writeTags(const std::filesystem::path& file) {
         }
         conll << "\n";
     }
+}
+
+/// Chooses text in a combo box with the keyboard, as a person does.
+void chooseWithKeys(QComboBox* combo, const QString& text) {
+    ASSERT_NE(combo, nullptr);
+    const int target = combo->findText(text);
+    ASSERT_GE(target, 0) << text.toStdString() << " is not in the list";
+    bringToFront(combo);
+    combo->setFocus();
+    while (combo->currentIndex() != target) {
+        QTest::keyClick(combo, combo->currentIndex() < target ? Qt::Key_Down : Qt::Key_Up);
+    }
+}
+
+// A model trained on pairs reads Try it's second text, as `predict --pair` does: the label here
+// is in the second text alone, so the answer follows it (it could not, were it dropped).
+TEST_F(TryIt, APairModelReadsTheSecondText) {
+    {
+        std::ofstream csv(dir_ / "pairs.csv");
+        csv << "question,answer,sentiment\n";
+        for (int i = 0; i < 80; ++i) {
+            csv << "what did you think ?,"
+                << (i % 2 == 0 ? "\"i loved it, a great film !\""
+                               : "\"the film was very bad , awful\"")
+                << "," << (i % 2 == 0 ? "pos" : "neg") << "\n";
+        }
+    }
+    openDatasetThroughTheDialog(dir_ / "pairs.csv");
+    auto* dataset = window_->datasetPage();
+    chooseWithKeys(dataset->findChild<QComboBox*>(QStringLiteral("textColumn")),
+                   QStringLiteral("question"));
+    chooseWithKeys(dataset->findChild<QComboBox*>(QStringLiteral("pairColumn")),
+                   QStringLiteral("answer"));
+    chooseWithKeys(dataset->findChild<QComboBox*>(QStringLiteral("labelColumn")),
+                   QStringLiteral("sentiment"));
+    ASSERT_TRUE(waitUntil([&] { return dataset->hasData(); }, 30000))
+        << dataset->errorText().toStdString();
+    chooseTinyModel();
+    setConfig(quickConfig(3));
+    const auto run = trainThroughTheStartButton();
+    ASSERT_GT(run, 0);
+    auto* pair = tryIt()->findChild<QLineEdit*>(QStringLiteral("tryItPair"));
+    ASSERT_NE(pair, nullptr);
+    const auto answer = [&](const QString& second) {
+        pair->clear();
+        QTest::keyClicks(pair, second);
+        classifyText(QStringLiteral("what did you think ?"));
+        return tryIt()->lastResult().isEmpty() ? QString() : tryIt()->lastResult().front().first;
+    };
+    EXPECT_EQ(answer(QStringLiteral("a great film , i loved it")), QStringLiteral("pos"));
+    EXPECT_EQ(answer(QStringLiteral("very bad , awful")), QStringLiteral("neg"));
+    screenshot("tryit-pair.png");
 }
 
 // Point 1: the second Classify crashed the studio (a row's layout was deleted twice; its labels

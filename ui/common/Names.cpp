@@ -6,6 +6,7 @@
 #include <QStringList>
 
 #include "common/Format.h"
+#include "task/TaskView.h"
 #include "train/Metrics.h"
 #include "train/TrainingConfig.h"
 #include "train/TrainingOptions.h"
@@ -40,17 +41,7 @@ QString Names::withoutMnemonic(const QString& text) {
 }
 
 QString Names::task(TaskKind kind) {
-    switch (kind) {
-        case TaskKind::SingleLabel:
-            return tr("Single-label classification");
-        case TaskKind::MultiLabel:
-            return tr("Multi-label classification");
-        case TaskKind::Regression:
-            return tr("Regression");
-        case TaskKind::TokenClassification:
-            return tr("Token classification (NER)");
-    }
-    return QString::fromStdString(toString(kind));
+    return taskView(kind).name();
 }
 
 QString Names::figure(const std::string& key) {

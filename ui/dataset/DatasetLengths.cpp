@@ -30,12 +30,15 @@ void DatasetPage::setTokenizer(std::shared_ptr<const Tokenizer> tokenizer) {
     refreshProfile();
 }
 
-void DatasetPage::setBatching(std::size_t maxLength, std::size_t batchSize) {
-    if (maxLength == maxLength_ && batchSize == batchSize_) {
+void DatasetPage::setBatching(std::size_t maxLength, std::size_t batchSize,
+                              const LongTextSpec& longText) {
+    if (maxLength == maxLength_ && batchSize == batchSize_ && longText.mode == longText_.mode &&
+        longText.stride == longText_.stride && longText.headTokens == longText_.headTokens) {
         return;
     }
     maxLength_ = maxLength;
     batchSize_ = batchSize;
+    longText_ = longText;
     refreshProfile();
 }
 
@@ -81,15 +84,52 @@ void DatasetPage::refreshProfile() {
     shares_ = estimatePaddingShares(lengths_, maxLength_, batchSize_);
     const auto truncated = std::count_if(lengths_.begin(), lengths_.end(),
                                          [&](std::size_t l) { return l > maxLength_; });
+    // Truncated unless the training form's long-text strategy cuts them otherwise (said next).
+    QString padding =
+        longText_.mode == LongTextMode::Truncate || tagged_
+            ? tr("At max length %1 and batch %2, padding would be %3 of the tokens with fixed "
+                 "padding, %4 with dynamic padding, %5 with length-grouped batches; unpadded "
+                 "batches compute none of it. %6 examples are longer than %1 tokens and will be "
+                 "truncated.")
+                  .arg(maxLength_)
+                  .arg(batchSize_)
+                  .arg(percent(shares_.fixed), percent(shares_.dynamic), percent(shares_.grouped))
+                  .arg(truncated)
+            : tr("At max length %1 and batch %2, padding would be %3 of the tokens with fixed "
+                 "padding, %4 with dynamic padding, %5 with length-grouped batches; unpadded "
+                 "batches compute none of it.")
+                  .arg(maxLength_)
+                  .arg(batchSize_)
+                  .arg(percent(shares_.fixed), percent(shares_.dynamic), percent(shares_.grouped));
+    // What the training form's long-text strategy makes of the texts over the max length.
+    const auto share = static_cast<double>(truncated) /
+                       static_cast<double>(std::max<std::size_t>(1, lengths_.size()));
+    if (longText_.windows() && !tagged_) {
+        const auto shape = templateShapeOf(*tokenizer_);
+        std::size_t windows = 0;
+        for (const auto length : lengths_) {
+            windows += windowCount(length, maxLength_, longText_, shape);
+        }
+        padding += QLatin1Char(' ') +
+                   tr("Long texts: %1 of the examples are longer than %2 tokens; windows of %2 "
+                      "tokens with a stride of %3 make %4 windows, %5 per example.")
+                       .arg(percent(share))
+                       .arg(maxLength_)
+                       .arg(longText_.stride)
+                       .arg(windows)
+                       .arg(static_cast<double>(windows) /
+                                static_cast<double>(std::max<std::size_t>(1, lengths_.size())),
+                            0, 'f', 2);
+    } else if (longText_.mode == LongTextMode::HeadTail && !tagged_) {
+        padding += QLatin1Char(' ') +
+                   tr("Long texts: %1 of the examples are longer than %2 tokens; each keeps "
+                      "its first %3 tokens and its last ones.")
+                       .arg(percent(share))
+                       .arg(maxLength_)
+                       .arg(longText_.headTokens);
+    }
     paddingLabel_->setText(
-        tr("At max length %1 and batch %2, padding would be %3 of the tokens with fixed "
-           "padding, %4 with dynamic padding, %5 with length-grouped batches; unpadded batches "
-           "compute none of it. %6 examples are longer than %1 tokens and will be truncated.")
-            .arg(maxLength_)
-            .arg(batchSize_)
-            .arg(percent(shares_.fixed), percent(shares_.dynamic), percent(shares_.grouped))
-            .arg(truncated) +
-        QLatin1Char(' ') +
+        padding + QLatin1Char(' ') +
         tr("Lengths: half of the examples have up to %1 tokens, 90% up to %2, 99% up to %3: "
            "a max length of %3 keeps 99% of them whole.")
             .arg(bins.p50)

@@ -9,6 +9,7 @@
 #include "common/AsyncTask.h"
 #include "common/Guard.h"
 #include "dataset/DatasetPage.h"
+#include "task/TaskView.h"
 #include "task/multilabel/LabelSets.h"
 #include "task/regression/RegressionTargets.h"
 #include "tokenizer/Tokenizer.h"
@@ -25,7 +26,7 @@ DatasetPage::Opened DatasetPage::readOpened(const QString& file) {
     DataSpec probe;
     probe.trainFile = file.toStdString();
     opened.fileGuess = guessTask(probe);
-    if (opened.fileGuess.kind == TaskKind::TokenClassification) {
+    if (taskView(opened.fileGuess.kind).readsTaggedWords()) {
         auto tagged = readTaggedFile(file.toStdString());
         opened.tagSummary = checkTags(tagged.sentences, tagged.source);
         opened.tagged = std::move(tagged);
@@ -202,33 +203,11 @@ void DatasetPage::showOpenError(const QString& why) {
 
 DatasetPage::ReadExamples DatasetPage::readExamplesOf(const DataSpec& spec, bool fromColumns,
                                                       char separator) {
-    const auto& file = spec.trainFile;
+    auto [examples, labelSets] =
+        taskView(spec.task.kind).readExamples(spec, fromColumns, separator);
     ReadExamples read;
-    if (spec.task.kind == TaskKind::MultiLabel) {
-        // As training reads them (task/multilabel/MultiLabelData.cpp): the rows with a text,
-        // each with the labels of its 0/1 columns or of its label cell (none when the cell is
-        // empty: an example without labels is one); a cell that is not 0/1 is refused with its
-        // line and column.
-        auto rows = loadTextRows(file, spec.columns);
-        const auto all =
-            fromColumns ? labelSetsFromIndicatorColumns(rows.table, spec.task.labelColumns, file)
-                        : labelSetsFromColumn(rows.table, spec.columns.label, separator, file);
-        std::vector<LabelSet> sets;
-        for (const auto row : rows.rows) {
-            sets.push_back(all[row]);
-        }
-        MultiLabelMap::fromLabelSets(sets, file);  // throws when no row has any label
-        read.labelSets = std::move(sets);
-        read.examples = std::move(rows.set);
-        return read;
-    }
-    read.examples = loadExamples(file, spec.columns);
-    if (spec.task.kind == TaskKind::Regression) {
-        for (const auto& example : read.examples.examples) {
-            // Throws, with the line.
-            parseTarget(example.label, file, example.line, spec.columns.label);
-        }
-    }
+    read.examples = std::move(examples);
+    read.labelSets = std::move(labelSets);
     return read;
 }
 

@@ -32,6 +32,7 @@
 #include "common/Names.h"
 #include "dataset/LabelColumnsChoice.h"
 #include "dataset/TaskSummary.h"
+#include "task/TaskView.h"
 #include "task/regression/RegressionTargets.h"
 
 namespace bert::ui {
@@ -97,6 +98,9 @@ DatasetPage::DatasetPage(QWidget* parent) : QWidget(parent) {
     textColumn_ = new QComboBox(this);
     pairColumn_ = new QComboBox(this);
     labelColumn_ = new QComboBox(this);
+    textColumn_->setObjectName(QStringLiteral("textColumn"));
+    pairColumn_->setObjectName(QStringLiteral("pairColumn"));
+    labelColumn_->setObjectName(QStringLiteral("labelColumn"));
     textColumn_->setToolTip(tr("The column with the text to classify"));
     pairColumn_->setToolTip(
         tr("An optional second text, for pair tasks (e.g. question and answer)"));
@@ -141,6 +145,7 @@ DatasetPage::DatasetPage(QWidget* parent) : QWidget(parent) {
     lengthChart_ = makeChart(tr("Token lengths"));
     lengthChart_->setObjectName(QStringLiteral("lengthChart"));
     paddingLabel_ = new QLabel(this);
+    paddingLabel_->setObjectName(QStringLiteral("paddingText"));
     paddingLabel_->setWordWrap(true);
 
     // While a file is read in the background: what, a busy bar, and Cancel.
@@ -363,25 +368,26 @@ void DatasetPage::columnsChanged() {
 
 bool DatasetPage::prepareColumns() {
     // Where a row's labels are is a multi-label question: shown only then.
-    labelChoice_->setEnabled(task() == TaskKind::MultiLabel);
-    form_->setRowVisible(labelChoice_, task() == TaskKind::MultiLabel);
+    const auto& view = taskView(task());
+    labelChoice_->setEnabled(view.usesLabelChoice());
+    form_->setRowVisible(labelChoice_, view.usesLabelChoice());
     if (!tagged_) {
         labelColumn_->setEnabled(!labelsFromColumns());  // the 0/1 columns are the labels
     }
     form_->setRowVisible(labelColumn_, !labelsFromColumns());
-    form_->setRowVisible(standardizeTargets_, task() == TaskKind::Regression);
-    form_->setRowVisible(thresholdRow_, task() == TaskKind::MultiLabel);
+    form_->setRowVisible(standardizeTargets_, view.usesStandardizedTargets());
+    form_->setRowVisible(thresholdRow_, view.usesThreshold());
     if (file_.isEmpty()) {
         return false;
     }
     const auto name = QFileInfo(file_).fileName();
     examples_.reset();
     labelSets_.reset();
-    if (tagged_ || task() == TaskKind::TokenClassification) {
+    if (tagged_ || view.readsTaggedWords()) {
         showError(!tagged_ ? tr("%1 is a table: token classification reads tagged words (a CoNLL "
                                 "file, JSON Lines of tokens and tags, or span JSON).")
                                  .arg(name)
-                  : task() != TaskKind::TokenClassification
+                  : !view.readsTaggedWords()
                       ? tr("%1 holds tagged words: only token classification reads it.").arg(name)
                       : QString());
         refreshProfile();
@@ -423,7 +429,7 @@ bool DatasetPage::setDataSpec(const DataSpec& spec, double validationFraction) {
         return hasData();
     }
     const bool fromColumns =
-        spec.task.kind == TaskKind::MultiLabel && !spec.task.labelColumns.empty();
+        taskView(spec.task.kind).usesLabelChoice() && !spec.task.labelColumns.empty();
     labelChoice_->setFromColumns(fromColumns);
     if (fromColumns) {
         if (const auto missing = labelChoice_->checkColumns(spec.task.labelColumns);
@@ -475,15 +481,16 @@ DataSpec DatasetPage::dataSpec() const {
     spec.trainFile = file_.toStdString();
     spec.columns = chosenColumns();
     spec.task.kind = task();
+    const auto& view = taskView(spec.task.kind);
     if (labelsFromColumns()) {
         spec.task.labelColumns = labelChoice_->checkedColumns();
         spec.columns.label.clear();  // not read: the job says so
-    } else if (spec.task.kind == TaskKind::MultiLabel) {
+    } else if (view.usesLabelChoice()) {
         spec.task.labelSeparator = std::string(1, labelSeparator());
     }
     spec.task.standardizeTargets =
-        spec.task.kind == TaskKind::Regression && standardizeTargets_->isChecked();
-    if (spec.task.kind == TaskKind::MultiLabel && thresholdFixed_->isChecked()) {
+        view.usesStandardizedTargets() && standardizeTargets_->isChecked();
+    if (view.usesThreshold() && thresholdFixed_->isChecked()) {
         spec.task.threshold = threshold_->value();
     }
     return spec;

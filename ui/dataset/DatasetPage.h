@@ -10,6 +10,7 @@
 
 #include "data/Dataset.h"
 #include "data/DatasetProfile.h"
+#include "data/LongText.h"
 #include "data/TaggedReader.h"
 #include "data/UnknownTokens.h"
 #include "task/TaskGuess.h"
@@ -73,7 +74,8 @@ public:
     /// Tokenizer for the length histogram (the chosen model's).
     void setTokenizer(std::shared_ptr<const Tokenizer> tokenizer);
     /// Max length and batch size for the padding estimates.
-    void setBatching(std::size_t maxLength, std::size_t batchSize);
+    void setBatching(std::size_t maxLength, std::size_t batchSize,
+                     const LongTextSpec& longText = {});
     /// The max length and batch size the padding estimates are for now.
     std::pair<std::size_t, std::size_t> batching() const { return {maxLength_, batchSize_}; }
 
@@ -208,7 +210,7 @@ private:
     std::optional<Profile> profiled_;  ///< read in the background, for the next refreshProfile
     int loadGeneration_ = 0;           ///< bumped by each background open and by Cancel
     QString fileBeforeLoading_;
-    TaskKind guessedTask_ = TaskKind::SingleLabel;
+    TaskKind guessedTask_ = allTaskKinds().front();
     QString guessReason_;  ///< why guessedTask_, translated
     std::optional<Table> preview_;
     std::optional<ExampleSet> examples_;
@@ -221,6 +223,7 @@ private:
     UnknownTokenShare unknown_;
     std::size_t maxLength_ = 128;
     std::size_t batchSize_ = 16;
+    LongTextSpec longText_;  ///< what the lengths' sentence says of texts over maxLength_
 
     QPushButton* openButton_;
     QWidget* loadRow_;  ///< what is being read, a busy bar and Cancel

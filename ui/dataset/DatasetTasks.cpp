@@ -24,6 +24,7 @@
 #include "dataset/DatasetPage.h"
 #include "dataset/LabelColumnsChoice.h"
 #include "dataset/TaskSummary.h"
+#include "task/TaskView.h"
 #include "task/multilabel/LabelSets.h"
 #include "task/regression/RegressionTargets.h"
 
@@ -31,8 +32,6 @@ namespace bert::ui {
 
 namespace {
 constexpr int kPreviewSentences = 200;
-constexpr std::size_t kTargetBins = 10;  // few enough that each bin names its edge
-constexpr int kLabelChars = 16;          // longer names are cut on the chart's axis
 
 // The reasons guessTask gives (task/TaskGuess.cpp), for lupdate: the page shows them translated.
 [[maybe_unused]] const char* const kGuessReasons[] = {
@@ -138,10 +137,11 @@ void DatasetPage::addTaskSettings() {
 }
 
 void DatasetPage::showTaskSettings(const TaskSpec& task) {
-    if (task.kind == TaskKind::Regression) {
+    const auto& view = taskView(task.kind);
+    if (view.usesStandardizedTargets()) {
         standardizeTargets_->setChecked(task.standardizeTargets);
     }
-    if (task.kind == TaskKind::MultiLabel) {
+    if (view.usesThreshold()) {
         (task.threshold ? thresholdFixed_ : thresholdTuned_)->setChecked(true);
         threshold_->setValue(task.threshold.value_or(threshold_->value()));
     }
@@ -179,7 +179,8 @@ void DatasetPage::setTaskGuess(const TaskGuess& guess) {
         task_->setCurrentIndex(task_->findData(int(guess.kind)));
     }
     QString reason = tr(guess.reason.c_str());
-    if (guess.kind == TaskKind::MultiLabel && preview_ && !guess.labelColumns.empty()) {
+    const bool labelChoice = taskView(guess.kind).usesLabelChoice();
+    if (labelChoice && preview_ && !guess.labelColumns.empty()) {
         labelChoice_->checkColumns(guess.labelColumns);
         labelChoice_->setFromColumns(true);
         QStringList names;
@@ -192,7 +193,7 @@ void DatasetPage::setTaskGuess(const TaskGuess& guess) {
             labelColumn_->setCurrentIndex(0);
         }
         reason = tr("%1: %2 hold only 0 and 1").arg(reason, names.join(QStringLiteral(", ")));
-    } else if (guess.kind == TaskKind::MultiLabel && preview_) {
+    } else if (labelChoice && preview_) {
         const auto column = preview_->columnIndex(chosenColumns().label);
         const auto separator = column ? guessLabelSeparator(*preview_, *column) : std::nullopt;
         labelChoice_->setSeparator(separator.value_or(';'));
@@ -221,7 +222,7 @@ void DatasetPage::labelChoiceChanged() {
 }
 
 bool DatasetPage::labelsFromColumns() const {
-    return task() == TaskKind::MultiLabel && labelChoice_->fromColumns();
+    return taskView(task()).usesLabelChoice() && labelChoice_->fromColumns();
 }
 
 TaskKind DatasetPage::task() const {
@@ -237,7 +238,7 @@ QString DatasetPage::summaryText() const {
 }
 
 bool DatasetPage::hasData() const {
-    return task() == TaskKind::TokenClassification
+    return taskView(task()).readsTaggedWords()
                ? tagged_.has_value() && errorLabel_->text().isEmpty()
                : examples_.has_value();
 }
@@ -253,134 +254,23 @@ void DatasetPage::readExamples() {
 }
 
 void DatasetPage::refreshTaskSummary() {
-    auto* chart = labelChart_->chart();
     taskTable_->hide();
-    const auto kind = task();
-    if (kind == TaskKind::TokenClassification && tagged_ && tagSummary_) {
-        const auto& summary = *tagSummary_;
-        QStringList types;
-        std::vector<std::size_t> counts;
-        std::size_t entities = 0;
-        for (const auto& type : summary.types) {
-            const auto found = summary.entityCounts.find(type);
-            types << QString::fromStdString(type).left(kLabelChars);
-            counts.push_back(found == summary.entityCounts.end() ? 0 : found->second);
-            entities += counts.back();
-        }
-        showCounts(chart, tr("Entities per type"), types, counts);
-        fillEntityCounts(taskTable_, summary);
-        taskTable_->show();
-        summaryLabel_->setText(tr("%1 sentences, %2 words, %3 entities of %4 types; tag scheme %5.")
-                                   .arg(summary.sentences)
-                                   .arg(summary.words)
-                                   .arg(entities)
-                                   .arg(summary.types.size())
-                                   .arg(QString::fromStdString(tagSchemeName(summary.scheme))));
-        return;
-    }
-    if (!examples_) {
-        return;
-    }
-    const auto& set = *examples_;
-    if (kind == TaskKind::MultiLabel && labelSets_) {
-        const auto& sets = *labelSets_;
-        const auto map = MultiLabelMap::fromLabelSets(sets, set.file);
-        const auto together = labelCoOccurrence(map, sets);
-        QStringList names;
-        std::vector<std::size_t> counts;
-        std::size_t labelsGiven = 0;
-        for (std::size_t i = 0; i < map.size(); ++i) {
-            names << QString::fromStdString(map.names()[i]).left(kLabelChars);
-            counts.push_back(static_cast<std::size_t>(together[i][i]));
-            labelsGiven += counts.back();
-        }
-        showCounts(chart, tr("Examples per label"), names, counts);
-        fillCoOccurrence(taskTable_, map, together);
-        taskTable_->setToolTip(tr("Label co-occurrence: examples that have both labels"));
-        taskTable_->show();
-        const auto unlabelled = static_cast<int>(
-            std::count_if(sets.begin(), sets.end(), [](const auto& s) { return s.empty(); }));
-        const double perExample =
-            set.examples.empty()
-                ? 0.0
-                : static_cast<double>(labelsGiven) / static_cast<double>(set.examples.size());
-        const bool fromColumns = labelsFromColumns();
-        summaryLabel_->setText(
-            (fromColumns
-                 ? tr("%n examples with %1 labels from their 0/1 columns, %2 labels per example "
-                      "on average.",
-                      nullptr, static_cast<int>(set.examples.size()))
-                       .arg(map.size())
-                       .arg(perExample, 0, 'f', 2)
-                 : tr("%n examples with %1 labels, %2 labels per example on average (separator "
-                      "“%3”).",
-                      nullptr, static_cast<int>(set.examples.size()))
-                       .arg(map.size())
-                       .arg(perExample, 0, 'f', 2)
-                       .arg(QLatin1Char(labelSeparator()))) +
-            (unlabelled > 0
-                 ? QLatin1Char(' ') + tr("%n with no label (kept: training reads them as "
-                                         "examples with none of the labels).",
-                                         nullptr, unlabelled)
-                 : QString()) +
-            QLatin1Char(' ') + tr("The table counts the examples that have both labels.") +
-            readingNotice(set, false));
-        if (map.size() < 2) {
-            showError(fromColumns ? tr("%1: only one of the chosen columns has any 1: a "
-                                       "multi-label task needs at least two labels.")
-                                        .arg(file_)
-                                  : tr("%1 has a single label: a multi-label task needs at least "
-                                       "two. Is the separator right?")
-                                        .arg(file_));
-        }
-        return;
-    }
-    if (kind == TaskKind::Regression) {
-        std::vector<double> targets;
-        for (const auto& example : set.examples) {
-            targets.push_back(parseTargetValue(example.label).value_or(0.0));  // checked on load
-        }
-        const auto histogram = histogramOf(targets, kTargetBins);
-        chart->setTitle(tr("Target histogram"));
-        showHistogram(chart, histogram.counts, histogram.low, histogram.width, 0,
-                      QString::fromStdString(dataSpec().columns.label));
-        const double mean = targets.empty() ? 0.0
-                                            : std::accumulate(targets.begin(), targets.end(), 0.0) /
-                                                  static_cast<double>(targets.size());
-        double squares = 0.0;
-        for (const auto target : targets) {
-            squares += (target - mean) * (target - mean);
-        }
-        const auto [low, high] = std::minmax_element(targets.begin(), targets.end());
-        summaryLabel_->setText(
-            tr("%n examples; target “%1” from %2 to %3, mean %4, standard deviation %5.", nullptr,
-               static_cast<int>(set.examples.size()))
-                .arg(QString::fromStdString(dataSpec().columns.label))
-                .arg(targets.empty() ? 0.0 : *low, 0, 'g', 6)
-                .arg(targets.empty() ? 0.0 : *high, 0, 'g', 6)
-                .arg(mean, 0, 'g', 6)
-                .arg(targets.empty() ? 0.0 : std::sqrt(squares / targets.size()), 0, 'g', 6) +
-            readingNotice(set, true));
-        return;
-    }
-    std::map<std::string, std::size_t> classes;
-    for (const auto& example : set.examples) {
-        ++classes[example.label];
-    }
-    QStringList names;
-    std::vector<std::size_t> counts;
-    for (const auto& [name, count] : classes) {
-        names << QString::fromStdString(name).left(kLabelChars);
-        counts.push_back(count);
-    }
-    showCounts(chart, tr("Label counts"), names, counts);
-    summaryLabel_->setText(
-        tr("%n examples in %1 classes.", nullptr, static_cast<int>(set.examples.size()))
-            .arg(classes.size()) +
-        readingNotice(set, true));
-    if (classes.size() < 2) {
-        showError(tr("%1 has a single class: a classifier needs at least two labels.").arg(file_));
-    }
+    DatasetSummaryParts parts;
+    parts.chart = labelChart_->chart();
+    parts.table = taskTable_;
+    parts.summary = summaryLabel_;
+    parts.examples = examples_ ? &*examples_ : nullptr;
+    parts.labelSets = labelSets_ ? &*labelSets_ : nullptr;
+    parts.tagSummary = tagged_ && tagSummary_ ? &*tagSummary_ : nullptr;
+    parts.labelsFromColumns = labelsFromColumns();
+    parts.separator = labelSeparator();
+    parts.labelColumn = QString::fromStdString(dataSpec().columns.label);
+    parts.file = file_;
+    parts.showError = [this](const QString& message) { showError(message); };
+    parts.readingNotice = [](const ExampleSet& set, bool labelRequired) {
+        return readingNotice(set, labelRequired);
+    };
+    taskView(task()).showSummary(parts);
 }
 
 }  // namespace bert::ui

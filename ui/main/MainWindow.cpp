@@ -23,6 +23,7 @@
 #include "io/Json.h"
 #include "runs/RunStore.h"
 #include "runs/RunsPage.h"
+#include "task/TaskView.h"
 #include "training/TechniquesPage.h"
 #include "training/TrainingPage.h"
 #include "tryit/TryItPage.h"
@@ -59,7 +60,7 @@ MainWindow::MainWindow(std::filesystem::path database, QWidget* parent)
     // The dataset's lengths feed the forecast; the techniques feed the padding estimates.
     auto syncDataset = [this] {
         const auto config = techniques_->config();
-        dataset_->setBatching(config.maxLength, config.batchSize);
+        dataset_->setBatching(config.maxLength, config.batchSize, config.longTextSpec());
         techniques_->setExampleLengths(dataset_->exampleLengths());
     };
     connect(techniques_, &TechniquesPage::modelChanged, this, [this, syncDataset] {
@@ -90,7 +91,7 @@ MainWindow::MainWindow(std::filesystem::path database, QWidget* parent)
     }
     connect(techniques_, &TechniquesPage::configChanged, this, [this] {
         const auto config = techniques_->config();
-        dataset_->setBatching(config.maxLength, config.batchSize);
+        dataset_->setBatching(config.maxLength, config.batchSize, config.longTextSpec());
         QSettings().setValue(QStringLiteral("training/last"),
                              QString::fromStdString(config.toJson().dump()));
         updatePlan();
@@ -218,7 +219,7 @@ void MainWindow::updatePlan() {
     }
     QStringList warnings;
     QString line;
-    if (dataset_->task() == TaskKind::SingleLabel) {
+    if (taskView(dataset_->task()).hasClasses()) {
         line = singleLabelPlan(warnings);
     } else {
         // The class checks are single-label's; the other tasks are split at random (the size

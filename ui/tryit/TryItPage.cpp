@@ -6,6 +6,7 @@
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
@@ -23,6 +24,7 @@
 #include "runs/RunStore.h"
 #include "runs/RunTask.h"
 #include "runs/TaskPrediction.h"
+#include "task/TaskView.h"
 #include "train/Metrics.h"
 #include "tryit/TryItResultView.h"
 
@@ -43,16 +45,9 @@ std::size_t maxLengthOfRun(const RunRecord& run) {
     return kTryItMaxLength;
 }
 
-/// What the combo box says of a run: its accuracy for single-label, else its task.
+/// What the combo box says of a run: as its task describes it (single-label: its accuracy).
 QString describeRun(const RunRecord& run) {
-    const auto kind = taskSettingsOfRun(run, {}).kind;
-    const auto name = QString::fromStdString(run.name);
-    return kind == TaskKind::SingleLabel
-               ? TryItPage::tr("run %1: %2 (accuracy %3)")
-                     .arg(run.id)
-                     .arg(name)
-                     .arg(run.bestAccuracy, 0, 'f', 3)
-               : TryItPage::tr("run %1: %2 (%3)").arg(run.id).arg(name, Names::task(kind));
+    return taskView(taskSettingsOfRun(run, {}).kind).describeRun(run);
 }
 }  // namespace
 
@@ -98,6 +93,13 @@ TryItPage::TryItPage(std::filesystem::path database, QWidget* parent)
     });
     text_ = new QPlainTextEdit(this);
     text_->setPlaceholderText(tr("Type or paste a text to classify…"));
+    pair_ = new QLineEdit(this);
+    pair_->setObjectName(QStringLiteral("tryItPair"));
+    pair_->setPlaceholderText(tr("Second text, for a model trained on pairs (optional)"));
+    pair_->setToolTip(
+        tr("A model trained on two texts (a question and its answer, say) reads "
+           "this one as the second, as `predict --pair` does; leave it empty for "
+           "a model trained on one text"));
     classify_ = new QPushButton(tr("C&lassify"), this);
     classify_->setToolTip(
         tr("What the model predicts for the text, as its task reads it (Ctrl+Return on this "
@@ -132,6 +134,12 @@ TryItPage::TryItPage(std::filesystem::path database, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(top);
     layout->addWidget(text_, 1);
+    auto* pairRow = new QHBoxLayout();
+    auto* pairLabel = new QLabel(tr("Second te&xt:"), this);
+    pairLabel->setBuddy(pair_);
+    pairRow->addWidget(pairLabel);
+    pairRow->addWidget(pair_, 1);
+    layout->addLayout(pairRow);
     layout->addWidget(classify_);
     layout->addWidget(error_);
     layout->addWidget(notes_);
@@ -255,7 +263,7 @@ void TryItPage::classify(const QString& text) {
     runAsync<Outcome>(
         this,
         [model, folder, runId, maxLength, key = chosenModelKey(), database = database_,
-         input = text.toStdString()]() mutable {
+         input = text.toStdString(), pair = pair_->text().toStdString()]() mutable {
             if (!model) {
                 model = std::make_shared<LoadedModel>();
                 model->bundle = loadModelFolder(folder);
@@ -297,8 +305,10 @@ void TryItPage::classify(const QString& text) {
             outcome.result.thresholdSource = model->thresholdSource;
             outcome.result.labels = model->bundle.config.labels;
             outcome.result.prediction =
-                predictTexts(model->settings, *model->bundle.model, *model->bundle.tokenizer,
-                             {input}, maxLength, 1, c10::Device(c10::kCPU))
+                predictTexts(
+                    model->settings, *model->bundle.model, *model->bundle.tokenizer, {input},
+                    maxLength, 1, c10::Device(c10::kCPU),
+                    pair.empty() ? std::vector<std::string>{} : std::vector<std::string>{pair})
                     .front();
             return outcome;
         },
@@ -330,18 +340,7 @@ void TryItPage::clearResult() {
 void TryItPage::showOutcome(const Outcome& outcome) {
     const auto& result = outcome.result;
     lastTask_ = result.settings.kind;
-    lastResult_.clear();
-    const auto& prediction = result.prediction;
-    if (lastTask_ == TaskKind::Regression) {
-        const auto target = result.labels.empty() ? std::string() : result.labels.front();
-        lastResult_.append({QString::fromStdString(target), prediction.value});
-    } else if (lastTask_ != TaskKind::TokenClassification) {
-        for (std::size_t l = 0; l < prediction.scores.size() && l < result.labels.size(); ++l) {
-            lastResult_.append({QString::fromStdString(result.labels[l]), prediction.scores[l]});
-        }
-        std::stable_sort(lastResult_.begin(), lastResult_.end(),
-                         [](const auto& a, const auto& b) { return a.second > b.second; });
-    }
+    lastResult_ = taskView(lastTask_).resultLines(result);
     // What the text itself calls for: it was cut, or the vocabulary cannot read it.
     QStringList notes;
     if (outcome.textTokens > outcome.maxLength) {
@@ -349,9 +348,7 @@ void TryItPage::showOutcome(const Outcome& outcome) {
                     "nothing after them (%3).")
                      .arg(outcome.maxLength)
                      .arg(outcome.textTokens)
-                     .arg(lastTask_ == TaskKind::TokenClassification
-                              ? tr("no entity is found past them")
-                              : tr("the rest did not count"));
+                     .arg(taskView(lastTask_).whatCuttingLoses());
     }
     if (outcome.unknown.warns()) {
         notes << tr("%1% of the text's tokens are unknown to the model's vocabulary (%2): it "

@@ -12,6 +12,7 @@
 QT_BEGIN_NAMESPACE
 class QComboBox;
 class QLabel;
+class QLineEdit;
 class QPlainTextEdit;
 class QPushButton;
 class QVBoxLayout;
@@ -94,11 +95,13 @@ private:
     std::shared_ptr<LoadedModel> model_;
     std::filesystem::path loadedFolder_;
     Probabilities lastResult_;
-    TaskKind lastTask_ = TaskKind::SingleLabel;
+    TaskKind lastTask_ = allTaskKinds().front();
     bool busy_ = false;
     bool userChose_ = false;  ///< the user chose a model: a finished run does not replace it
     QComboBox* source_;
     QPlainTextEdit* text_;
+    /// The second text, for a model trained on pairs (question and answer...): optional.
+    QLineEdit* pair_;
     QPushButton* classify_;
     QVBoxLayout* resultsArea_;
     QWidget* results_ = nullptr;  ///< the view of the result shown; replaced by the next

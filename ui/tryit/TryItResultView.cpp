@@ -15,6 +15,7 @@
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
+#include "task/TaskView.h"
 #include "tryit/FlowLayout.h"
 
 namespace bert::ui {
@@ -72,20 +73,7 @@ TryItResultView::TryItResultView(const TryItResult& result, QWidget* parent) : Q
     setObjectName(QStringLiteral("tryItResults"));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    switch (result.settings.kind) {
-        case TaskKind::SingleLabel:
-            showProbabilities(result);
-            break;
-        case TaskKind::MultiLabel:
-            showLabelChips(result);
-            break;
-        case TaskKind::Regression:
-            showValue(result);
-            break;
-        case TaskKind::TokenClassification:
-            showEntities(result);
-            break;
-    }
+    taskView(result.settings.kind).showResult(*this, result);
 }
 
 QColor TryItResultView::typeColour(int typeIndex) {

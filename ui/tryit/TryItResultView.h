@@ -26,7 +26,7 @@ struct TryItResult {
     TextPrediction prediction;
 };
 
-/// The view of one result, for its task (issue 29, point 6):
+/// The view of one result, as its task's view (ui/task/TaskView.h) composes it:
 ///  - single-label: a row per label, most likely first, with its probability as a bar;
 ///  - multi-label: a chip per label at or above the threshold (its probability on it), the
 ///    threshold said, and the other labels below, dimmed, with their probabilities;
@@ -46,7 +46,7 @@ public:
     /// The entity types of a token model's labels (B-PER, I-PER... give PER), sorted.
     static std::vector<std::string> entityTypes(const std::vector<std::string>& labels);
 
-private:
+    // What each task's view (ui/task/) builds its result from:
     void showProbabilities(const TryItResult& result);
     void showLabelChips(const TryItResult& result);
     void showValue(const TryItResult& result);

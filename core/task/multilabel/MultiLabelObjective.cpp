@@ -7,6 +7,7 @@
 #include <ATen/ATen.h>
 
 #include "data/Batch.h"
+#include "task/Task.h"
 #include "task/TaskMetricsJson.h"
 #include "task/TaskObjectiveKinds.h"
 #include "task/multilabel/MultiLabelMetrics.h"
@@ -67,7 +68,7 @@ public:
             perLabel[l]["label"] = labels_[l];
         }
         scores.report = {{"task", toString(TaskKind::MultiLabel)},
-                         {"main", "micro_f1"},
+                         {"main", std::string(multiLabelTask().headlineMetric())},
                          {"higher_is_better", true},
                          {"figures", json},
                          {"threshold", used},

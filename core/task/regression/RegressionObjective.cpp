@@ -4,6 +4,7 @@
 #include <ATen/ATen.h>
 
 #include "data/Batch.h"
+#include "task/Task.h"
 #include "task/TaskMetricsJson.h"
 #include "task/TaskObjectiveKinds.h"
 #include "task/regression/RegressionMetrics.h"
@@ -59,7 +60,7 @@ public:
         }
         TaskScores scores;
         scores.report = {{"task", toString(TaskKind::Regression)},
-                         {"main", "rmse"},
+                         {"main", std::string(regressionTask().headlineMetric())},
                          {"higher_is_better", false},
                          {"figures", reportJson},
                          {"undefined", undefined},

@@ -5,6 +5,7 @@
 #include <ATen/ATen.h>
 
 #include "data/Batch.h"
+#include "task/Task.h"
 #include "task/TaskMetricsJson.h"
 #include "task/TaskObjectiveKinds.h"
 #include "task/token/EntityMetrics.h"
@@ -77,7 +78,7 @@ public:
         // The figures, the per-type rows and the entity-type confusion (task/TaskMetricsJson.h).
         scores.report = toJson(report);
         scores.report["task"] = toString(TaskKind::TokenClassification);
-        scores.report["main"] = "entity_f1";
+        scores.report["main"] = std::string(tokenClassificationTask().headlineMetric());
         scores.report["higher_is_better"] = true;
         // How the text was cut into words, which predict must repeat (data/WordSplit.h).
         scores.report["word_split"] = toString(wordSplit_);
@@ -170,8 +171,9 @@ private:
 
 }  // namespace
 
-std::unique_ptr<TaskObjective> makeTokenObjective(const TrainingData& data, const ObjectiveOptions&,
-                                                  c10::Device) {
+std::unique_ptr<TaskObjective> makeTokenClassificationObjective(const TrainingData& data,
+                                                                const ObjectiveOptions&,
+                                                                c10::Device) {
     return std::make_unique<TokenObjective>(data);
 }
 

@@ -1,0 +1,32 @@
+#pragma once
+
+// One text's prediction as its task reads the model's outputs: what `bert-studio-cli predict`
+// prints and writes and what the studio's Try it shows (runs/TaskPrediction.h runs the model;
+// each task decides and formats, task/Task.h).
+
+#include <cstddef>
+#include <vector>
+
+#include "data/TaggedReader.h"
+#include "task/token/EntityText.h"
+
+namespace bert {
+
+/// A text's prediction; which fields are filled depends on the task.
+struct TextPrediction {
+    /// Single- and multi-label: a probability per label (softmax, or a sigmoid per label), in
+    /// the model's label order. Regression: the model's one output as trained (standardised when
+    /// the run standardised its target).
+    std::vector<double> scores;
+    /// Single-label: the most likely label's index. Multi-label: the indices of the labels whose
+    /// probability is at or above the threshold, in label order.
+    std::vector<std::size_t> chosen;
+    double value = 0.0;  ///< regression: the number in the target's units (scaling undone)
+    /// Token classification: the text's words (task/token/TextWords.h) with their predicted tags
+    /// ("O" for a word past the max length).
+    TaggedSentence words;
+    /// Token classification: the entities of those tags, placed in the text as typed.
+    std::vector<TextEntity> entities;
+};
+
+}  // namespace bert

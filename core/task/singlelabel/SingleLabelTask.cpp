@@ -1,0 +1,114 @@
+// Single-label classification: one label per text or pair, a softmax over the classes.
+#include <algorithm>
+
+#include "data/LabelCheck.h"
+#include "task/Task.h"
+#include "task/TaskKinds.h"
+
+namespace bert {
+
+namespace {
+
+class SingleLabelTask final : public Task {
+public:
+    TaskKind kind() const override { return TaskKind::SingleLabel; }
+    std::string_view id() const override { return "single-label"; }
+    std::string_view problemType() const override { return "single_label_classification"; }
+    std::string_view description() const override {
+        return "single-label classification (one label per text)";
+    }
+    std::string_view headlineMetric() const override { return "accuracy"; }
+
+    TrainingData prepareData(const DataRequest& request) const override {
+        return prepareSingleLabelData(request);
+    }
+    bool skipsUnlabelledRows() const override { return true; }
+    std::vector<std::string> dataWarnings(const TrainingData& data) const override {
+        std::vector<std::pair<std::string, std::size_t>> classes;
+        for (const auto& name : data.labels.names) {
+            classes.emplace_back(name, 0);
+        }
+        for (const auto* set : {&data.train, &data.validation}) {
+            for (const auto label : set->labels) {
+                ++classes[static_cast<std::size_t>(label)].second;
+            }
+        }
+        return classes.empty() ? std::vector<std::string>{} : labelWarnings(classes);
+    }
+
+    void decide(TextPrediction& prediction, const TaskSettings& /*settings*/) const override {
+        const auto& p = prediction.scores;
+        prediction.chosen = {
+            static_cast<std::size_t>(std::max_element(p.begin(), p.end()) - p.begin())};
+    }
+    nlohmann::json predictionJson(const TextPrediction& prediction,
+                                  const PredictionContext& context) const override {
+        return {{"label", context.labels[prediction.chosen.front()]},
+                {"probabilities", probabilitiesByLabel(prediction.scores, context.labels)}};
+    }
+    std::string predictionLine(const TextPrediction& prediction,
+                               const PredictionContext& context) const override {
+        std::string line = context.labels[prediction.chosen.front()] + "\t";
+        for (std::size_t l = 0; l < context.labels.size(); ++l) {
+            line += (l ? "  " : "") + context.labels[l] + ' ' + fixedNumber(prediction.scores[l]);
+        }
+        return line;
+    }
+    std::string scoreAgainst(const std::vector<TextPrediction>& predictions,
+                             const std::vector<std::string>& expected,
+                             const PredictionContext& context) const override {
+        if (expected.empty() || predictions.empty()) {
+            return {};
+        }
+        std::size_t right = 0;
+        for (std::size_t i = 0; i < predictions.size(); ++i) {
+            right += context.labels[predictions[i].chosen.front()] == expected[i] ? 1 : 0;
+        }
+        const auto n = predictions.size();
+        return "; accuracy " + fixedNumber(static_cast<double>(right) / static_cast<double>(n)) +
+               " (" + std::to_string(right) + "/" + std::to_string(n) + ")";
+    }
+    std::string_view predictionDescription() const override {
+        return "the most likely label and every label's probability (a softmax)";
+    }
+    std::string pythonReading(bool onnx, const PredictionContext& context) const override {
+        return sequenceLogitsPython(onnx, context.settings) +
+               (onnx ? "exp = np.exp(logits - logits.max(-1, keepdims=True))\n"
+                       "probabilities = (exp / exp.sum(-1, keepdims=True)).tolist()\n"
+                     : "probabilities = logits.softmax(-1).tolist()\n") +
+               R"PY(for text, p in zip(texts, probabilities):
+    print(json.dumps({"text": text, "label": labels[p.index(max(p))],
+                      "probabilities": {labels[i]: p[i] for i in range(len(p))}},
+                     ensure_ascii=False))
+)PY";
+    }
+
+protected:
+    std::string outputPredicted(const TextPrediction& prediction,
+                                const PredictionContext& context) const override {
+        return context.labels[prediction.chosen.front()];
+    }
+    std::string extraHeader(const std::vector<std::string>& labels) const override {
+        std::string header;
+        for (const auto& label : labels) {
+            header += "," + csvField("p_" + label);
+        }
+        return header;
+    }
+    std::string extraColumns(const TextPrediction& prediction) const override {
+        std::string columns;
+        for (const auto value : prediction.scores) {
+            columns += "," + fixedNumber(value);
+        }
+        return columns;
+    }
+};
+
+}  // namespace
+
+const Task& singleLabelTask() {
+    static const SingleLabelTask task;
+    return task;
+}
+
+}  // namespace bert

@@ -1412,6 +1412,18 @@
         <source>At max length %1 and batch %2, padding would be %3 of the tokens with fixed padding, %4 with dynamic padding, %5 with length-grouped batches; unpadded batches compute none of it.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Long texts: at max length %1 a window holds %2 tokens of text; the %3 must be smaller. Training would refuse it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>window stride</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>head tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>bert::ui::HelpDialog</name>

@@ -1402,6 +1402,18 @@
         <source>At max length %1 and batch %2, padding would be %3 of the tokens with fixed padding, %4 with dynamic padding, %5 with length-grouped batches; unpadded batches compute none of it.</source>
         <translation>在最大长度 %1、批大小 %2 下，填充词元占比：固定填充 %3，动态填充 %4，按长度分组的批次 %5；不填充的批次完全不计算填充。</translation>
     </message>
+    <message>
+        <source>Long texts: at max length %1 a window holds %2 tokens of text; the %3 must be smaller. Training would refuse it.</source>
+        <translation>长文本：最大长度为 %1 时，一个窗口可容纳 %2 个文本词元；%3必须小于它，否则训练会拒绝。</translation>
+    </message>
+    <message>
+        <source>window stride</source>
+        <translation>窗口步幅</translation>
+    </message>
+    <message>
+        <source>head tokens</source>
+        <translation>开头词元数</translation>
+    </message>
 </context>
 <context>
     <name>bert::ui::HelpDialog</name>

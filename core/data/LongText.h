@@ -33,8 +33,8 @@ enum class WindowPooling {
 
 struct LongTextSpec {
     LongTextMode mode = LongTextMode::Truncate;
-    std::size_t headTokens = 128;  ///< head+tail: tokens kept from the start
-    std::size_t stride = 128;      ///< windows: tokens each window shares with the one before
+    std::size_t headTokens = 32;  ///< head+tail: tokens kept from the start
+    std::size_t stride = 32;      ///< windows: tokens each window shares with the one before
     WindowPooling pooling = WindowPooling::Task;
 
     bool windows() const { return mode == LongTextMode::Windows; }

@@ -65,10 +65,12 @@ struct TrainingConfig {
     bool groupByLength = false;       ///< length-grouped batching (megabatches)
     bool shuffle = true;              ///< a seeded order each epoch; off: the file's order
     double validationFraction = 0.2;  ///< stratified split when no validation file is given
-    /// Texts longer than maxLength (data/LongText.h): truncated, head+tail, or windows.
+    /// Texts longer than maxLength (data/LongText.h): truncated, head+tail, or windows. The
+    /// head and the stride default to 32, a quarter of the default max length's text: both
+    /// must be smaller than a window's text tokens (128 at max length 128 was refused).
     LongTextMode longText = LongTextMode::Truncate;
-    std::size_t headTokens = 128;    ///< head+tail: tokens kept from the start
-    std::size_t windowStride = 128;  ///< windows: tokens a window shares with the one before
+    std::size_t headTokens = 32;    ///< head+tail: tokens kept from the start
+    std::size_t windowStride = 32;  ///< windows: tokens a window shares with the one before
     WindowPooling windowPooling = WindowPooling::Task;
     // ---- batch ----
     std::size_t batchSize = 16;         ///< micro-batch: examples per forward/backward

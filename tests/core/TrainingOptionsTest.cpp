@@ -58,7 +58,7 @@ TrainingConfig everyOptionChanged() {
     c.logEverySteps = 10;
     c.longText = LongTextMode::Windows;
     c.headTokens = 64;
-    c.windowStride = 32;
+    c.windowStride = 16;
     c.windowPooling = WindowPooling::Max;
     return c;
 }

@@ -81,6 +81,18 @@ TEST_F(DatasetChecks, TheLongTextStrategyChosenInTheFormIsSaidOnTheDatasetTab) {
     // Not "truncated" as well: they are not (it said both).
     EXPECT_FALSE(lengths->text().contains(QStringLiteral("truncated")))
         << lengths->text().toStdString();
+    // A stride training would refuse is said before a run starts (not a nonsense count).
+    config.longText = LongTextMode::Windows;
+    config.windowStride = 6;  // a window of 8 holds 6 text tokens
+    setConfig(config);
+    ASSERT_TRUE(waitUntil([&] { return lengths->text().contains(QStringLiteral("refuse")); },
+                          10000))
+        << lengths->text().toStdString();
+    EXPECT_TRUE(lengths->text().contains(
+        QStringLiteral("a window holds 6 tokens of text; the window stride must be smaller")))
+        << lengths->text().toStdString();
+    config.windowStride = 4;
+    setConfig(config);
     // With BERT_STUDIO_SCREENSHOTS=<folder>, both tabs as a user sees them (for docs/).
     if (const char* folder = std::getenv("BERT_STUDIO_SCREENSHOTS"); folder && *folder) {
         window_->resize(1100, 800);

@@ -104,8 +104,20 @@ void DatasetPage::refreshProfile() {
     // What the training form's long-text strategy makes of the texts over the max length.
     const auto share = static_cast<double>(truncated) /
                        static_cast<double>(std::max<std::size_t>(1, lengths_.size()));
-    if (longText_.windows() && !tagged_) {
-        const auto shape = templateShapeOf(*tokenizer_);
+    const auto shape = templateShapeOf(*tokenizer_);
+    const auto room = maxLength_ > shape.total() ? maxLength_ - shape.total() : 0;
+    const bool cannotCut =
+        (longText_.windows() && longText_.stride >= room) ||
+        (longText_.mode == LongTextMode::HeadTail && longText_.headTokens >= room);
+    if (cannotCut && !tagged_) {
+        // Training would refuse it (data/LongText.h, checkLongTextSpec): said before it starts.
+        padding += QLatin1Char(' ') +
+                   tr("Long texts: at max length %1 a window holds %2 tokens of text; the %3 "
+                      "must be smaller. Training would refuse it.")
+                       .arg(maxLength_)
+                       .arg(room)
+                       .arg(longText_.windows() ? tr("window stride") : tr("head tokens"));
+    } else if (longText_.windows() && !tagged_) {
         std::size_t windows = 0;
         for (const auto length : lengths_) {
             windows += windowCount(length, maxLength_, longText_, shape);

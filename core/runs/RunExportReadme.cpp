@@ -1,7 +1,5 @@
 #include "runs/RunExportReadme.h"
 
-#include <cstdio>
-
 #include <nlohmann/json.hpp>
 
 #include "runs/RunCompare.h"
@@ -11,19 +9,6 @@
 namespace bert {
 
 namespace {
-
-std::string replaced(std::string text, const std::string& from, const std::string& to) {
-    for (auto at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
-        text.replace(at, from.size(), to);
-    }
-    return text;
-}
-
-std::string number(double value, const char* format = "%.4f") {
-    char text[48];
-    std::snprintf(text, sizeof text, format, value);
-    return text;
-}
 
 // ---- the Python examples: header, then the task's reading of the outputs ---------------------
 
@@ -62,17 +47,17 @@ std::string pythonExample(const ExportReadmeInputs& inputs) {
     const bool onnx = inputs.format == ExportFormat::Onnx;
     const auto& task = taskOf(inputs.settings.kind);
     std::string code = onnx ? kOnnxHeader : kTransformersHeader;
-    code = replaced(code, "AUTO_CLASS", task.autoClassName());
+    code = replacedAll(code, "AUTO_CLASS", task.autoClassName());
     code += task.pythonReading(onnx, {inputs.run->labels, inputs.settings});
     // A Python tuple: ("input_ids", "attention_mask"), or ("input_ids", ) for one.
     std::string names;
     for (const auto& name : inputs.onnxInputs) {
         names += (names.empty() ? "" : ", ") + nlohmann::json(name).dump();
     }
-    code = replaced(code, "INPUTS", "(" + names + (inputs.onnxInputs.size() == 1 ? ", )" : ")"));
-    code = replaced(code, "TEXTS", kReadmeTextsLine);
+    code = replacedAll(code, "INPUTS", "(" + names + (inputs.onnxInputs.size() == 1 ? ", )" : ")"));
+    code = replacedAll(code, "TEXTS", kReadmeTextsLine);
     // A JSON string is a Python string literal too (the folder's quotes, backslashes, accents).
-    return replaced(code, "FOLDER", nlohmann::json(inputs.folder.string()).dump());
+    return replacedAll(code, "FOLDER", nlohmann::json(inputs.folder.string()).dump());
 }
 
 }  // namespace
@@ -91,7 +76,8 @@ std::string exportReadme(const ExportReadmeInputs& inputs) {
     // Judged by the task's own metric: a regression run's best is its lowest RMSE, not an
     // accuracy it never had.
     if (const auto best = bestTaskMetric(*inputs.evaluations)) {
-        readme += "- Best validation " + figureName(best->metric) + ": " + number(best->value) +
+        readme += "- Best validation " + figureName(best->metric) + ": " +
+                  fixedNumber(best->value) +
                   (best->higherIsBetter ? " (higher is better)" : " (lower is better)") + "\n";
     } else {
         readme += "- Not evaluated on validation data\n";

@@ -176,8 +176,6 @@ nlohmann::json probabilitiesByLabel(const std::vector<double>& scores,
     return probabilities;
 }
 
-namespace {
-
 std::string replacedAll(std::string text, const std::string& from, const std::string& to) {
     for (auto at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
         text.replace(at, from.size(), to);
@@ -185,7 +183,21 @@ std::string replacedAll(std::string text, const std::string& from, const std::st
     return text;
 }
 
-}  // namespace
+std::string probabilityHeader(const std::vector<std::string>& labels) {
+    std::string header;
+    for (const auto& label : labels) {
+        header += "," + csvField("p_" + label);
+    }
+    return header;
+}
+
+std::string probabilityColumns(const TextPrediction& prediction) {
+    std::string columns;
+    for (const auto value : prediction.scores) {
+        columns += "," + fixedNumber(value);
+    }
+    return columns;
+}
 
 std::string sequenceLogitsPython(bool onnx, const TaskSettings& settings) {
     const auto& longText = settings.longText;

@@ -154,6 +154,13 @@ std::string fixedNumber(double value, const char* format = "%.4f");
 /// {"label a": p, ...}: a probability per label, by name.
 nlohmann::json probabilitiesByLabel(const std::vector<double>& scores,
                                     const std::vector<std::string>& labels);
+/// predict --output's probability columns: ",p_ham,p_spam" for the labels, ",0.0100,0.9900" for
+/// a prediction's scores (single- and multi-label).
+std::string probabilityHeader(const std::vector<std::string>& labels);
+std::string probabilityColumns(const TextPrediction& prediction);
+/// text with every from replaced by to (the README's placeholders).
+std::string replacedAll(std::string text, const std::string& from, const std::string& to);
+
 /// The README example's Python that puts the texts through a sequence model as the run made
 /// them fit its max length (the exported tokenizer_config.json's model_max_length): truncated,
 /// head+tail, or windows (transformers' overflowing tokens with the run's stride) whose logits

@@ -85,8 +85,8 @@ TEST_F(DatasetChecks, TheLongTextStrategyChosenInTheFormIsSaidOnTheDatasetTab) {
     config.longText = LongTextMode::Windows;
     config.windowStride = 6;  // a window of 8 holds 6 text tokens
     setConfig(config);
-    ASSERT_TRUE(waitUntil([&] { return lengths->text().contains(QStringLiteral("refuse")); },
-                          10000))
+    ASSERT_TRUE(
+        waitUntil([&] { return lengths->text().contains(QStringLiteral("refuse")); }, 10000))
         << lengths->text().toStdString();
     EXPECT_TRUE(lengths->text().contains(
         QStringLiteral("a window holds 6 tokens of text; the window stride must be smaller")))

@@ -89,18 +89,10 @@ protected:
         return context.labels[prediction.chosen.front()];
     }
     std::string extraHeader(const std::vector<std::string>& labels) const override {
-        std::string header;
-        for (const auto& label : labels) {
-            header += "," + csvField("p_" + label);
-        }
-        return header;
+        return probabilityHeader(labels);
     }
     std::string extraColumns(const TextPrediction& prediction) const override {
-        std::string columns;
-        for (const auto value : prediction.scores) {
-            columns += "," + fixedNumber(value);
-        }
-        return columns;
+        return probabilityColumns(prediction);
     }
 };
 

@@ -61,6 +61,10 @@ struct ActivationShape {
     /// logits and the loss's tensors not included. 0 for a sequence head, whose one row per
     /// sequence is negligible beside the layers.
     std::int64_t headBytesPerToken = 0;
+    /// Bytes per head and query-key pair of an additive mask each layer makes for itself and
+    /// CUDA's attention keeps for backward (MPNet's relative position bias joined with the
+    /// padding mask); 0: the layers share the padding mask (model/Attention.cpp).
+    std::int64_t attentionBiasBytes = 0;
 };
 
 /// A config.json key and the EncoderConfig field it fills (same meaning, the family's name).

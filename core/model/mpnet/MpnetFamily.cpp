@@ -90,8 +90,8 @@ ActivationShape mpnetActivations(const EncoderConfig& m, const ActivationContext
     }
     // Every layer's attention takes the relative position bias with the padding mask as one
     // additive mask, G x heads x S x S in the attention's dtype: CUDA's memory-efficient kernel
-    // keeps it for backward (and the bias's gradient of the same size is made there); the CPU
-    // forms and drops it layer by layer.
+    // keeps each layer's for backward; the CPU's math path adds it to the scores and keeps
+    // nothing of it (train/MemoryForecast.cpp, EvaluationForecast.cpp).
     shape.attentionBiasBytes = context.autocast ? 2 : 4;
     return shape;
 }

@@ -76,7 +76,11 @@ at::Tensor attendLayout(const at::Tensor& q, const at::Tensor& k, const at::Tens
     }
     auto attend = [&](const AttentionGroup& group, const at::Tensor& gq, const at::Tensor& gk,
                       const at::Tensor& gv) {
-        const auto mask = sharedAdditiveMask(group, shape.halfWindow, q.scalar_type(), q.device());
+        auto mask = sharedAdditiveMask(group, shape.halfWindow, q.scalar_type(), q.device());
+        if (shape.bias) {
+            const auto bias = shape.bias(group.length).to(q.scalar_type());
+            mask = mask.defined() ? bias + mask : bias;
+        }
         return dotProductAttention(gq, gk, gv, mask, shape.dropout, training, group.sequences,
                                    seed);
     };

@@ -5,6 +5,7 @@
 // q, k, v and the context is the same for all.
 
 #include <cstdint>
+#include <functional>
 
 #include <ATen/core/Tensor.h>
 
@@ -26,6 +27,13 @@ struct AttentionShape {
     double dropout = 0.0;  ///< on the attention probabilities, in training
     /// Local attention: each query sees keys within this distance; 0: every key (global).
     std::int64_t halfWindow = 0;
+    /// An additive bias on the scores of a group padded to length S: [1, heads, S, S] (any
+    /// dtype; it is cast to the attention's), the same for every sequence of the group, whose
+    /// rows in the group's grid are its positions 0 .. S-1 (MPNet's relative position bias, made
+    /// by each layer from the shared table so that its gradient reaches the table whatever runs
+    /// the layer). It joins the padding mask as one [G, heads, S, S] additive mask, which
+    /// scaled_dot_product_attention takes as it is. Empty: none.
+    std::function<at::Tensor(std::int64_t length)> bias{};
 };
 
 /// The context of q, k, v ([B, S, heads x head_dim] padded or [T, heads x head_dim] packed, as

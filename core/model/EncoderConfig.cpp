@@ -45,6 +45,7 @@ constexpr SizeLimit kSizeLimits[] = {
     {&EncoderConfig::typeVocabSize, 0, 1'024},
     {&EncoderConfig::embeddingSize, 0, 32'768},
     {&EncoderConfig::localAttention, 0, 1'048'576},
+    {&EncoderConfig::relativeAttentionNumBuckets, 1, 65'536},
 };
 constexpr std::int64_t kMaxLabels = 100'000;
 

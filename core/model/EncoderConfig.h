@@ -1,12 +1,12 @@
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 namespace bert {
 
@@ -84,6 +84,10 @@ struct EncoderConfig {
     double localRopeTheta = 0.0;        ///< and of the local ones
     double initializerCutoffFactor = 2.0;
 
+    // MPNet: rows of the relative position bias table (encoder.relative_attention_bias), one per
+    // bucket of query-key distance. transformers buckets into 32 whatever this says.
+    std::int64_t relativeAttentionNumBuckets = 32;
+
     /// Label names in id order (id2label). Two generic labels when config.json has none. For a
     /// token head: the tags (B-PER, I-PER, O, ...); for regression: one name per output.
     std::vector<std::string> labels = {"LABEL_0", "LABEL_1"};
@@ -101,8 +105,7 @@ struct EncoderConfig {
     /// model_type that no family implements is refused with the supported ones listed.
     static EncoderConfig fromFile(const std::filesystem::path& file);
     /// Validates a parsed config; `source` names the file in error messages.
-    static EncoderConfig fromJson(const nlohmann::json& json,
-                                  const std::filesystem::path& source);
+    static EncoderConfig fromJson(const nlohmann::json& json, const std::filesystem::path& source);
     /// From-scratch BERT presets: "tiny", "mini", "small", "base" (Turc et al. 2019 sizes).
     static EncoderConfig preset(const std::string& name, std::int64_t vocabSize = 30522);
     static std::vector<std::string> presetNames();

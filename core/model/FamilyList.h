@@ -17,4 +17,5 @@
     FAMILY(roberta)                  \
     FAMILY(distilBert)               \
     FAMILY(electra)                  \
-    FAMILY(modernBert)
+    FAMILY(modernBert)               \
+    FAMILY(mpnet)

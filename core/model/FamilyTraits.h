@@ -61,6 +61,12 @@ struct ActivationShape {
     /// logits and the loss's tensors not included. 0 for a sequence head, whose one row per
     /// sequence is negligible beside the layers.
     std::int64_t headBytesPerToken = 0;
+    /// Bytes per head and query-key pair of an additive mask each layer makes for itself
+    /// (MPNet's relative position bias joined to the padding mask, in the attention's dtype):
+    /// CUDA's memory-efficient kernel keeps every layer's for backward, the CPU's math path
+    /// none; evaluation on CUDA holds one at a time (on the CPU the score maps counted hold
+    /// it). 0: the layers share the padding mask (model/Attention.cpp).
+    std::int64_t attentionBiasBytes = 0;
 };
 
 /// A config.json key and the EncoderConfig field it fills (same meaning, the family's name).

@@ -114,7 +114,11 @@ MemoryBreakdown forecastMemory(const EncoderConfig& model, const TrainingConfig&
     // log-sum-exp per query and head.
     const std::int64_t attentionMaps =
         cuda ? tokens * heads * kFloatBytes : heads * attentionPairs * shape.attentionMapBytes;
-    const std::int64_t layerActivations = tokens * shape.layerBytesPerToken + attentionMaps;
+    // MPNet: each layer's own additive mask (its relative position bias), which CUDA's kernel
+    // keeps for backward.
+    const std::int64_t biasMask = cuda ? heads * attentionPairs * shape.attentionBiasBytes : 0;
+    const std::int64_t layerActivations =
+        tokens * shape.layerBytesPerToken + attentionMaps + biasMask;
     // CUDA: a sliding window's additive mask, G x S x S in the attention's dtype per group, is
     // made once per micro-batch and kept for backward by every local layer, which share it
     // (model/Attention.cpp). (The CPU's math path counts its masks in attentionMapBytes.)

@@ -148,10 +148,16 @@ EncoderConfig familyConfig(const std::string& modelType, std::int64_t layers, st
                      {"intermediate_size", 2 * hidden},
                      {"hidden_dropout_prob", dropout},
                      {"attention_probs_dropout_prob", dropout},
-                     // RoBERTa's positions start after the padding id.
-                     {"max_position_embeddings", modelType == "roberta" ? 514 : 512}});
+                     // RoBERTa's and MPNet's positions start after the padding id.
+                     {"max_position_embeddings",
+                      modelType == "roberta" || modelType == "mpnet" ? 514 : 512}});
         if (modelType == "roberta") {
             json["type_vocab_size"] = 1;
+        }
+        if (modelType == "mpnet") {
+            // MPNetEmbeddings fix the padding index at 1 (tinyVocabulary's [UNK]; the batches
+            // pad with [PAD], 0, past each sequence's real tokens, where no position is read).
+            json["pad_token_id"] = 1;
         }
         if (modelType == "electra") {
             json["embedding_size"] = hidden / 2;

@@ -38,8 +38,9 @@ const std::vector<std::string>& familyModelTypes();
 
 /// A small configuration of modelType's family, made from a config.json in the family's own
 /// keys (so each family's reading runs): layers x hidden with heads, intermediate 2 x hidden
-/// (ModernBERT 1.5x), every dropout as given, padding id 0 (tinyVocabulary's [PAD]), ELECTRA's
-/// embeddings half as wide, ModernBERT's local window 16 on two layers of three.
+/// (ModernBERT 1.5x), every dropout as given, padding id 0 (tinyVocabulary's [PAD]; MPNet 1, fixed
+/// by transformers), ELECTRA's embeddings half as wide, ModernBERT's local window 16 on two layers
+/// of three.
 EncoderConfig familyConfig(const std::string& modelType, std::int64_t layers, std::int64_t hidden,
                            std::int64_t heads, double dropout,
                            const std::vector<std::string>& labels = {"neg", "pos"},

@@ -21,16 +21,23 @@ namespace bert {
 namespace {
 
 // Parameters Trainer leaves undecayed, found by what they are rather than by name: every
-// parameter of a LayerNorm module (torch's or ModernBERT's bias-optional one) and every bias.
+// parameter of a LayerNorm module (torch's or ModernBERT's bias-optional one), every bias, and
+// MPNet's relative position bias table (an embedding, which Trainer's "bias" pattern finds in
+// its name, encoder.relative_attention_bias: FamilyParity checks that against Trainer itself).
 std::set<std::string> normAndBiasParameters(const ModelBundle& bundle) {
     std::set<std::string> names;
+    const std::string relativeBias = "relative_attention_bias";
     for (const auto& module : bundle.model->named_modules()) {
-        const bool isNorm = module.value()->as<torch::nn::LayerNorm>() != nullptr ||
-                            module.value()->as<ModernBertNorm>() != nullptr;
+        const bool undecayedModule =
+            module.value()->as<torch::nn::LayerNorm>() != nullptr ||
+            module.value()->as<ModernBertNorm>() != nullptr ||
+            (module.key().size() >= relativeBias.size() &&
+             module.key().compare(module.key().size() - relativeBias.size(), relativeBias.size(),
+                                  relativeBias) == 0);
         for (const auto& parameter : module.value()->named_parameters(/*recurse=*/false)) {
             const auto name =
                 module.key().empty() ? parameter.key() : module.key() + "." + parameter.key();
-            if (isNorm || parameter.key() == "bias") {
+            if (undecayedModule || parameter.key() == "bias") {
                 names.insert(name);
             }
         }

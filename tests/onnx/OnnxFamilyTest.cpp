@@ -1,7 +1,7 @@
 // ONNX export of every family (issue 28), checked by ONNX Runtime against our own engine: random
 // small models built here (BERT, RoBERTa, XLM-RoBERTa, CamemBERT, DistilBERT, ELECTRA with a
 // narrower embedding, ModernBERT with [CLS] pooling and no biases, and with mean pooling and
-// every bias), every weight perturbed so that no LayerNorm or bias sits at 1 or 0, run on padded
+// every bias, MPNet with its relative position bias), every weight perturbed so that no LayerNorm or bias sits at 1 or 0, run on padded
 // batches of varied lengths (past ModernBERT's small local window), and on a second, shorter
 // batch through the same file (dynamic axes):
 //  - logits within 1e-5 of SequenceClassifier::forward with ONNX Runtime's basic optimisations,
@@ -103,6 +103,12 @@ std::vector<FamilyCase> familyCases() {
                        {"mlp_bias", true},
                        {"classifier_bias", true},
                        {"hidden_activation", "gelu_pytorch_tanh"}}),
+         false, withoutTypes},
+        {"mpnet",
+         with(bertish, {{"model_type", "mpnet"},
+                        {"max_position_embeddings", 514},
+                        {"pad_token_id", 1},
+                        {"layer_norm_eps", 1e-5}}),
          false, withoutTypes},
     };
 }

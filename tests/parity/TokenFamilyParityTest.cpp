@@ -2,7 +2,7 @@
 // same weights (issue 29, point 4): random small models that transformers itself creates
 // (tests/parity/token_families.py: families.py's cases, BERT, RoBERTa, XLM-RoBERTa, CamemBERT,
 // DistilBERT, ELECTRA, ModernBERT with biases on and off and with texts past its default local
-// window), every parameter perturbed, plus a multi-label and a regression sequence classifier:
+// window, MPNet with texts short and past its relative buckets' 128), every parameter perturbed, plus a multi-label and a regression sequence classifier:
 //  - every weight of the file loads (bert.* without bert.pooler.*, classifier.*), nothing is
 //    left over, and the head, the tags and problem_type come from config.json;
 //  - eval logits within 1e-5 on every real token of padded batches of single sequences and of
@@ -66,7 +66,7 @@ public:
 
 TEST_F(TokenFamilyParity, EveryFamilysTokenClassifierLoadsWholeAndGivesTransformersLogits) {
     const auto folders = caseFolders();
-    ASSERT_EQ(folders.size(), 11U);  // 9 token classifiers, a multi-label and a regression
+    ASSERT_EQ(folders.size(), 13U);  // 11 token classifiers, a multi-label and a regression
     for (const auto& folder : folders) {
         const auto name = folder.filename().string();
         SCOPED_TRACE(name);

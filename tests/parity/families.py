@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Reference outputs of every encoder family for tests/parity/FamilyParityTest.cpp.
 
-Builds a small random model of each family with transformers' own classes (nothing is
-downloaded), perturbs every parameter so that LayerNorms and biases are not at their defaults,
+Builds a small random model of each family (BERT, RoBERTa, XLM-RoBERTa, CamemBERT, DistilBERT,
+ELECTRA, ModernBERT, MPNet) with transformers' own classes (nothing is downloaded), perturbs every parameter so that LayerNorms and biases are not at their defaults,
 saves it with save_pretrained beside MiniLM's vocab.txt (the ids are random: the tokenizer only
 has to load), and writes the eval-mode logits of padded batches of single sequences and of pairs,
 and the names of the parameters transformers' Trainer applies weight decay to (case.json).
@@ -45,7 +45,7 @@ def common(num_labels=3):
 
 def cases():
     from transformers import (BertConfig, CamembertConfig, DistilBertConfig, ElectraConfig,
-                              ModernBertConfig, RobertaConfig, XLMRobertaConfig)
+                              ModernBertConfig, MPNetConfig, RobertaConfig, XLMRobertaConfig)
 
     bertish = dict(vocab_size=VOCAB, hidden_size=64, num_hidden_layers=2, num_attention_heads=4,
                    intermediate_size=128, **common())
@@ -55,6 +55,11 @@ def cases():
                   num_attention_heads=4, pad_token_id=0, bos_token_id=2, eos_token_id=3,
                   cls_token_id=2, sep_token_id=3, local_attention=16, max_position_embeddings=512,
                   **common())
+    # MPNet: padding index 1, positions after it; its relative position bias buckets distances
+    # exactly below 8, logarithmically up to 128, and clamps the rest (the long case).
+    mpnet = dict(vocab_size=VOCAB, hidden_size=64, num_hidden_layers=2, num_attention_heads=4,
+                 intermediate_size=128, max_position_embeddings=514, layer_norm_eps=1e-5,
+                 **common())
     return [
         # name, config, pad id, whether pairs carry token types, lengths
         ("bert", BertConfig(**bertish, hidden_act="gelu"), 0, True, SHORT_LENGTHS),
@@ -76,6 +81,8 @@ def cases():
         ("modernbert-long-legacy",
          ModernBertConfig(**dict(modern, local_attention=128, num_hidden_layers=3)), 0, False,
          LONG_LENGTHS),
+        ("mpnet", MPNetConfig(**mpnet), 1, False, SHORT_LENGTHS),
+        ("mpnet-long", MPNetConfig(**mpnet), 1, False, LONG_LENGTHS),
     ]
 
 

@@ -11,7 +11,7 @@ load), the `tokenizers` library where the folder holds a tokenizer.json alone.
                              INPUTS (build's inputs.json) and model_max_length, into OUT
 
 Layouts: bert-uncased (MiniLM's files), bert-cased (WordPiece trained here, saved by
-BertTokenizer), roberta (byte-level BPE saved by RobertaTokenizer), roberta-file (the 2019
+BertTokenizer), mpnet (uncased WordPiece trained here, saved by MPNetTokenizer), roberta (byte-level BPE saved by RobertaTokenizer), roberta-file (the 2019
 roberta-base tokenizer.json layout: RobertaProcessing, <mask> with lstrip), modernbert (byte-level
 BPE, NFC, [CLS]/[SEP] TemplateProcessing, PreTrainedTokenizerFast, whitespace added tokens),
 xlmr (a SentencePiece Unigram trained here, converted by XLMRobertaTokenizer), xlmr-legacy (the
@@ -115,8 +115,8 @@ def build_bpe(texts):
 def build_folders(out, corpus):
     from tokenizers import Regex, Tokenizer, decoders, models, normalizers, pre_tokenizers, processors
     from tokenizers.implementations import BertWordPieceTokenizer, SentencePieceUnigramTokenizer
-    from transformers import (AutoTokenizer, BertTokenizer, CamembertTokenizer, RobertaTokenizer,
-                              XLMRobertaTokenizer)
+    from transformers import (AutoTokenizer, BertTokenizer, CamembertTokenizer, MPNetTokenizer,
+                              RobertaTokenizer, XLMRobertaTokenizer)
     import sentencepiece as spm
 
     cases = tricky()
@@ -139,6 +139,14 @@ def build_folders(out, corpus):
     wordpiece.train_from_iterator(texts, vocab_size=8000, min_frequency=2, show_progress=False)
     vocab = json.loads(wordpiece.to_str())["model"]["vocab"]
     BertTokenizer(vocab=vocab, do_lower_case=False).save_pretrained(folder("bert-cased"))
+
+    # MPNet: an uncased WordPiece with MPNet's specials, saved by MPNetTokenizer (BERT's
+    # normalizer and pre-tokenizer, RoBERTa's <s> A </s></s> B </s>, <mask> with lstrip).
+    mpnet = BertWordPieceTokenizer(lowercase=True)
+    mpnet.train_from_iterator(texts, vocab_size=8000, min_frequency=2, show_progress=False,
+                              special_tokens=["<s>", "<pad>", "</s>", "<unk>", "[UNK]", "<mask>"])
+    MPNetTokenizer(vocab=json.loads(mpnet.to_str())["model"]["vocab"]).save_pretrained(
+        folder("mpnet"))
 
     # RoBERTa: byte-level BPE, saved by RobertaTokenizer; and the hub's tokenizer.json layout.
     vocab, merges = build_bpe(texts)

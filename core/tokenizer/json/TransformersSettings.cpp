@@ -1,10 +1,10 @@
 // What transformers (5.x) does to a tokenizer.json it loads, before any text is tokenized.
 // A fast tokenizer class with its own __init__ (BertTokenizer, RobertaTokenizer,
-// XLMRobertaTokenizer, CamembertTokenizer) keeps the file's vocabulary (and merges, and
-// SentencePiece character map) but builds its own normalizer, pre-tokenizer and
-// post-processor from tokenizer_config.json's settings; PreTrainedTokenizerFast (ModernBERT)
-// takes the file as it is. Either way the added tokens of added_tokens_decoder and the named
-// special tokens are added on top.
+// XLMRobertaTokenizer, CamembertTokenizer, MPNetTokenizer) keeps the file's vocabulary (and merges,
+// and SentencePiece character map) but builds its own normalizer, pre-tokenizer and post-processor
+// from tokenizer_config.json's settings; PreTrainedTokenizerFast (ModernBERT) takes the file as it
+// is. Either way the added tokens of added_tokens_decoder and the named special tokens are added on
+// top.
 #include "tokenizer/json/Models.h"
 #include "tokenizer/json/TokenizerJson.h"
 
@@ -188,13 +188,18 @@ std::string tokenizerClassOfModelType(const std::string& modelType) {
     if (modelType == "camembert") {
         return "CamembertTokenizer";
     }
+    if (modelType == "mpnet") {
+        return "MPNetTokenizer";
+    }
     return "";
 }
 
 std::string applyTransformersSettings(Json& tokenizer, const Json& config,
                                       const std::string& modelType) {
     const std::string name = classOf(config, modelType);
-    if (name == "BertTokenizer" || name == "DistilBertTokenizer" || name == "ElectraTokenizer") {
+    const bool mpnet = name == "MPNetTokenizer";
+    if (name == "BertTokenizer" || name == "DistilBertTokenizer" || name == "ElectraTokenizer" ||
+        mpnet) {
         const bool lowercase = flag(config, "do_lower_case", true);
         Json normalizer = {{"type", "BertNormalizer"},
                            {"clean_text", true},
@@ -206,9 +211,23 @@ std::string applyTransformersSettings(Json& tokenizer, const Json& config,
         }
         tokenizer["normalizer"] = normalizer;
         tokenizer["pre_tokenizer"] = {{"type", "BertPreTokenizer"}};
-        if (auto processor = templateOf(tokenizer, tokenName(config, "cls_token", "[CLS]"),
-                                        tokenName(config, "sep_token", "[SEP]"), false, 1);
-            !processor.is_null()) {
+        if (mpnet) {
+            // BERT's normalizer and WordPiece with RoBERTa's template: <s> A </s> and
+            // <s> A </s></s> B </s>.
+            const auto cls = tokenName(config, "cls_token", "<s>");
+            const auto sep = tokenName(config, "sep_token", "</s>");
+            const auto clsId = idIn(tokenizer, cls);
+            const auto sepId = idIn(tokenizer, sep);
+            if (clsId && sepId) {
+                tokenizer["post_processor"] = {{"type", "RobertaProcessing"},
+                                               {"cls", {cls, *clsId}},
+                                               {"sep", {sep, *sepId}},
+                                               {"trim_offsets", true},
+                                               {"add_prefix_space", false}};
+            }
+        } else if (auto processor = templateOf(tokenizer, tokenName(config, "cls_token", "[CLS]"),
+                                               tokenName(config, "sep_token", "[SEP]"), false, 1);
+                   !processor.is_null()) {
             tokenizer["post_processor"] = processor;
         }
     } else if (name == "RobertaTokenizer") {

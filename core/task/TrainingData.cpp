@@ -27,12 +27,51 @@ void TrainingData::noteReading(const ExampleSet& set) {
     removedControls = set.removedControls;
 }
 
+namespace {
+
+/// The default said: how many texts the max length cut, and what the other strategies would
+/// do with them. Truncated texts are not tokenized whole (that would cost the time of their
+/// full length), so a text that fills the max length exactly counts as cut: "fill".
+std::string truncationNote(const TrainingData& data, std::size_t maxLength, bool pairs) {
+    std::size_t full = 0;
+    std::size_t texts = 0;
+    for (const auto* set : {&data.train, &data.validation}) {
+        texts += set->lengths.size();
+        for (const auto length : set->lengths) {
+            full += length >= maxLength ? 1 : 0;
+        }
+    }
+    if (full == 0 || maxLength == 0) {
+        return {};
+    }
+    char share[160];
+    std::snprintf(share, sizeof share,
+                  "%zu of %zu texts (%.0f%%) fill the max length of %zu tokens", full, texts,
+                  100.0 * static_cast<double>(full) / static_cast<double>(texts), maxLength);
+    std::string note = share;
+    if (pairs) {
+        note += " and were cut longest first, as transformers does (long texts: truncate)";
+        return note;
+    }
+    note +=
+        " and lost their ends (long texts: truncate); head+tail keeps a text's end at the "
+        "same cost, windows read whole texts (--long-text head-tail, --long-text windows)";
+    return note;
+}
+
+}  // namespace
+
 TrainingData prepareTrainingData(const DataSpec& spec, const Tokenizer& tokenizer,
                                  std::size_t maxLength, double validationFraction,
                                  std::uint64_t seed, const LongTextSpec& longText) {
     const auto& task = taskOf(spec.task.kind);
     if (longText.mode == LongTextMode::Truncate) {
-        return task.prepareData(DataRequest{spec, tokenizer, maxLength, validationFraction, seed});
+        auto data =
+            task.prepareData(DataRequest{spec, tokenizer, maxLength, validationFraction, seed});
+        if (!task.perToken()) {  // (tagging says its words cut itself: wordsCut)
+            data.longTextNote = truncationNote(data, maxLength, !spec.columns.textPair.empty());
+        }
+        return data;
     }
     const std::string setting =
         longText.windows() ? "--long-text windows" : "--long-text head-tail";

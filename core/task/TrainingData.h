@@ -56,7 +56,8 @@ struct TrainingData {
     /// character), which predict must cut the same way (data/WordSplit.h).
     WordSplit wordSplit = WordSplit::Words;
     /// Texts longer than the max length (data/LongText.h): how they were made to fit, and what
-    /// that made of them in a sentence ("" when truncated).
+    /// that made of them in a sentence (truncated: how many texts the max length cut, "" when
+    /// none).
     LongTextSpec longText;
     std::string longTextNote;
     /// Windows: the validation documents, one per example of the file, with their labels,

@@ -197,11 +197,27 @@ TEST(LongText, ARunsDataBecomesWindowsThatKeepTheirDocumentsLabels) {
         << data.readingNotes().back();
     EXPECT_NE(data.readingNotes().back().find("2.50 windows per document"), std::string::npos);
 
+    // Truncation, the default, says how many texts it cut and what else would read them: the
+    // 10 long documents (32 tokens) fill the max length of 12, the short ones (8) do not.
+    const auto truncated = prepareTrainingData(spec, tokenizer, 12, 0.5, 7);
+    ASSERT_FALSE(truncated.readingNotes().empty());
+    EXPECT_EQ(truncated.readingNotes().back(),
+              "10 of 20 texts (50%) fill the max length of 12 tokens and lost their ends (long "
+              "texts: truncate); head+tail keeps a text's end at the same cost, windows read "
+              "whole texts (--long-text head-tail, --long-text windows)");
+    // Nothing cut, nothing said.
+    EXPECT_TRUE(prepareTrainingData(spec, tokenizer, 40, 0.5, 7).readingNotes().empty());
+
     // Pairs and token classification say why they keep truncating, naming the setting.
     spec.columns.textPair = "label";
     EXPECT_NE(inputErrorOf([&] {
                   prepareTrainingData(spec, tokenizer, 12, 0.5, 7, windows);
               }).find("--long-text windows"),
+              std::string::npos);
+    EXPECT_NE(prepareTrainingData(spec, tokenizer, 12, 0.5, 7)
+                  .readingNotes()
+                  .back()
+                  .find("fill the max length of 12 tokens and were cut longest first"),
               std::string::npos);
 }
 

@@ -200,6 +200,62 @@ const Pattern kPatterns[] = {
                        "differ only there would become one); save the file as UTF-8"),
      "line 3: the label \"caf\xEF\xBF\xBD\" holds byte 0xE8, which is not UTF-8 (labels that "
      "differ only there would become one); save the file as UTF-8"},
+    // core/task/TrainingData.cpp, core/data/LongText.cpp: what the run made of texts longer
+    // than the max length (a note after "file: "), and the strategies it refuses.
+    {R"((\d+) of (\d+) texts \((\d+)%\) fill the max length of (\d+) tokens and lost their )"
+     R"(ends \(long texts: truncate\); head\+tail keeps a text's end at the same cost, windows )"
+     R"(read whole texts \(--long-text head-tail, --long-text windows\))",
+     QT_TRANSLATE_NOOP("EngineText",
+                       "%1 of %2 texts (%3%) fill the max length of %4 tokens and lost their ends "
+                       "(long texts: truncate); head+tail keeps a text's end at the same cost, "
+                       "windows read whole texts (Long texts in the Training tab)"),
+     "2382 of 3000 texts (79%) fill the max length of 128 tokens and lost their ends (long "
+     "texts: truncate); head+tail keeps a text's end at the same cost, windows read whole texts "
+     "(--long-text head-tail, --long-text windows)"},
+    {R"((\d+) of (\d+) texts \((\d+)%\) fill the max length of (\d+) tokens and were cut )"
+     R"(longest first, as transformers does \(long texts: truncate\))",
+     QT_TRANSLATE_NOOP("EngineText",
+                       "%1 of %2 texts (%3%) fill the max length of %4 tokens and were cut "
+                       "longest first, as transformers does (long texts: truncate)"),
+     "12 of 40 texts (30%) fill the max length of 64 tokens and were cut longest first, as "
+     "transformers does (long texts: truncate)"},
+    {R"((\d+)% of (\d+) documents exceed (\d+) tokens; windows of (\d+), stride (\d+): )"
+     R"(([\d.]+) windows per document)",
+     QT_TRANSLATE_NOOP("EngineText",
+                       "%1% of %2 documents exceed %3 tokens; windows of %4, stride %5: %6 "
+                       "windows per document"),
+     "80% of 3000 documents exceed 128 tokens; windows of 128, stride 32: 3.46 windows per "
+     "document"},
+    {R"((\d+)% of (\d+) documents exceed (\d+) tokens)",
+     QT_TRANSLATE_NOOP("EngineText", "%1% of %2 documents exceed %3 tokens"),
+     "80% of 3000 documents exceed 128 tokens"},
+    {R"(--window-stride (\d+) is not smaller than a window: max length (\d+) holds (\d+) tokens )"
+     R"(of text; a stride must leave each window new tokens)",
+     QT_TRANSLATE_NOOP("EngineText",
+                       "window stride %1 is not smaller than a window: max length %2 holds %3 "
+                       "tokens of text; a stride must leave each window new tokens"),
+     "--window-stride 200 is not smaller than a window: max length 128 holds 126 tokens of "
+     "text; a stride must leave each window new tokens"},
+    {R"(--head-tokens (\d+) leaves no room for the tail: max length (\d+) holds (\d+) tokens of )"
+     R"(text)",
+     QT_TRANSLATE_NOOP("EngineText",
+                       "head tokens %1 leave no room for the tail: max length %2 holds %3 tokens "
+                       "of text"),
+     "--head-tokens 126 leaves no room for the tail: max length 128 holds 126 tokens of text"},
+    {R"(--long-text (windows|head-tail): token classification cuts its sentences at max length )"
+     R"(\(truncate\); long sentences are not yet cut into windows for tagging)",
+     QT_TRANSLATE_NOOP("EngineText",
+                       "long texts %1: token classification cuts its sentences at max length "
+                       "(truncate); long sentences are not yet cut into windows for tagging"),
+     "--long-text windows: token classification cuts its sentences at max length (truncate); "
+     "long sentences are not yet cut into windows for tagging"},
+    {R"x(--long-text (windows|head-tail): a pair of texts \(--pair-column "(.*)"\) is truncated )x"
+     R"(longest first, as transformers does; choose truncate)",
+     QT_TRANSLATE_NOOP("EngineText",
+                       "long texts %1: a pair of texts (second text column \"%2\") is truncated "
+                       "longest first, as transformers does; choose truncate"),
+     "--long-text head-tail: a pair of texts (--pair-column \"b\") is truncated longest "
+     "first, as transformers does; choose truncate"},
     {R"(removed (\d+) MiB an interrupted checkpoint write left)",
      QT_TRANSLATE_NOOP("EngineText", "removed %1 MiB an interrupted checkpoint write left"),
      "removed 87 MiB an interrupted checkpoint write left"},
@@ -275,6 +331,8 @@ const char* const kWords[] = {
     QT_TRANSLATE_NOOP("EngineText", "text"),
     QT_TRANSLATE_NOOP("EngineText", "label"),
     QT_TRANSLATE_NOOP("EngineText", "second text"),
+    QT_TRANSLATE_NOOP("EngineText", "windows"),
+    QT_TRANSLATE_NOOP("EngineText", "head-tail"),
 };
 
 /// A value inside a text: a known word, or a change's cost ("about 1.3x slower").

@@ -34,6 +34,16 @@ int predictTask(const TaskSettings& settings, ModelBundle& bundle, const TaskInp
                 }
                 row.update(task.predictionJson(predictions[i], context));
                 row["max_length"] = inputs.maxLength;
+                // A long text read in windows: how many, and the one that drove the answer (its
+                // number from 1, and its text tokens [first, end)).
+                if (predictions[i].windows > 1) {
+                    row["windows"] = predictions[i].windows;
+                    if (const auto& window = predictions[i].decidingWindow) {
+                        row["deciding_window"] = {
+                            {"window", window->index + 1},
+                            {"tokens", {window->firstToken, window->endToken}}};
+                    }
+                }
                 out << row.dump() << "\n";
             } else {
                 out << task.predictionLine(predictions[i], context) << "\t" << texts[i]

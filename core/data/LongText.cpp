@@ -159,6 +159,15 @@ void fitLongTexts(TokenizedSet& set, std::size_t maxLength, const LongTextSpec& 
     set = std::move(out);
 }
 
+std::pair<std::size_t, std::size_t> windowTokens(std::size_t index, std::size_t textTokens,
+                                                 std::size_t maxLength, const LongTextSpec& spec,
+                                                 const TemplateShape& shape) {
+    const std::size_t room = maxLength > shape.total() ? maxLength - shape.total() : 0;
+    const std::size_t step = room > spec.stride ? room - spec.stride : 1;
+    const auto first = std::min(index * step, textTokens);  // as fitLongText cuts them
+    return {first, std::min(first + room, textTokens)};
+}
+
 std::size_t windowCount(std::size_t length, std::size_t maxLength, const LongTextSpec& spec,
                         const TemplateShape& shape) {
     if (length <= maxLength || !spec.windows()) {

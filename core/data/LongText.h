@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "data/Dataset.h"
@@ -83,6 +84,11 @@ struct LongTextShare {
 /// From the documents' whole lengths (their template included).
 LongTextShare longTextShare(const std::vector<std::size_t>& wholeLengths, std::size_t maxLength,
                             const LongTextSpec& spec, const TemplateShape& shape);
+/// The text tokens window `index` of fitLongText's windows holds: [first, end) of the text's
+/// tokens (without the template), for a text of textTokens tokens.
+std::pair<std::size_t, std::size_t> windowTokens(std::size_t index, std::size_t textTokens,
+                                                 std::size_t maxLength, const LongTextSpec& spec,
+                                                 const TemplateShape& shape);
 /// The windows (or 1) a document of length tokens makes: fitLongText's count.
 std::size_t windowCount(std::size_t length, std::size_t maxLength, const LongTextSpec& spec,
                         const TemplateShape& shape);

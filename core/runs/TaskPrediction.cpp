@@ -62,37 +62,75 @@ std::vector<TextPrediction> predictEntities(SequenceClassifier& model, const Tok
     return out;
 }
 
+/// Scores [rows, outputs] as rows of doubles.
+std::vector<std::vector<double>> rowsOf(const at::Tensor& scores) {
+    const auto outputs = scores.to(at::kFloat).contiguous();
+    std::vector<std::vector<double>> rows;
+    const auto width = outputs.size(1);
+    const float* data = outputs.data_ptr<float>();
+    for (std::int64_t row = 0; row < outputs.size(0); ++row) {
+        rows.emplace_back(data + row * width, data + (row + 1) * width);
+    }
+    return rows;
+}
+
+/// What the model made of texts cut as the run cut them: each text's scores, and with windows
+/// each window's own scores and the text's tokens.
+struct LongTextScores {
+    std::vector<std::vector<double>> texts;
+    std::vector<std::vector<double>> windows;  ///< each window's outputs, in order
+    std::vector<std::size_t> firstWindow;      ///< text i's windows: [first[i], first[i + 1])
+    std::vector<std::size_t> textTokens;       ///< each text's tokens, template excluded
+};
+
 /// Texts made to fit as the run made them (data/LongText.h): head+tail, or windows whose
 /// logits are pooled into the text's before its outputs are read.
-std::vector<std::vector<float>> predictLongTexts(const LongTextSpec& spec,
-                                                 SequenceClassifier& model,
-                                                 const Tokenizer& tokenizer,
-                                                 const std::vector<std::string>& texts,
-                                                 std::size_t maxLength, std::size_t batchSize,
-                                                 c10::Device device) {
-    const auto shape = templateShapeOf(tokenizer);
+LongTextScores predictLongTexts(const LongTextSpec& spec, SequenceClassifier& model,
+                                const Tokenizer& tokenizer, const std::vector<std::string>& texts,
+                                std::size_t maxLength, std::size_t batchSize, c10::Device device,
+                                const TemplateShape& shape) {
     checkLongTextSpec(spec, maxLength, shape);
+    LongTextScores scores;
     std::vector<Encoding> encodings;
     std::vector<std::int64_t> documentOf;
     for (std::size_t i = 0; i < texts.size(); ++i) {
-        for (auto& encoding : fitLongText(tokenizer.encode(texts[i], 0), maxLength, spec, shape)) {
+        const auto whole = tokenizer.encode(texts[i], 0);
+        scores.textTokens.push_back(whole.size() - std::min(whole.size(), shape.total()));
+        scores.firstWindow.push_back(encodings.size());
+        for (auto& encoding : fitLongText(whole, maxLength, spec, shape)) {
             encodings.push_back(std::move(encoding));
             documentOf.push_back(static_cast<std::int64_t>(i));
         }
     }
+    scores.firstWindow.push_back(encodings.size());
     auto logits = predictLogits(model, tokenizer, encodings, batchSize, device);
     if (spec.windows()) {
+        scores.windows = rowsOf(outputsOfLogits(model.config(), logits));
         logits = poolByDocument(logits, at::tensor(documentOf, at::kLong),
                                 static_cast<std::int64_t>(texts.size()), spec.pooling);
     }
-    const auto outputs = outputsOfLogits(model.config(), logits).contiguous();
-    std::vector<std::vector<float>> result;
-    const auto width = outputs.size(1);
-    const float* data = outputs.data_ptr<float>();
-    for (std::int64_t row = 0; row < outputs.size(0); ++row) {
-        result.emplace_back(data + row * width, data + (row + 1) * width);
+    scores.texts = rowsOf(outputsOfLogits(model.config(), logits));
+    return scores;
+}
+
+/// Which of the text's windows gave the answer's output its highest score.
+void noteDecidingWindow(TextPrediction& prediction, std::size_t text, const Task& task,
+                        const LongTextScores& scores, const LongTextSpec& spec,
+                        std::size_t maxLength, const TemplateShape& shape) {
+    const auto first = scores.firstWindow[text];
+    prediction.windows = scores.firstWindow[text + 1] - first;
+    const auto output = task.answerOutput(prediction);
+    if (prediction.windows < 2 || !output) {
+        return;
     }
-    return result;
+    std::size_t best = 0;
+    for (std::size_t k = 1; k < prediction.windows; ++k) {
+        if (scores.windows[first + k][*output] > scores.windows[first + best][*output]) {
+            best = k;
+        }
+    }
+    const auto [begin, end] = windowTokens(best, scores.textTokens[text], maxLength, spec, shape);
+    prediction.decidingWindow = TextPrediction::Window{best, begin, end};
 }
 
 }  // namespace
@@ -118,15 +156,21 @@ std::vector<TextPrediction> predictTexts(const TaskSettings& settings, SequenceC
         return predictEntities(model, tokenizer, settings.wordSplit, texts, maxLength, batchSize,
                                device);
     }
-    const auto scores =
-        settings.longText.mode == LongTextMode::Truncate
-            ? predictProbabilities(model, tokenizer, texts, maxLength, batchSize, device, pairs)
-            : predictLongTexts(settings.longText, model, tokenizer, texts, maxLength, batchSize,
-                               device);
+    const auto& spec = settings.longText;
+    const auto shape = templateShapeOf(tokenizer);
+    LongTextScores cut;
+    if (spec.mode == LongTextMode::Truncate) {
+        for (auto& row :
+             predictProbabilities(model, tokenizer, texts, maxLength, batchSize, device, pairs)) {
+            cut.texts.emplace_back(row.begin(), row.end());
+        }
+    } else {
+        cut = predictLongTexts(spec, model, tokenizer, texts, maxLength, batchSize, device, shape);
+    }
     std::vector<TextPrediction> out(texts.size());
     for (std::size_t i = 0; i < texts.size(); ++i) {
         auto& prediction = out[i];
-        prediction.scores.assign(scores[i].begin(), scores[i].end());
+        prediction.scores = cut.texts[i];
         const auto& p = prediction.scores;
         // NaN probabilities printed as an answer (a config.json with layer_norm_eps -1 did).
         if (!std::all_of(p.begin(), p.end(), [](double v) { return std::isfinite(v); })) {
@@ -135,6 +179,9 @@ std::vector<TextPrediction> predictTexts(const TaskSettings& settings, SequenceC
                               "config.json are broken");
         }
         task.decide(prediction, settings);
+        if (spec.windows()) {
+            noteDecidingWindow(prediction, i, task, cut, spec, maxLength, shape);
+        }
     }
     return out;
 }

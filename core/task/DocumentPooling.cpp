@@ -27,11 +27,12 @@ namespace {
 class WindowEvaluation final : public TaskEvaluation {
 public:
     WindowEvaluation(std::unique_ptr<TaskEvaluation> inner, std::vector<std::size_t> documentOf,
-                     WindowPooling pooling, c10::Device device)
+                     WindowPooling pooling, c10::Device device, const TaskObjective& objective)
         : inner_(std::move(inner)),
           documentOf_(std::move(documentOf)),
           pooling_(pooling),
-          device_(device) {}
+          device_(device),
+          objective_(objective) {}
 
     void add(const at::Tensor& logits, const at::Tensor& targets, std::size_t first) override {
         logits_.push_back(logits);
@@ -40,6 +41,9 @@ public:
     }
 
     at::Tensor figures() override {
+        // The documents' loss and their count, after the task's figures (they add up over
+        // data parallel ranks as those do).
+        auto loss = at::zeros({2}, at::TensorOptions().dtype(at::kDouble).device(device_));
         if (!logits_.empty()) {
             // The windows seen, in their positions' documents; this rank's documents are the
             // contiguous run from the first window's to the last's.
@@ -65,15 +69,21 @@ public:
                 documentTargets = documentTargets.to(targets.scalar_type());
             }
             inner_->add(logits, documentTargets, static_cast<std::size_t>(low));
+            loss[0] = objective_.lossSum(logits, documentTargets).to(at::kDouble);
+            loss[1] = static_cast<double>(count);
         }
         logits_.clear();
         targets_.clear();
         firsts_.clear();
-        return inner_->figures();
+        return at::cat({inner_->figures(), loss});
     }
 
     TaskScores finish(const std::vector<double>& figures) const override {
-        return inner_->finish(figures);
+        const std::vector<double> inner(figures.begin(), figures.end() - 2);
+        auto scores = inner_->finish(inner);
+        const double documents = figures.back();
+        scores.loss = figures[figures.size() - 2] / std::max(1.0, documents);
+        return scores;
     }
 
 private:
@@ -81,6 +91,7 @@ private:
     std::vector<std::size_t> documentOf_;
     WindowPooling pooling_;
     c10::Device device_;
+    const TaskObjective& objective_;
     std::vector<at::Tensor> logits_;
     std::vector<at::Tensor> targets_;
     std::vector<std::size_t> firsts_;
@@ -90,9 +101,10 @@ private:
 
 std::unique_ptr<TaskEvaluation> poolWindows(std::unique_ptr<TaskEvaluation> inner,
                                             std::vector<std::size_t> documentOf,
-                                            WindowPooling pooling, c10::Device device) {
+                                            WindowPooling pooling, c10::Device device,
+                                            const TaskObjective& objective) {
     return std::make_unique<WindowEvaluation>(std::move(inner), std::move(documentOf), pooling,
-                                              device);
+                                              device, objective);
 }
 
 }  // namespace bert

@@ -29,9 +29,11 @@ at::Tensor poolByDocument(const at::Tensor& logits, const at::Tensor& document,
 
 /// An evaluation of windows that feeds documents: inner is the task's evaluation of the
 /// documents (started on the documents' set in their order, 0..documents-1); documentOf gives
-/// the document of each position of the windows' evaluation order.
+/// the document of each position of the windows' evaluation order. Its loss is objective's on
+/// the pooled logits, per document (TaskScores::loss), like every other figure it reports.
 std::unique_ptr<TaskEvaluation> poolWindows(std::unique_ptr<TaskEvaluation> inner,
                                             std::vector<std::size_t> documentOf,
-                                            WindowPooling pooling, c10::Device device);
+                                            WindowPooling pooling, c10::Device device,
+                                            const TaskObjective& objective);
 
 }  // namespace bert

@@ -16,6 +16,7 @@
 //   - how well predictions match a file's labels (predict --file --label-column).
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -94,6 +95,12 @@ public:
     /// order): the chosen labels, the value. Token classification decides per word elsewhere
     /// (runs/TaskPrediction.cpp) and leaves this as it is.
     virtual void decide(TextPrediction& /*prediction*/, const TaskSettings& /*settings*/) const {}
+    /// The output a decided prediction's answer rests on, whose score tells which of a long
+    /// text's windows drove it: the chosen class, the likeliest chosen label. None for an
+    /// answer that rests on no one output (regression's value, no label chosen).
+    virtual std::optional<std::size_t> answerOutput(const TextPrediction& /*prediction*/) const {
+        return std::nullopt;
+    }
     /// The fields `predict --json` prints after "text": {"label": ..., "probabilities": ...}.
     virtual nlohmann::json predictionJson(const TextPrediction& prediction,
                                           const PredictionContext& context) const = 0;

@@ -36,6 +36,10 @@ struct TaskScores {
     /// "figures": {"micro_f1": ..., ...}, ...tables}. Empty for single-label (its figures are
     /// the three above).
     nlohmann::json report;
+    /// The loss per unit scored, from an evaluation that scores other units than the examples
+    /// it was fed (a long text's windows scored as their document: task/DocumentPooling.h);
+    /// it replaces the mean over the examples. None: the examples' mean stands.
+    std::optional<double> loss;
 };
 
 /// One evaluation's running sums for a task: fed batch by batch, read from the device once.

@@ -5,6 +5,7 @@
 // each task decides and formats, task/Task.h).
 
 #include <cstddef>
+#include <optional>
 #include <vector>
 
 #include "data/TaggedReader.h"
@@ -27,6 +28,19 @@ struct TextPrediction {
     TaggedSentence words;
     /// Token classification: the entities of those tags, placed in the text as typed.
     std::vector<TextEntity> entities;
+
+    /// A text longer than the max length that the run reads in windows (data/LongText.h): how
+    /// many windows (1 for any other text), and the window whose own scores gave the answer
+    /// its highest score (Task::answerOutput): its index, from 0, and the text tokens it holds,
+    /// [firstToken, endToken) of the text's tokens without the template. None when the text is
+    /// one window or the answer rests on no one output (regression, no label chosen).
+    struct Window {
+        std::size_t index = 0;
+        std::size_t firstToken = 0;
+        std::size_t endToken = 0;
+    };
+    std::size_t windows = 1;
+    std::optional<Window> decidingWindow;
 };
 
 }  // namespace bert

@@ -50,7 +50,7 @@ EvalMetrics Trainer::evaluate() {
         }
         evaluation =
             poolWindows(objective_->startEvaluation(documents, documentOrder, device_), documentOf,
-                        effectivePooling(data_.longText.pooling, data_.task), device_);
+                        effectivePooling(data_.longText.pooling, data_.task), device_, *objective_);
     } else {
         evaluation = objective_->startEvaluation(data_.validation, order, device_);
     }
@@ -135,7 +135,9 @@ EvalMetrics Trainer::evaluate() {
     auto scores = evaluation->finish(figures);
     EvalMetrics metrics;
     metrics.step = position_.step;
-    metrics.loss = lossSum / std::max(1.0, objective_->units(data_.validation, order));
+    // Windows of long texts: the documents' loss (their pooled logits'), as every other figure.
+    metrics.loss =
+        scores.loss.value_or(lossSum / std::max(1.0, objective_->units(data_.validation, order)));
     metrics.accuracy = scores.accuracy;
     metrics.macroF1 = scores.macroF1;
     metrics.confusion = std::move(scores.confusion);

@@ -298,6 +298,17 @@ TEST_F(ReadmeRun, LongTextWindowsExamplesPoolTheWindowsAsPredictDoes) {
     const auto texts = longTexts();
     const auto ours = predicted(texts);
     ASSERT_EQ(ours.size(), texts.size());
+    // predict --json says how many windows a long text made and which one drove its answer;
+    // a short text is one window and says nothing of them.
+    for (std::size_t i = 0; i < 2; ++i) {
+        ASSERT_TRUE(ours[i].contains("windows")) << ours[i].dump();
+        EXPECT_GT(ours[i]["windows"].get<std::size_t>(), 1U);
+        const auto& window = ours[i]["deciding_window"];
+        EXPECT_GE(window["window"].get<std::size_t>(), 1U);
+        EXPECT_LE(window["window"].get<std::size_t>(), ours[i]["windows"].get<std::size_t>());
+        EXPECT_LT(window["tokens"][0].get<std::size_t>(), window["tokens"][1].get<std::size_t>());
+    }
+    EXPECT_FALSE(ours[2].contains("windows"));
     for (const auto& format : formats()) {
         SCOPED_TRACE(format);
         const auto readme = exported(format);

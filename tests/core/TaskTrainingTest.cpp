@@ -15,6 +15,8 @@
 #include "TinyModel.h"
 #include "TrainerProbes.h"
 #include "model/Classifiers.h"
+#include "model/Inference.h"
+#include "runs/TaskPrediction.h"
 #include "support/TestSupport.h"
 #include "task/TaskGuess.h"
 #include "task/TaskObjective.h"
@@ -305,6 +307,17 @@ TEST(TaskTraining, WindowsAreScoredPerDocumentNotPerWindow) {
         EXPECT_NEAR(last.task["truth"][d].get<double>(), regression.validationDocuments.values[d],
                     1e-6);
     }
+    // The loss is the documents' too: the mean squared error of their pooled predictions, in
+    // the standardised units the model learns (before, the windows' mean loss stood beside
+    // figures of documents).
+    const double scale = regression.scaling.scale;
+    double squares = 0.0;
+    for (std::size_t d = 0; d < documents; ++d) {
+        const double error =
+            (last.task["predicted"][d].get<double>() - last.task["truth"][d].get<double>()) / scale;
+        squares += error * error;
+    }
+    EXPECT_NEAR(last.loss, squares / static_cast<double>(documents), 1e-4 * (1.0 + last.loss));
 
     spec.columns.label = "labels";
     spec.task.kind = TaskKind::SingleLabel;
@@ -319,6 +332,50 @@ TEST(TaskTraining, WindowsAreScoredPerDocumentNotPerWindow) {
     }
     EXPECT_EQ(counted, static_cast<std::int64_t>(single.validationDocuments.size()));
     EXPECT_GT(single.validation.size(), single.validationDocuments.size());
+}
+
+// A text read in windows names the window that drove its answer: the one whose own probability
+// of the answer's class is the highest, with the text tokens it holds (Try it and predict --json
+// show it).
+TEST(TaskTraining, AWindowedPredictionNamesTheWindowThatDroveItsAnswer) {
+    auto bundle = test::makeTinyModel(5);
+    TaskSettings settings;
+    settings.kind = TaskKind::SingleLabel;
+    settings.longText.mode = LongTextMode::Windows;
+    settings.longText.stride = 2;
+    settings.longText.pooling = WindowPooling::Mean;
+    const std::string text =
+        "the cat sat on the mat it was very good the dog sat on the mat it was bad the film "
+        "was great and the movie was very bad today";
+    constexpr std::size_t kMaxLength = 8;
+    const auto& tokenizer = *bundle.tokenizer;
+    const c10::Device cpu(c10::kCPU);
+    const auto predicted =
+        predictTexts(settings, *bundle.model, tokenizer, {text, "a good film"}, kMaxLength, 4, cpu);
+    const auto shape = templateShapeOf(tokenizer);
+    const auto whole = tokenizer.encode(text, 0);
+    const auto windows = fitLongText(whole, kMaxLength, settings.longText, shape);
+    ASSERT_GT(windows.size(), 3U);
+    EXPECT_EQ(predicted[0].windows, windows.size());
+    ASSERT_TRUE(predicted[0].decidingWindow.has_value());
+    // Each window alone through the model: the highest probability of the answer's class.
+    const auto probabilities =
+        at::softmax(predictLogits(*bundle.model, tokenizer, windows, 4, cpu), 1);
+    const auto answer = static_cast<std::int64_t>(predicted[0].chosen.front());
+    const auto expected =
+        static_cast<std::size_t>(probabilities.select(1, answer).argmax().item<std::int64_t>());
+    const auto& deciding = *predicted[0].decidingWindow;
+    EXPECT_EQ(deciding.index, expected);
+    // Its tokens are that window's own text tokens, at their place in the whole text.
+    const auto& window = windows[expected];
+    ASSERT_EQ(deciding.endToken - deciding.firstToken, window.size() - shape.total());
+    EXPECT_TRUE(std::equal(
+        window.inputIds.begin() + static_cast<std::ptrdiff_t>(shape.before),
+        window.inputIds.end() - static_cast<std::ptrdiff_t>(shape.after),
+        whole.inputIds.begin() + static_cast<std::ptrdiff_t>(shape.before + deciding.firstToken)));
+    // A short text is one window: none is named.
+    EXPECT_EQ(predicted[1].windows, 1U);
+    EXPECT_FALSE(predicted[1].decidingWindow.has_value());
 }
 
 /// A CoNLL file of sentences over the tiny vocabulary: animals (cat, cats, dog, dogs) are ANIMAL,

@@ -1,6 +1,8 @@
 // Try it and the text typed: an empty text was "classified", a text longer than the model reads
 // was cut without a word, a text the vocabulary cannot read was not warned of, a result stayed
 // under another model, and a finished run replaced the model the user had chosen.
+#include <filesystem>
+
 #include <QApplication>
 #include <QClipboard>
 #include <QComboBox>
@@ -8,6 +10,7 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTest>
+#include <nlohmann/json.hpp>
 
 #include "StudioFixture.h"
 #include "dataset/DatasetPage.h"
@@ -42,9 +45,10 @@ protected:
         }
         ASSERT_EQ(box->toPlainText(), text);
     }
-    /// Chooses the tiny model's folder with "Model folder…" and its dialog.
-    void chooseModelFolder() {
-        const auto path = QString::fromStdString((dir_ / "model").string());
+    /// Chooses the tiny model's folder (or folder) with "Model folder…" and its dialog.
+    void chooseModelFolder(const std::filesystem::path& folder = {}) {
+        const auto path =
+            QString::fromStdString((folder.empty() ? dir_ / "model" : folder).string());
         const auto chosen = chooseFileInNextDialog(path);
         clickButton(tryIt(), QStringLiteral("Model folder…"));
         ASSERT_TRUE(waitUntil([&] { return *chosen; }, 30000));
@@ -93,6 +97,36 @@ TEST_F(TryItText, ATextLongerThanTheModelReadsSaysWhereItWasCut) {
     const auto notes = tryIt()->notesText();
     EXPECT_TRUE(notes.contains(QStringLiteral("Cut at 512 tokens"))) << notes.toStdString();
     EXPECT_TRUE(notes.contains(QStringLiteral("702 tokens"))) << notes.toStdString();
+}
+
+// A model that reads long texts in windows read all of this one: Try it said "Cut at 512
+// tokens" all the same, and did not say which window drove the answer.
+TEST_F(TryItText, AWindowsModelSaysItReadTheWholeTextAndWhichWindowDroveTheAnswer) {
+    // The tiny model's folder, its config.json as a windows run's export writes it.
+    const auto folder = dir_ / "windows-model";
+    std::filesystem::copy(dir_ / "model", folder, std::filesystem::copy_options::recursive);
+    auto config = nlohmann::json::parse(readFile(folder / "config.json"));
+    config["bert_studio_task"] = {
+        {"task", "single-label"},
+        {"long_text", {{"strategy", "windows"}, {"stride", 16}, {"pooling", "mean"}}}};
+    writeFile(folder / "config.json", config.dump(2));
+    chooseModelFolder(folder);
+    classifyText(QStringLiteral("a good film"));
+    EXPECT_TRUE(tryIt()->notesText().isEmpty()) << tryIt()->notesText().toStdString();
+    QStringList words;
+    for (int i = 0; i < 700; ++i) {
+        words << (i % 2 == 0 ? QStringLiteral("good") : QStringLiteral("film"));
+    }
+    classifyText(words.join(QLatin1Char(' ')));
+    const auto notes = tryIt()->notesText();
+    // 700 text tokens in windows of 510 that overlap by 16: 0-510 and 494-700.
+    EXPECT_FALSE(notes.contains(QStringLiteral("Cut at"))) << notes.toStdString();
+    EXPECT_TRUE(notes.contains(QStringLiteral("read all 700 of the text's tokens in 2 windows")))
+        << notes.toStdString();
+    EXPECT_TRUE(notes.contains(QStringLiteral("overlapping by 16"))) << notes.toStdString();
+    EXPECT_TRUE(notes.contains(QStringLiteral("(tokens 1 to 510) gave the answer")) ||
+                notes.contains(QStringLiteral("(tokens 495 to 700) gave the answer")))
+        << notes.toStdString();
 }
 
 // The Dataset tab warns when the model cannot read the data; Try it said nothing of the text.

@@ -18,6 +18,7 @@
 #include "common/AsyncTask.h"
 #include "common/Guard.h"
 #include "common/Names.h"
+#include "data/LongText.h"
 #include "data/UnknownTokens.h"
 #include "hf/ModelFolder.h"
 #include "runs/RunExport.h"
@@ -64,11 +65,12 @@ struct TryItPage::LoadedModel {
 struct TryItPage::Outcome {
     std::shared_ptr<LoadedModel> model;
     TryItResult result;
-    QString modelKey;            ///< the model chosen when the classification started
-    std::size_t maxLength = 0;   ///< tokens the model reads
-    std::size_t textTokens = 0;  ///< tokens of the whole text (special tokens included)
-    UnknownTokenShare unknown;   ///< of the whole text
-    std::string unknownToken;    ///< the tokenizer's name for it ("[UNK]", "<unk>")
+    QString modelKey;                ///< the model chosen when the classification started
+    std::size_t maxLength = 0;       ///< tokens the model reads
+    std::size_t textTokens = 0;      ///< tokens of the whole text (special tokens included)
+    std::size_t templateTokens = 0;  ///< of those, the template's special tokens
+    UnknownTokenShare unknown;       ///< of the whole text
+    std::string unknownToken;        ///< the tokenizer's name for it ("[UNK]", "<unk>")
 };
 
 TryItPage::TryItPage(std::filesystem::path database, QWidget* parent)
@@ -297,6 +299,7 @@ void TryItPage::classify(const QString& text) {
             const auto& tokenizer = *model->bundle.tokenizer;
             const auto whole = tokenizer.encode(input);
             outcome.textTokens = whole.size();
+            outcome.templateTokens = templateShapeOf(tokenizer).total();
             outcome.unknown.add(whole, tokenizer);
             if (const auto unknownId = tokenizer.unkId()) {
                 outcome.unknownToken = tokenizer.tokenString(*unknownId);
@@ -337,6 +340,51 @@ void TryItPage::clearResult() {
     results_ = nullptr;
 }
 
+QString TryItPage::longTextNote(const Outcome& outcome) const {
+    // As the run reads long texts (data/LongText.h): what of this one the model read.
+    const auto& spec = outcome.result.settings.longText;
+    const auto& prediction = outcome.result.prediction;
+    const auto room = outcome.maxLength - std::min(outcome.maxLength, outcome.templateTokens);
+    const auto textTokens =
+        outcome.textTokens - std::min(outcome.textTokens, outcome.templateTokens);
+    switch (spec.mode) {
+        case LongTextMode::HeadTail: {
+            const auto head = std::min(spec.headTokens, room);
+            return tr("Longer than %1 tokens: the model read the first %2 and the last %3 of the "
+                      "text's %4 tokens (head+tail), and nothing between them.")
+                .arg(outcome.maxLength)
+                .arg(head)
+                .arg(room - head)
+                .arg(textTokens);
+        }
+        case LongTextMode::Windows: {
+            auto note =
+                tr("Longer than %1 tokens: the model read all %2 of the text's tokens in %3 "
+                   "windows of up to %1, overlapping by %4, and pooled their scores (%5).")
+                    .arg(outcome.maxLength)
+                    .arg(textTokens)
+                    .arg(prediction.windows)
+                    .arg(spec.stride)
+                    .arg(spec.pooling == WindowPooling::Max ? tr("the largest") : tr("the mean"));
+            if (const auto& window = prediction.decidingWindow) {
+                note += QLatin1Char(' ') + tr("Window %1 (tokens %2 to %3) gave the answer its "
+                                              "highest score.")
+                                               .arg(window->index + 1)
+                                               .arg(window->firstToken + 1)
+                                               .arg(window->endToken);
+            }
+            return note;
+        }
+        case LongTextMode::Truncate:
+            break;
+    }
+    return tr("Cut at %1 tokens: the model read the first %1 of the text's %2 tokens, and "
+              "nothing after them (%3).")
+        .arg(outcome.maxLength)
+        .arg(outcome.textTokens)
+        .arg(taskView(lastTask_).whatCuttingLoses());
+}
+
 void TryItPage::showOutcome(const Outcome& outcome) {
     const auto& result = outcome.result;
     lastTask_ = result.settings.kind;
@@ -344,11 +392,7 @@ void TryItPage::showOutcome(const Outcome& outcome) {
     // What the text itself calls for: it was cut, or the vocabulary cannot read it.
     QStringList notes;
     if (outcome.textTokens > outcome.maxLength) {
-        notes << tr("Cut at %1 tokens: the model read the first %1 of the text's %2 tokens, and "
-                    "nothing after them (%3).")
-                     .arg(outcome.maxLength)
-                     .arg(outcome.textTokens)
-                     .arg(taskView(lastTask_).whatCuttingLoses());
+        notes << longTextNote(outcome);
     }
     if (outcome.unknown.warns()) {
         notes << tr("%1% of the text's tokens are unknown to the model's vocabulary (%2): it "

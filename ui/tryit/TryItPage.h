@@ -84,6 +84,8 @@ private:
     struct Outcome;
 
     void showOutcome(const Outcome& outcome);
+    /// What the model read of a text longer than its max length, as the run reads long texts.
+    QString longTextNote(const Outcome& outcome) const;
     void clearResult();
     void setBusy(bool busy);
     /// Classify is enabled when no classification runs and there is a text.

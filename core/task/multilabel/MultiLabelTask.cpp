@@ -71,6 +71,15 @@ public:
             }
         }
     }
+    std::optional<std::size_t> answerOutput(const TextPrediction& prediction) const override {
+        if (prediction.chosen.empty()) {
+            return std::nullopt;
+        }
+        return *std::max_element(prediction.chosen.begin(), prediction.chosen.end(),
+                                 [&](std::size_t a, std::size_t b) {
+                                     return prediction.scores[a] < prediction.scores[b];
+                                 });
+    }
     nlohmann::json predictionJson(const TextPrediction& prediction,
                                   const PredictionContext& context) const override {
         LabelSet names;

@@ -41,6 +41,9 @@ public:
         prediction.chosen = {
             static_cast<std::size_t>(std::max_element(p.begin(), p.end()) - p.begin())};
     }
+    std::optional<std::size_t> answerOutput(const TextPrediction& prediction) const override {
+        return prediction.chosen.front();
+    }
     nlohmann::json predictionJson(const TextPrediction& prediction,
                                   const PredictionContext& context) const override {
         return {{"label", context.labels[prediction.chosen.front()]},

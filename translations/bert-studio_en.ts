@@ -255,6 +255,46 @@
         <source>line %1: the label &quot;%2&quot; holds byte %3, which is not UTF-8 (labels that differ only there would become one); save the file as UTF-8</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>%1 of %2 texts (%3%) fill the max length of %4 tokens and lost their ends (long texts: truncate); head+tail keeps a text&apos;s end at the same cost, windows read whole texts (Long texts in the Training tab)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of %2 texts (%3%) fill the max length of %4 tokens and were cut longest first, as transformers does (long texts: truncate)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1% of %2 documents exceed %3 tokens; windows of %4, stride %5: %6 windows per document</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1% of %2 documents exceed %3 tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>window stride %1 is not smaller than a window: max length %2 holds %3 tokens of text; a stride must leave each window new tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>head tokens %1 leave no room for the tail: max length %2 holds %3 tokens of text</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>long texts %1: token classification cuts its sentences at max length (truncate); long sentences are not yet cut into windows for tagging</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>long texts %1: a pair of texts (second text column &quot;%2&quot;) is truncated longest first, as transformers does; choose truncate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>windows</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>head-tail</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>Names</name>
@@ -2910,6 +2950,26 @@
     </message>
     <message>
         <source>Second te&amp;xt:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Longer than %1 tokens: the model read the first %2 and the last %3 of the text&apos;s %4 tokens (head+tail), and nothing between them.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Longer than %1 tokens: the model read all %2 of the text&apos;s tokens in %3 windows of up to %1, overlapping by %4, and pooled their scores (%5).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the largest</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the mean</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Window %1 (tokens %2 to %3) gave the answer its highest score.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -255,6 +255,46 @@
         <source>line %1: the label &quot;%2&quot; holds byte %3, which is not UTF-8 (labels that differ only there would become one); save the file as UTF-8</source>
         <translation>第 %1 行：标签“%2”含有字节 %3，它不是 UTF-8（只在此处不同的标签会被合并为一个）；请把文件另存为 UTF-8</translation>
     </message>
+    <message>
+        <source>%1 of %2 texts (%3%) fill the max length of %4 tokens and lost their ends (long texts: truncate); head+tail keeps a text&apos;s end at the same cost, windows read whole texts (Long texts in the Training tab)</source>
+        <translation>%2 条文本中有 %1 条（%3%）占满了 %4 个词元的最大长度，结尾被截去（长文本：截断）；首尾方式以相同代价保留文本结尾，窗口方式读完整段文本（见训练页的“长文本”）</translation>
+    </message>
+    <message>
+        <source>%1 of %2 texts (%3%) fill the max length of %4 tokens and were cut longest first, as transformers does (long texts: truncate)</source>
+        <translation>%2 条文本中有 %1 条（%3%）占满了 %4 个词元的最大长度，已按 transformers 的做法先截较长的一段（长文本：截断）</translation>
+    </message>
+    <message>
+        <source>%1% of %2 documents exceed %3 tokens; windows of %4, stride %5: %6 windows per document</source>
+        <translation>%2 篇文档中 %1% 超过 %3 个词元；窗口长 %4、重叠 %5：每篇文档平均 %6 个窗口</translation>
+    </message>
+    <message>
+        <source>%1% of %2 documents exceed %3 tokens</source>
+        <translation>%2 篇文档中 %1% 超过 %3 个词元</translation>
+    </message>
+    <message>
+        <source>window stride %1 is not smaller than a window: max length %2 holds %3 tokens of text; a stride must leave each window new tokens</source>
+        <translation>窗口重叠 %1 不小于窗口：最大长度 %2 只容纳 %3 个文本词元；重叠必须让每个窗口都有新词元</translation>
+    </message>
+    <message>
+        <source>head tokens %1 leave no room for the tail: max length %2 holds %3 tokens of text</source>
+        <translation>开头词元数 %1 没有给结尾留下空间：最大长度 %2 只容纳 %3 个文本词元</translation>
+    </message>
+    <message>
+        <source>long texts %1: token classification cuts its sentences at max length (truncate); long sentences are not yet cut into windows for tagging</source>
+        <translation>长文本“%1”：词元分类在最大长度处截断句子（截断）；长句尚不能切成窗口进行标注</translation>
+    </message>
+    <message>
+        <source>long texts %1: a pair of texts (second text column &quot;%2&quot;) is truncated longest first, as transformers does; choose truncate</source>
+        <translation>长文本“%1”：文本对（第二文本列“%2”）按 transformers 的做法先截较长的一段；请选择截断</translation>
+    </message>
+    <message>
+        <source>windows</source>
+        <translation>窗口</translation>
+    </message>
+    <message>
+        <source>head-tail</source>
+        <translation>首尾</translation>
+    </message>
 </context>
 <context>
     <name>Names</name>
@@ -2895,6 +2935,26 @@
     <message>
         <source>Second te&amp;xt:</source>
         <translation>第二段文本(&amp;X)：</translation>
+    </message>
+    <message>
+        <source>Longer than %1 tokens: the model read the first %2 and the last %3 of the text&apos;s %4 tokens (head+tail), and nothing between them.</source>
+        <translation>超过 %1 个词元：模型读了文本 %4 个词元中的前 %2 个和后 %3 个（首尾），中间的没有读。</translation>
+    </message>
+    <message>
+        <source>Longer than %1 tokens: the model read all %2 of the text&apos;s tokens in %3 windows of up to %1, overlapping by %4, and pooled their scores (%5).</source>
+        <translation>超过 %1 个词元：模型把文本的全部 %2 个词元分成 %3 个最长 %1 的窗口来读，相邻窗口重叠 %4 个，并汇聚了它们的得分（%5）。</translation>
+    </message>
+    <message>
+        <source>the largest</source>
+        <translation>取最大值</translation>
+    </message>
+    <message>
+        <source>the mean</source>
+        <translation>取平均</translation>
+    </message>
+    <message>
+        <source>Window %1 (tokens %2 to %3) gave the answer its highest score.</source>
+        <translation>第 %1 个窗口（第 %2 到 %3 个词元）给这个答案的得分最高。</translation>
     </message>
 </context>
 <context>

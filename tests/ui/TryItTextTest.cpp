@@ -1,11 +1,13 @@
 // Try it and the text typed: an empty text was "classified", a text longer than the model reads
 // was cut without a word, a text the vocabulary cannot read was not warned of, a result stayed
 // under another model, and a finished run replaced the model the user had chosen.
+#include <cstdlib>
 #include <filesystem>
 
 #include <QApplication>
 #include <QClipboard>
 #include <QComboBox>
+#include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -96,6 +98,9 @@ TEST_F(TryItText, ATextLongerThanTheModelReadsSaysWhereItWasCut) {
     classifyText(words.join(QLatin1Char(' ')));
     const auto notes = tryIt()->notesText();
     EXPECT_TRUE(notes.contains(QStringLiteral("Cut at 512 tokens"))) << notes.toStdString();
+    const auto* label = tryIt()->findChild<QLabel*>(QStringLiteral("tryItNotes"));
+    ASSERT_NE(label, nullptr);
+    EXPECT_TRUE(label->styleSheet().contains(QStringLiteral("#c0392b")));  // a warning
     EXPECT_TRUE(notes.contains(QStringLiteral("702 tokens"))) << notes.toStdString();
 }
 
@@ -127,6 +132,17 @@ TEST_F(TryItText, AWindowsModelSaysItReadTheWholeTextAndWhichWindowDroveTheAnswe
     EXPECT_TRUE(notes.contains(QStringLiteral("(tokens 1 to 510) gave the answer")) ||
                 notes.contains(QStringLiteral("(tokens 495 to 700) gave the answer")))
         << notes.toStdString();
+    // Reading the whole text is no warning: the note is not in the warnings' red.
+    const auto* label = tryIt()->findChild<QLabel*>(QStringLiteral("tryItNotes"));
+    ASSERT_NE(label, nullptr);
+    EXPECT_FALSE(label->styleSheet().contains(QStringLiteral("#c0392b")));
+    // BERT_STUDIO_SCREENSHOTS=<folder>: the page as the README shows it.
+    if (const char* shots = std::getenv("BERT_STUDIO_SCREENSHOTS"); shots != nullptr && *shots) {
+        window_->resize(1000, 760);
+        QTest::qWait(200);
+        EXPECT_TRUE(window_->grab().save(QString::fromLocal8Bit(shots) +
+                                         QStringLiteral("/tryit-windows.png")));
+    }
 }
 
 // The Dataset tab warns when the model cannot read the data; Try it said nothing of the text.

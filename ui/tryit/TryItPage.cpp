@@ -124,7 +124,6 @@ TryItPage::TryItPage(std::filesystem::path database, QWidget* parent)
     notes_ = new QLabel(this);
     notes_->setObjectName(QStringLiteral("tryItNotes"));
     notes_->setWordWrap(true);
-    notes_->setStyleSheet(QStringLiteral("color: #c0392b"));
     notes_->hide();
     auto* top = new QHBoxLayout();
     auto* modelLabel = new QLabel(tr("&Model:"), this);
@@ -390,17 +389,22 @@ void TryItPage::showOutcome(const Outcome& outcome) {
     lastTask_ = result.settings.kind;
     lastResult_ = taskView(lastTask_).resultLines(result);
     // What the text itself calls for: it was cut, or the vocabulary cannot read it.
+    // A text read whole in windows is information; a cut text or an unreadable one a warning.
     QStringList notes;
+    bool warns = false;
     if (outcome.textTokens > outcome.maxLength) {
         notes << longTextNote(outcome);
+        warns = !result.settings.longText.windows();
     }
     if (outcome.unknown.warns()) {
+        warns = true;
         notes << tr("%1% of the text's tokens are unknown to the model's vocabulary (%2): it "
                     "cannot read them. A model for this language reads it.")
                      .arg(100.0 * outcome.unknown.share(), 0, 'f', 1)
                      .arg(QString::fromStdString(outcome.unknownToken));
     }
     notes_->setText(notes.join(QLatin1Char('\n')));
+    notes_->setStyleSheet(warns ? QStringLiteral("color: #c0392b") : QString());
     notes_->setVisible(!notes.isEmpty());
     // One widget holds a result's view: the next result replaces it whole. (Taking the layout's
     // items one by one deleted a row's layout twice, and its labels and bars never: the second

@@ -1464,6 +1464,10 @@
         <source>head tokens</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Long texts (Training tab): head+tail would keep their ends at the same cost; windows of %1 tokens with a stride of %2 would read them whole: %3 windows, %4 per example.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>bert::ui::HelpDialog</name>

@@ -1454,6 +1454,10 @@
         <source>head tokens</source>
         <translation>开头词元数</translation>
     </message>
+    <message>
+        <source>Long texts (Training tab): head+tail would keep their ends at the same cost; windows of %1 tokens with a stride of %2 would read them whole: %3 windows, %4 per example.</source>
+        <translation>长文本（训练页）：首尾方式能以相同代价保留它们的结尾；长 %1 个词元、重叠 %2 个的窗口能读完整段文本：共 %3 个窗口，每个样本 %4 个。</translation>
+    </message>
 </context>
 <context>
     <name>bert::ui::HelpDialog</name>

@@ -132,6 +132,25 @@ void DatasetPage::refreshProfile() {
                        .arg(static_cast<double>(windows) /
                                 static_cast<double>(std::max<std::size_t>(1, lengths_.size())),
                             0, 'f', 2);
+    } else if (longText_.mode == LongTextMode::Truncate && !tagged_ && truncated > 0 &&
+               chosenColumns().textPair.empty() && longText_.stride < room) {
+        // The default cuts them: say what the other strategies would make of these texts.
+        auto windowsSpec = longText_;
+        windowsSpec.mode = LongTextMode::Windows;
+        std::size_t windows = 0;
+        for (const auto length : lengths_) {
+            windows += windowCount(length, maxLength_, windowsSpec, shape);
+        }
+        padding += QLatin1Char(' ') +
+                   tr("Long texts (Training tab): head+tail would keep their ends at the same "
+                      "cost; windows of %1 tokens with a stride of %2 would read them whole: %3 "
+                      "windows, %4 per example.")
+                       .arg(maxLength_)
+                       .arg(longText_.stride)
+                       .arg(windows)
+                       .arg(static_cast<double>(windows) /
+                                static_cast<double>(std::max<std::size_t>(1, lengths_.size())),
+                            0, 'f', 2);
     } else if (longText_.mode == LongTextMode::HeadTail && !tagged_) {
         padding += QLatin1Char(' ') +
                    tr("Long texts: %1 of the examples are longer than %2 tokens; each keeps "

@@ -1,9 +1,9 @@
 // ONNX export of every family (issue 28), checked by ONNX Runtime against our own engine: random
 // small models built here (BERT, RoBERTa, XLM-RoBERTa, CamemBERT, DistilBERT, ELECTRA with a
 // narrower embedding, ModernBERT with [CLS] pooling and no biases, and with mean pooling and
-// every bias, MPNet with its relative position bias), every weight perturbed so that no LayerNorm or bias sits at 1 or 0, run on padded
-// batches of varied lengths (past ModernBERT's small local window), and on a second, shorter
-// batch through the same file (dynamic axes):
+// every bias, MPNet with its relative position bias), every weight perturbed so that no LayerNorm
+// or bias sits at 1 or 0, run on padded batches of varied lengths (past ModernBERT's small local
+// window), and on a second, shorter batch through the same file (dynamic axes):
 //  - logits within 1e-5 of SequenceClassifier::forward with ONNX Runtime's basic optimisations,
 //    and within the issue's 1e-4 with its default (every optimisation) session;
 //  - the graph takes token_type_ids only where the family reads them (BERT, ELECTRA), as the

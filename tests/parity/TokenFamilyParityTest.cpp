@@ -2,7 +2,8 @@
 // same weights (issue 29, point 4): random small models that transformers itself creates
 // (tests/parity/token_families.py: families.py's cases, BERT, RoBERTa, XLM-RoBERTa, CamemBERT,
 // DistilBERT, ELECTRA, ModernBERT with biases on and off and with texts past its default local
-// window, MPNet with texts short and past its relative buckets' 128), every parameter perturbed, plus a multi-label and a regression sequence classifier:
+// window, MPNet with texts short and past its relative buckets' 128), every parameter perturbed,
+// plus a multi-label and a regression sequence classifier:
 //  - every weight of the file loads (bert.* without bert.pooler.*, classifier.*), nothing is
 //    left over, and the head, the tags and problem_type come from config.json;
 //  - eval logits within 1e-5 on every real token of padded batches of single sequences and of
@@ -17,11 +18,11 @@
 #include <nlohmann/json.hpp>
 #include <torch/csrc/autograd/grad_mode.h>
 
+#include "ScriptCases.h"
 #include "data/Batch.h"
 #include "hf/ModelFolder.h"
 #include "hf/SafeTensors.h"
 #include "model/FamilyTraits.h"
-#include "ScriptCases.h"
 #include "support/TestSupport.h"
 
 namespace bert {

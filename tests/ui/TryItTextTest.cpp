@@ -47,6 +47,18 @@ protected:
         }
         ASSERT_EQ(box->toPlainText(), text);
     }
+    /// 700 words the tiny vocabulary reads as 700 tokens ("good film good film ...").
+    static QString longText() {
+        QStringList words;
+        for (int i = 0; i < 700; ++i) {
+            words << (i % 2 == 0 ? QStringLiteral("good") : QStringLiteral("film"));
+        }
+        return words.join(QLatin1Char(' '));
+    }
+    /// The label under the text that says what the model read of it.
+    const QLabel* notesLabel() const {
+        return tryIt()->findChild<QLabel*>(QStringLiteral("tryItNotes"));
+    }
     /// Chooses the tiny model's folder (or folder) with "Model folder…" and its dialog.
     void chooseModelFolder(const std::filesystem::path& folder = {}) {
         const auto path =
@@ -91,14 +103,10 @@ TEST_F(TryItText, ATextLongerThanTheModelReadsSaysWhereItWasCut) {
     chooseModelFolder();
     classifyText(QStringLiteral("a good film"));
     EXPECT_TRUE(tryIt()->notesText().isEmpty()) << tryIt()->notesText().toStdString();
-    QStringList words;
-    for (int i = 0; i < 700; ++i) {
-        words << (i % 2 == 0 ? QStringLiteral("good") : QStringLiteral("film"));
-    }
-    classifyText(words.join(QLatin1Char(' ')));
+    classifyText(longText());
     const auto notes = tryIt()->notesText();
     EXPECT_TRUE(notes.contains(QStringLiteral("Cut at 512 tokens"))) << notes.toStdString();
-    const auto* label = tryIt()->findChild<QLabel*>(QStringLiteral("tryItNotes"));
+    const auto* label = notesLabel();
     ASSERT_NE(label, nullptr);
     EXPECT_TRUE(label->styleSheet().contains(QStringLiteral("#c0392b")));  // a warning
     EXPECT_TRUE(notes.contains(QStringLiteral("702 tokens"))) << notes.toStdString();
@@ -118,11 +126,7 @@ TEST_F(TryItText, AWindowsModelSaysItReadTheWholeTextAndWhichWindowDroveTheAnswe
     chooseModelFolder(folder);
     classifyText(QStringLiteral("a good film"));
     EXPECT_TRUE(tryIt()->notesText().isEmpty()) << tryIt()->notesText().toStdString();
-    QStringList words;
-    for (int i = 0; i < 700; ++i) {
-        words << (i % 2 == 0 ? QStringLiteral("good") : QStringLiteral("film"));
-    }
-    classifyText(words.join(QLatin1Char(' ')));
+    classifyText(longText());
     const auto notes = tryIt()->notesText();
     // 700 text tokens in windows of 510 that overlap by 16: 0-510 and 494-700.
     EXPECT_FALSE(notes.contains(QStringLiteral("Cut at"))) << notes.toStdString();
@@ -133,7 +137,7 @@ TEST_F(TryItText, AWindowsModelSaysItReadTheWholeTextAndWhichWindowDroveTheAnswe
                 notes.contains(QStringLiteral("(tokens 495 to 700) gave the answer")))
         << notes.toStdString();
     // Reading the whole text is no warning: the note is not in the warnings' red.
-    const auto* label = tryIt()->findChild<QLabel*>(QStringLiteral("tryItNotes"));
+    const auto* label = notesLabel();
     ASSERT_NE(label, nullptr);
     EXPECT_FALSE(label->styleSheet().contains(QStringLiteral("#c0392b")));
     // BERT_STUDIO_SCREENSHOTS=<folder>: the page as the README shows it.

@@ -106,6 +106,16 @@ void DatasetPage::refreshProfile() {
                        static_cast<double>(std::max<std::size_t>(1, lengths_.size()));
     const auto shape = templateShapeOf(*tokenizer_);
     const auto room = maxLength_ > shape.total() ? maxLength_ - shape.total() : 0;
+    // The windows the texts would make at the form's stride (windowCount counts a window per
+    // text for any other strategy: the spec is taken as windows).
+    auto windowsOf = [&](LongTextSpec spec) {
+        spec.mode = LongTextMode::Windows;
+        std::size_t windows = 0;
+        for (const auto length : lengths_) {
+            windows += windowCount(length, maxLength_, spec, shape);
+        }
+        return windows;
+    };
     const bool cannotCut =
         (longText_.windows() && longText_.stride >= room) ||
         (longText_.mode == LongTextMode::HeadTail && longText_.headTokens >= room);
@@ -118,10 +128,7 @@ void DatasetPage::refreshProfile() {
                        .arg(room)
                        .arg(longText_.windows() ? tr("window stride") : tr("head tokens"));
     } else if (longText_.windows() && !tagged_) {
-        std::size_t windows = 0;
-        for (const auto length : lengths_) {
-            windows += windowCount(length, maxLength_, longText_, shape);
-        }
+        const auto windows = windowsOf(longText_);
         padding += QLatin1Char(' ') +
                    tr("Long texts: %1 of the examples are longer than %2 tokens; windows of %2 "
                       "tokens with a stride of %3 make %4 windows, %5 per example.")
@@ -135,12 +142,7 @@ void DatasetPage::refreshProfile() {
     } else if (longText_.mode == LongTextMode::Truncate && !tagged_ && truncated > 0 &&
                chosenColumns().textPair.empty() && longText_.stride < room) {
         // The default cuts them: say what the other strategies would make of these texts.
-        auto windowsSpec = longText_;
-        windowsSpec.mode = LongTextMode::Windows;
-        std::size_t windows = 0;
-        for (const auto length : lengths_) {
-            windows += windowCount(length, maxLength_, windowsSpec, shape);
-        }
+        const auto windows = windowsOf(longText_);
         padding += QLatin1Char(' ') +
                    tr("Long texts (Training tab): head+tail would keep their ends at the same "
                       "cost; windows of %1 tokens with a stride of %2 would read them whole: %3 "

@@ -157,7 +157,9 @@ std::vector<TextPrediction> predictTexts(const TaskSettings& settings, SequenceC
                                device);
     }
     const auto& spec = settings.longText;
-    const auto shape = templateShapeOf(tokenizer);
+    // Only a strategy that cuts texts itself needs the template (an encode of a probe text).
+    const auto shape =
+        spec.mode == LongTextMode::Truncate ? TemplateShape{} : templateShapeOf(tokenizer);
     LongTextScores cut;
     if (spec.mode == LongTextMode::Truncate) {
         for (auto& row :

@@ -191,6 +191,11 @@ std::string tokenizerClassOfModelType(const std::string& modelType) {
     if (modelType == "mpnet") {
         return "MPNetTokenizer";
     }
+    if (modelType == "deberta-v2") {
+        // Its settings are not rebuilt yet: TokenizerJson refuses it rather than tokenize the
+        // file as it is (transformers replaces its normalizer, pre-tokenizer and template).
+        return "DebertaV2Tokenizer";
+    }
     return "";
 }
 

@@ -69,8 +69,9 @@ struct ActivationShape {
     std::int64_t attentionBiasBytes = 0;
     /// Bytes per token of the scores against a relative position table that a layer forms
     /// before gathering each query-key pair's bucket (DeBERTa's content-to-position and
-    /// position-to-content products, [G, heads, S, table rows] each): one layer's at a time, in
-    /// training's forward and backward and in evaluation alike. 0: none.
+    /// position-to-content products, [G, heads, S, table rows] each). Training keeps every
+    /// layer's (the family counts them in layerBytesPerToken); evaluation holds one layer's
+    /// (train/EvaluationForecast.cpp). 0: none.
     std::int64_t relativeScoreBytesPerToken = 0;
 };
 

@@ -136,9 +136,7 @@ MemoryBreakdown forecastMemory(const EncoderConfig& model, const TrainingConfig&
     // Layers below the lowest trainable one keep nothing when the embeddings are frozen too.
     const std::int64_t quietLayers = training.freezeEmbeddings ? frozenLayers : 0;
     const std::int64_t activeLayers = layers - quietLayers;
-    // DeBERTa: one layer at a time forms its scores against the whole relative position table.
-    const std::int64_t relativeScores = tokens * shape.relativeScoreBytesPerToken;
-    std::int64_t activations = embeddingActivations + castCache + windowMask + relativeScores;
+    std::int64_t activations = embeddingActivations + castCache + windowMask;
     if (model.head == HeadKind::Token) {
         // A token head keeps what its layers save for every token (FamilyTraits'
         // headBytesPerToken, measured equal to the allocator's), and the logits with the loss's

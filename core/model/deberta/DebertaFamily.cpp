@@ -195,8 +195,9 @@ ParameterCounts debertaCounts(const EncoderConfig& m) {
 ActivationShape debertaActivations(const EncoderConfig& m, const ActivationContext& context) {
     auto shape = bertLayerActivations(m, context);
     const std::int64_t e = context.autocast ? 2 : 4;
-    // The queries twice: as the disentangled terms' matmul saves them and scaled for the kernel.
-    shape.layerBytesPerToken += e * m.hiddenSize;
+    // The queries and keys once more: the disentangled terms' products with the position table
+    // save their own contiguous copies (matmul over broadcast heads).
+    shape.layerBytesPerToken += 2 * e * m.hiddenSize;
     if (m.head == HeadKind::Token) {
         shape.headBytesPerToken =
             dropoutClassifierBytesPerToken(m.hiddenSize, m.hiddenDropoutProb, context);
@@ -205,11 +206,13 @@ ActivationShape debertaActivations(const EncoderConfig& m, const ActivationConte
     }
     // Every layer's scores carry its content-to-position and position-to-content terms, joined
     // with the padding mask as one additive mask G x heads x S x S (attentionBiasBytes, as
-    // MPNet's), and form them from [G, heads, S, table rows] products with the position table
-    // before gathering each pair's bucket: one layer's at a time, both terms.
+    // MPNet's: CUDA's kernel keeps it), made from [G, heads, S, table rows] products with the
+    // position table, whose gathers keep them for backward (gather's backward reads its input):
+    // each layer keeps both.
     shape.attentionBiasBytes = e;
     const std::int64_t terms = (m.contentToPosition ? 1 : 0) + (m.positionToContent ? 1 : 0);
     shape.relativeScoreBytesPerToken = terms * m.numAttentionHeads * relativeRows(m) * e;
+    shape.layerBytesPerToken += shape.relativeScoreBytesPerToken;
     return shape;
 }
 

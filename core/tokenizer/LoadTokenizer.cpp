@@ -28,8 +28,9 @@ nlohmann::json readJsonObject(const std::filesystem::path& file) {
 
 std::shared_ptr<const Tokenizer> loadTokenizer(const std::filesystem::path& modelFolder) {
     if (!std::filesystem::is_directory(modelFolder)) {
-        throw InputError(modelFolder, "is not a folder (a model folder holds the tokenizer's "
-                                      "files: tokenizer.json or vocab.txt)");
+        throw InputError(modelFolder,
+                         "is not a folder (a model folder holds the tokenizer's "
+                         "files: tokenizer.json or vocab.txt)");
     }
     const auto fastFile = modelFolder / "tokenizer.json";
     const auto vocabFile = modelFolder / "vocab.txt";
@@ -51,7 +52,17 @@ std::shared_ptr<const Tokenizer> loadTokenizer(const std::filesystem::path& mode
                                                fastFile, std::move(config), modelType);
     }
     if (std::filesystem::exists(vocabFile)) {
-        return std::make_shared<WordPieceTokenizer>(WordPieceTokenizer::fromModelFolder(modelFolder));
+        return std::make_shared<WordPieceTokenizer>(
+            WordPieceTokenizer::fromModelFolder(modelFolder));
+    }
+    for (const char* sentencePiece : {"spm.model", "sentencepiece.bpe.model"}) {
+        if (std::filesystem::exists(modelFolder / sentencePiece)) {
+            throw InputError(modelFolder,
+                             std::string("has ") + sentencePiece +
+                                 " (a SentencePiece model, as DeBERTa-v3's and XLM-R's folders "
+                                 "ship) but no tokenizer.json: BERT Studio reads tokenizers "
+                                 "from tokenizer.json or vocab.txt only");
+        }
     }
     throw InputError(modelFolder,
                      "has no tokenizer: neither tokenizer.json (a fast tokenizer: BERT, RoBERTa, "

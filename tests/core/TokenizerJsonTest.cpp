@@ -1,10 +1,10 @@
 // The parts of the tokenizer.json pipeline alone (core/tokenizer/json/), on small hand-written
 // files whose ids can be worked out by hand; tests/parity/TokenizerJsonParityTest.cpp checks the
 // whole against the reference on real layouts.
+#include <fstream>
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
-
-#include <fstream>
 
 #include "Error.h"
 #include "support/TestSupport.h"
@@ -25,14 +25,23 @@ JsonTokenizer fromJson(const Json& json) {
 
 Json bpeFile(Json model, Json preTokenizer = nullptr) {
     model["type"] = "BPE";
-    return {{"version", "1.0"}, {"model", model}, {"pre_tokenizer", preTokenizer},
+    return {{"version", "1.0"},
+            {"model", model},
+            {"pre_tokenizer", preTokenizer},
             {"added_tokens", Json::array()}};
 }
 
 // "ab" and "abc" by merges; "x" missing from the vocabulary.
 Json smallBpe() {
-    return {{"vocab", {{"a", 0}, {"b", 1}, {"c", 2}, {"ab", 3}, {"abc", 4}, {"<unk>", 5},
-                       {"<0x78>", 6}, {"bc", 7}}},
+    return {{"vocab",
+             {{"a", 0},
+              {"b", 1},
+              {"c", 2},
+              {"ab", 3},
+              {"abc", 4},
+              {"<unk>", 5},
+              {"<0x78>", 6},
+              {"bc", 7}}},
             {"merges", {"a b", "ab c", "b c"}}};
 }
 
@@ -97,17 +106,21 @@ TEST(TokenizerJsonBpe, IgnoreMergesTakesWholeWordsAndPrefixesDecorate) {
 TEST(TokenizerJsonUnigram, ViterbiPicksTheBestPathAndFusesUnknowns) {
     const Json file = {
         {"version", "1.0"},
-        {"pre_tokenizer", {{"type", "Metaspace"}, {"replacement", "\u2581"},
-                           {"prepend_scheme", "always"}, {"split", true}}},
-        {"model", {{"type", "Unigram"}, {"unk_id", 0},
-                   {"vocab", Json::array({Json::array({"<unk>", 0.0}), Json::array({"\u2581", -2.0}),
-                                          Json::array({"a", -1.0}), Json::array({"b", -1.0}),
-                                          Json::array({"ab", -1.5}),
-                                          Json::array({"\u2581ab", -1.0}),
-                                          Json::array({"<0x7A>", -5.0})})}}}};
+        {"pre_tokenizer",
+         {{"type", "Metaspace"},
+          {"replacement", "\u2581"},
+          {"prepend_scheme", "always"},
+          {"split", true}}},
+        {"model",
+         {{"type", "Unigram"},
+          {"unk_id", 0},
+          {"vocab", Json::array({Json::array({"<unk>", 0.0}), Json::array({"\u2581", -2.0}),
+                                 Json::array({"a", -1.0}), Json::array({"b", -1.0}),
+                                 Json::array({"ab", -1.5}), Json::array({"\u2581ab", -1.0}),
+                                 Json::array({"<0x7A>", -5.0})})}}}};
     const auto tok = fromJson(file);
-    EXPECT_EQ(tok.tokenizeToIds("ab"), (Ids{5}));         // ▁ab beats ▁ + ab
-    EXPECT_EQ(tok.tokenizeToIds("abab"), (Ids{5, 4}));    // ab (-1.5) beats a + b (-2)
+    EXPECT_EQ(tok.tokenizeToIds("ab"), (Ids{5}));          // ▁ab beats ▁ + ab
+    EXPECT_EQ(tok.tokenizeToIds("abab"), (Ids{5, 4}));     // ab (-1.5) beats a + b (-2)
     EXPECT_EQ(tok.tokenizeToIds("zzab"), (Ids{1, 0, 4}));  // "zz" fused into one <unk>
     auto fallback = file;
     fallback["model"]["byte_fallback"] = true;
@@ -117,22 +130,33 @@ TEST(TokenizerJsonUnigram, ViterbiPicksTheBestPathAndFusesUnknowns) {
 }
 
 TEST(TokenizerJsonWordPiece, BertLayoutWithTemplateAndLongestFirstPairs) {
-    const Json file = {
-        {"version", "1.0"},
-        {"normalizer", {{"type", "BertNormalizer"}, {"lowercase", true}}},
-        {"pre_tokenizer", {{"type", "BertPreTokenizer"}}},
-        {"post_processor",
-         {{"type", "TemplateProcessing"},
-          {"single", {"[CLS]:0", "$A:0", "[SEP]:0"}},
-          {"pair", {"[CLS]:0", "$A:0", "[SEP]:0", "$B:1", "[SEP]:1"}},
-          {"special_tokens", {{"[CLS]", {{"id", "[CLS]"}, {"ids", {2}}, {"tokens", {"[CLS]"}}}},
-                              {"[SEP]", {{"id", "[SEP]"}, {"ids", {3}}, {"tokens", {"[SEP]"}}}}}}}},
-        {"added_tokens", {{{"id", 0}, {"content", "[PAD]"}, {"special", true}},
-                          {{"id", 4}, {"content", "[MASK]"}, {"special", true}}}},
-        {"model", {{"type", "WordPiece"}, {"unk_token", "[UNK]"},
-                   {"vocab", {{"[PAD]", 0}, {"[UNK]", 1}, {"[CLS]", 2}, {"[SEP]", 3},
-                              {"[MASK]", 4}, {"un", 5}, {"##aff", 6}, {"##able", 7},
-                              {"hello", 8}, {",", 9}}}}}};
+    const Json file = {{"version", "1.0"},
+                       {"normalizer", {{"type", "BertNormalizer"}, {"lowercase", true}}},
+                       {"pre_tokenizer", {{"type", "BertPreTokenizer"}}},
+                       {"post_processor",
+                        {{"type", "TemplateProcessing"},
+                         {"single", {"[CLS]:0", "$A:0", "[SEP]:0"}},
+                         {"pair", {"[CLS]:0", "$A:0", "[SEP]:0", "$B:1", "[SEP]:1"}},
+                         {"special_tokens",
+                          {{"[CLS]", {{"id", "[CLS]"}, {"ids", {2}}, {"tokens", {"[CLS]"}}}},
+                           {"[SEP]", {{"id", "[SEP]"}, {"ids", {3}}, {"tokens", {"[SEP]"}}}}}}}},
+                       {"added_tokens",
+                        {{{"id", 0}, {"content", "[PAD]"}, {"special", true}},
+                         {{"id", 4}, {"content", "[MASK]"}, {"special", true}}}},
+                       {"model",
+                        {{"type", "WordPiece"},
+                         {"unk_token", "[UNK]"},
+                         {"vocab",
+                          {{"[PAD]", 0},
+                           {"[UNK]", 1},
+                           {"[CLS]", 2},
+                           {"[SEP]", 3},
+                           {"[MASK]", 4},
+                           {"un", 5},
+                           {"##aff", 6},
+                           {"##able", 7},
+                           {"hello", 8},
+                           {",", 9}}}}}};
     const auto tok = fromJson(file);
     EXPECT_EQ(tok.encode("Unaffable, HELLO!").inputIds, (Ids{2, 5, 6, 7, 9, 8, 1, 3}));
     EXPECT_EQ(tok.encode("hello[MASK]").inputIds, (Ids{2, 8, 4, 3}));
@@ -147,25 +171,28 @@ TEST(TokenizerJsonWordPiece, BertLayoutWithTemplateAndLongestFirstPairs) {
 }
 
 TEST(TokenizerJsonAddedTokens, StripAndSingleWordAsTheReference) {
-    Json file = bpeFile({{"vocab", {{"a", 0}, {"b", 1}, {"\u0120", 2}, {"\u0120a", 3}}},
-                         {"merges", {"\u0120 a"}}},
-                        {{"type", "ByteLevel"}, {"add_prefix_space", false}});
+    Json file = bpeFile(
+        {{"vocab", {{"a", 0}, {"b", 1}, {"\u0120", 2}, {"\u0120a", 3}}}, {"merges", {"\u0120 a"}}},
+        {{"type", "ByteLevel"}, {"add_prefix_space", false}});
     file["added_tokens"] = {{{"id", 4}, {"content", "<m>"}, {"special", true}, {"lstrip", true}},
-                            {{"id", 5}, {"content", "c"}, {"special", false},
-                             {"single_word", true}, {"normalized", false}}};
+                            {{"id", 5},
+                             {"content", "c"},
+                             {"special", false},
+                             {"single_word", true},
+                             {"normalized", false}}};
     const auto tok = fromJson(file);
     EXPECT_EQ(tok.tokenizeToIds("a  <m>"), (Ids{0, 4}));  // lstrip swallows the spaces
-    EXPECT_EQ(tok.tokenizeToIds("a c"), (Ids{0, 2, 5}));   // "c" alone: the added token
-    EXPECT_EQ(tok.tokenizeToIds("ac"), (Ids{0}));          // inside a word: not matched
+    EXPECT_EQ(tok.tokenizeToIds("a c"), (Ids{0, 2, 5}));  // "c" alone: the added token
+    EXPECT_EQ(tok.tokenizeToIds("ac"), (Ids{0}));         // inside a word: not matched
     EXPECT_EQ(tok.kind(), "byte-level BPE");
 }
 
 TEST(TokenizerJsonErrors, MalformedFilesNameTheFileAndTheField) {
     EXPECT_NE(messageOf(Json::array()).find("test/tokenizer.json"), std::string::npos);
     EXPECT_NE(messageOf({{"version", "1.0"}}).find("lacks the field \"model\""), std::string::npos);
-    EXPECT_NE(messageOf(bpeFile({{"vocab", {{"a", 0}}}, {"merges", {"a b"}}}))
-                  .find("model.merges[0]"),
-              std::string::npos);
+    EXPECT_NE(
+        messageOf(bpeFile({{"vocab", {{"a", 0}}}, {"merges", {"a b"}}})).find("model.merges[0]"),
+        std::string::npos);
     Json badNormalizer = bpeFile(smallBpe());
     badNormalizer["normalizer"] = {{"type", "Sequence"}, {"normalizers", {{{"type", "Nope"}}}}};
     EXPECT_NE(messageOf(badNormalizer).find("normalizer.normalizers[0].type: unknown normalizer"),
@@ -174,13 +201,12 @@ TEST(TokenizerJsonErrors, MalformedFilesNameTheFileAndTheField) {
     badCharsMap["normalizer"] = {{"type", "Precompiled"}, {"precompiled_charsmap", "AQ=="}};
     EXPECT_NE(messageOf(badCharsMap).find("precompiled_charsmap: the character map is too short"),
               std::string::npos);
-    Json badRegex = bpeFile(smallBpe(), {{"type", "Split"},
-                                         {"pattern", {{"Regex", "(("}}},
-                                         {"behavior", "Isolated"}});
+    Json badRegex = bpeFile(
+        smallBpe(), {{"type", "Split"}, {"pattern", {{"Regex", "(("}}}, {"behavior", "Isolated"}});
     EXPECT_NE(messageOf(badRegex).find("pre_tokenizer.pattern"), std::string::npos);
     Json badTemplate = bpeFile(smallBpe());
-    badTemplate["post_processor"] = {{"type", "TemplateProcessing"},
-                                     {"single", {"[X]", "$A"}}, {"pair", {"$A", "$B"}}};
+    badTemplate["post_processor"] = {
+        {"type", "TemplateProcessing"}, {"single", {"[X]", "$A"}}, {"pair", {"$A", "$B"}}};
     EXPECT_NE(messageOf(badTemplate).find("special_tokens does not define"), std::string::npos);
     EXPECT_NE(messageOf({{"version", "2.0"}, {"model", smallBpe()}}).find("version"),
               std::string::npos);
@@ -222,9 +248,10 @@ TEST(LoadTokenizer, TokenizerConfigSettingsApplyOnTop) {
         {"version", "1.0"},
         {"normalizer", {{"type", "BertNormalizer"}, {"lowercase", true}}},
         {"pre_tokenizer", {{"type", "BertPreTokenizer"}}},
-        {"model", {{"type", "WordPiece"},
-                   {"vocab", {{"[PAD]", 0}, {"[UNK]", 1}, {"[CLS]", 2}, {"[SEP]", 3},
-                              {"Hello", 4}, {"hello", 5}}}}}};
+        {"model",
+         {{"type", "WordPiece"},
+          {"vocab",
+           {{"[PAD]", 0}, {"[UNK]", 1}, {"[CLS]", 2}, {"[SEP]", 3}, {"Hello", 4}, {"hello", 5}}}}}};
     std::ofstream(dir / "tokenizer.json") << file.dump();
     std::ofstream(dir / "tokenizer_config.json")
         << Json{{"tokenizer_class", "BertTokenizer"}, {"do_lower_case", false}}.dump();
@@ -237,6 +264,46 @@ TEST(LoadTokenizer, TokenizerConfigSettingsApplyOnTop) {
     EXPECT_EQ(config["model_max_length"], 64);
     EXPECT_EQ(config["do_lower_case"], false);
     EXPECT_EQ(loadTokenizer(dir / "saved")->encode("Hello").inputIds, (Ids{2, 4, 3}));
+}
+
+TEST(LoadTokenizer, DebertaFoldersAreRefusedNamingWhatIsMissingOrNotRebuilt) {
+    // DeBERTa-v3's own folders ship spm.model alone: named, with the tokenizer.json we need.
+    const test::TempDir dir;
+    std::ofstream(dir / "config.json") << Json{{"model_type", "deberta-v2"}}.dump();
+    std::ofstream(dir / "spm.model") << "not read";
+    try {
+        loadTokenizer(dir.path());
+        FAIL() << "a folder with spm.model alone loaded";
+    } catch (const InputError& error) {
+        EXPECT_EQ(error.file(), dir.path());
+        EXPECT_NE(std::string(error.what()).find("spm.model"), std::string::npos);
+        EXPECT_NE(std::string(error.what()).find("no tokenizer.json"), std::string::npos);
+    }
+    // With a tokenizer.json, transformers' DebertaV2Tokenizer (by model type, or named in
+    // tokenizer_config.json) rebuilds its settings, which we do not yet: refused, not read as is.
+    const Json unigram = {
+        {"version", "1.0"},
+        {"model",
+         {{"type", "Unigram"},
+          {"unk_id", 1},
+          {"vocab", Json::array({Json::array({"[PAD]", 0.0}), Json::array({"[UNK]", 0.0}),
+                                 Json::array({"\u2581a", -1.0})})}}}};
+    std::ofstream(dir / "tokenizer.json") << unigram.dump();
+    for (const bool named : {false, true}) {
+        if (named) {
+            std::ofstream(dir / "tokenizer_config.json")
+                << Json{{"tokenizer_class", "DebertaV2TokenizerFast"}}.dump();
+            std::ofstream(dir / "config.json") << Json::object().dump();
+        }
+        try {
+            loadTokenizer(dir.path());
+            FAIL() << "DebertaV2Tokenizer was read as is (named: " << named << ")";
+        } catch (const InputError& error) {
+            EXPECT_EQ(error.file(), dir / "tokenizer.json");
+            EXPECT_NE(std::string(error.what()).find("DebertaV2Tokenizer"), std::string::npos)
+                << error.what();
+        }
+    }
 }
 
 }  // namespace

@@ -202,6 +202,9 @@ std::string tokenizerClassOfModelType(const std::string& modelType) {
 std::string applyTransformersSettings(Json& tokenizer, const Json& config,
                                       const std::string& modelType) {
     const std::string name = classOf(config, modelType);
+    if (name == "DebertaV2Tokenizer") {
+        return name;  // settings not rebuilt yet: TokenizerJson refuses the class
+    }
     const bool mpnet = name == "MPNetTokenizer";
     if (name == "BertTokenizer" || name == "DistilBertTokenizer" || name == "ElectraTokenizer" ||
         mpnet) {

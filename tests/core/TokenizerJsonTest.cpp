@@ -1,6 +1,7 @@
 // The parts of the tokenizer.json pipeline alone (core/tokenizer/json/), on small hand-written
 // files whose ids can be worked out by hand; tests/parity/TokenizerJsonParityTest.cpp checks the
 // whole against the reference on real layouts.
+#include <cstring>
 #include <fstream>
 
 #include <gtest/gtest.h>
@@ -266,43 +267,111 @@ TEST(LoadTokenizer, TokenizerConfigSettingsApplyOnTop) {
     EXPECT_EQ(loadTokenizer(dir / "saved")->encode("Hello").inputIds, (Ids{2, 4, 3}));
 }
 
-TEST(LoadTokenizer, DebertaFoldersAreRefusedNamingWhatIsMissingOrNotRebuilt) {
-    // DeBERTa-v3's own folders ship spm.model alone: named, with the tokenizer.json we need.
+// protobuf's wire format, enough to write a SentencePiece model by hand.
+std::string varint(std::uint64_t value) {
+    std::string out;
+    do {
+        out.push_back(static_cast<char>((value & 0x7F) | (value > 0x7F ? 0x80 : 0)));
+        value >>= 7;
+    } while (value != 0);
+    return out;
+}
+
+std::string field(int number, const std::string& bytes) {
+    return varint(static_cast<std::uint64_t>(number) << 3 | 2) + varint(bytes.size()) + bytes;
+}
+
+std::string varintField(int number, std::uint64_t value) {
+    return varint(static_cast<std::uint64_t>(number) << 3) + varint(value);
+}
+
+std::string piece(const std::string& text, float score, int type) {
+    std::string bytes = field(1, text);
+    bytes += varint(2 << 3 | 5);
+    std::uint32_t bits = 0;
+    std::memcpy(&bits, &score, sizeof bits);
+    for (int i = 0; i < 4; ++i) {
+        bytes.push_back(static_cast<char>(bits >> (8 * i)));
+    }
+    return bytes + varintField(3, static_cast<std::uint64_t>(type));
+}
+
+// DeBERTa-v3's layout: [PAD] [CLS] [SEP] control, [UNK] unknown at 3, pieces, a user defined
+// piece; the trainer spec says Unigram (model_type 1) and unk_id 3.
+std::string debertaSentencePiece(int modelType = 1) {
+    std::string model;
+    model += field(1, piece("[PAD]", 0, 3));
+    model += field(1, piece("[CLS]", 0, 3));
+    model += field(1, piece("[SEP]", 0, 3));
+    model += field(1, piece("[UNK]", 0, 2));
+    model += field(1, piece("\u2581a", -1, 1));
+    model += field(1, piece("\u2581b", -2, 1));
+    model += field(1, piece("<url>", 0, 4));
+    model += field(1, piece("\u2581", -3, 1));
+    model += field(1, piece("!", -4, 1));
+    return model + field(2, varintField(3, static_cast<std::uint64_t>(modelType)) +
+                                varintField(40, 3));
+}
+
+TEST(LoadTokenizer, DebertaFoldersReadSpmModelAloneAsDebertaV2TokenizerBuildsIt) {
     const test::TempDir dir;
     std::ofstream(dir / "config.json") << Json{{"model_type", "deberta-v2"}}.dump();
-    std::ofstream(dir / "spm.model") << "not read";
-    try {
-        loadTokenizer(dir.path());
-        FAIL() << "a folder with spm.model alone loaded";
-    } catch (const InputError& error) {
-        EXPECT_EQ(error.file(), dir.path());
-        EXPECT_NE(std::string(error.what()).find("spm.model"), std::string::npos);
-        EXPECT_NE(std::string(error.what()).find("no tokenizer.json"), std::string::npos);
-    }
-    // With a tokenizer.json, transformers' DebertaV2Tokenizer (by model type, or named in
-    // tokenizer_config.json) rebuilds its settings, which we do not yet: refused, not read as is.
-    const Json unigram = {
-        {"version", "1.0"},
-        {"model",
-         {{"type", "Unigram"},
-          {"unk_id", 1},
-          {"vocab", Json::array({Json::array({"[PAD]", 0.0}), Json::array({"[UNK]", 0.0}),
-                                 Json::array({"\u2581a", -1.0})})}}}};
-    std::ofstream(dir / "tokenizer.json") << unigram.dump();
-    for (const bool named : {false, true}) {
-        if (named) {
-            std::ofstream(dir / "tokenizer_config.json")
-                << Json{{"tokenizer_class", "DebertaV2TokenizerFast"}}.dump();
-            std::ofstream(dir / "config.json") << Json::object().dump();
-        }
+    std::ofstream(dir / "spm.model", std::ios::binary) << debertaSentencePiece();
+    const auto tok = loadTokenizer(dir.path());
+    EXPECT_EQ(tok->source(), dir / "spm.model");
+    EXPECT_EQ(tok->unkId(), std::optional<std::int32_t>(3));
+    // Runs of spaces and tabs are one space, the end is stripped; <url> (user defined) and the
+    // class's [MASK] (the next free id) are matched as they are; B has type 1.
+    EXPECT_EQ(tok->encode("a \t b<url>  [MASK] ").inputIds, (Ids{1, 4, 5, 6, 9, 2}));
+    const auto pair = tok->encodePair("a", "b!");
+    EXPECT_EQ(pair.inputIds, (Ids{1, 4, 2, 5, 8, 2}));
+    EXPECT_EQ(pair.tokenTypeIds, (Ids{0, 0, 0, 1, 1, 1}));
+    // Saved as tokenizer.json with the class named: it reads back to the same ids.
+    std::filesystem::create_directories(dir / "saved");
+    tok->save(dir / "saved", 64);
+    const auto config = Json::parse(test::readFile(dir / "saved" / "tokenizer_config.json"));
+    EXPECT_EQ(config["tokenizer_class"], "DebertaV2Tokenizer");
+    EXPECT_EQ(loadTokenizer(dir / "saved")->encode("a \t b<url>  [MASK] ").inputIds,
+              (Ids{1, 4, 5, 6, 9, 2}));
+}
+
+TEST(LoadTokenizer, DamagedOrBpeSpmModelsAndOtherSentencePieceFoldersAreRefusedByName) {
+    const test::TempDir dir;
+    std::ofstream(dir / "config.json") << Json{{"model_type", "deberta-v2"}}.dump();
+    const auto expectRefused = [&](const std::string& bytes, const std::string& words) {
+        std::ofstream(dir / "spm.model", std::ios::binary | std::ios::trunc) << bytes;
         try {
             loadTokenizer(dir.path());
-            FAIL() << "DebertaV2Tokenizer was read as is (named: " << named << ")";
+            ADD_FAILURE() << "loaded: " << words;
         } catch (const InputError& error) {
-            EXPECT_EQ(error.file(), dir / "tokenizer.json");
-            EXPECT_NE(std::string(error.what()).find("DebertaV2Tokenizer"), std::string::npos)
-                << error.what();
+            EXPECT_EQ(error.file(), dir / "spm.model");
+            EXPECT_NE(std::string(error.what()).find(words), std::string::npos) << error.what();
         }
+    };
+    expectRefused("not a model", "is not a SentencePiece model file");
+    expectRefused(debertaSentencePiece(2), "(2 is BPE)");
+    // Cut anywhere, the file is refused or read whole (a cut between fields is a valid file
+    // with fewer pieces): never a read past its end.
+    const auto whole = debertaSentencePiece();
+    for (std::size_t size = 0; size < whole.size(); ++size) {
+        std::ofstream(dir / "spm.model", std::ios::binary | std::ios::trunc)
+            << whole.substr(0, size);
+        try {
+            (void)loadTokenizer(dir.path())->encode("a b");
+        } catch (const InputError& error) {
+            EXPECT_EQ(error.file(), dir / "spm.model") << size;
+        }
+    }
+    // XLM-R's sentencepiece.bpe.model, or spm.model of another class: tokenizer.json is needed.
+    const test::TempDir other;
+    std::ofstream(other / "config.json") << Json{{"model_type", "xlm-roberta"}}.dump();
+    std::ofstream(other / "sentencepiece.bpe.model") << "not read";
+    try {
+        loadTokenizer(other.path());
+        FAIL() << "a folder with sentencepiece.bpe.model alone loaded";
+    } catch (const InputError& error) {
+        EXPECT_EQ(error.file(), other.path());
+        EXPECT_NE(std::string(error.what()).find("no tokenizer.json"), std::string::npos);
     }
 }
 

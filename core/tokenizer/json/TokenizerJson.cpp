@@ -72,13 +72,6 @@ JsonTokenizer::JsonTokenizer(std::string_view text, std::filesystem::path source
     if (config_.is_object() || !modelType.empty()) {
         tokenizerClass_ = applyTransformersSettings(
             json, config_.is_object() ? config_ : nlohmann::json::object(), modelType);
-        if (tokenizerClass_ == "DebertaV2Tokenizer") {
-            throw InputError(source_,
-                             "is a DebertaV2Tokenizer (DeBERTa-v3, mDeBERTa-v3), whose settings "
-                             "transformers rebuilds (its normalizer, Metaspace pre-tokenizer and "
-                             "[CLS] A [SEP] B [SEP] template); BERT Studio does not rebuild them "
-                             "yet, so it does not read this tokenizer");
-        }
     }
 
     model_ = parseModel(root.required(json, "model"), root.at("model"));

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fuzzes every parser of user files with libFuzzer (clang, ASan, UBSan): CSV/TSV/JSONL import,
-# config.json, vocab.txt (and the tokenizer it makes), tokenizer.json, job files, safetensors
+# config.json, vocab.txt (and the tokenizer it makes), tokenizer.json, spm.model, job files, safetensors
 # headers and the training state. Builds the fuzz preset, writes the seed corpora
 # (scripts/fuzz_corpus.py) and runs each target for a set time, then prints executions and
 # crashes per target; a crash's input is kept in build/fuzz/crashes/. Exit status 1 on a crash.
@@ -17,8 +17,8 @@ if [ "${1:-}" = --runs ]; then
 fi
 build="$root/build/fuzz"
 venv=${BERT_STUDIO_VENV:-$HOME/.local/share/bert-studio/venv}
-targets=(fuzz_table fuzz_tagged fuzz_config_json fuzz_vocab fuzz_tokenizer_json fuzz_job_file fuzz_safetensors
-         fuzz_training_state)
+targets=(fuzz_table fuzz_tagged fuzz_config_json fuzz_vocab fuzz_tokenizer_json fuzz_sentencepiece
+         fuzz_job_file fuzz_safetensors fuzz_training_state)
 if [ "${limit[0]#-runs}" != "${limit[0]}" ] && [ $# -gt 0 ]; then
   targets=("$@")
 fi

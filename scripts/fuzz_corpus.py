@@ -20,6 +20,30 @@ def write(folder, name, data):
     (folder / name).write_bytes(data if isinstance(data, bytes) else data.encode("utf-8"))
 
 
+def varint(value):
+    out = bytearray()
+    while True:
+        out.append((value & 0x7F) | (0x80 if value > 0x7F else 0))
+        value >>= 7
+        if not value:
+            return bytes(out)
+
+
+def sentencepiece_model():
+    """A SentencePiece model in protobuf's wire format, DeBERTa-v3's layout: control pieces,
+    [UNK] at 3, normal pieces, a user defined one; the trainer spec says Unigram, unk_id 3."""
+    def field(number, data):
+        return varint(number << 3 | 2) + varint(len(data)) + data
+
+    def piece(text, score, kind):
+        return (field(1, text.encode()) + varint(2 << 3 | 5) + struct.pack("<f", score)
+                + varint(3 << 3) + varint(kind))
+    pieces = [("[PAD]", 0, 3), ("[CLS]", 0, 3), ("[SEP]", 0, 3), ("[UNK]", 0, 2),
+              ("\u2581hello", -1, 1), ("\u2581", -3, 1), ("h", -4, 1), ("<url>", 0, 4)]
+    trainer = varint(3 << 3) + varint(1) + varint(40 << 3) + varint(3)
+    return b"".join(field(1, piece(*p)) for p in pieces) + field(2, trainer)
+
+
 def main():
     out = Path(sys.argv[1])
     minilm = Path(sys.argv[2]) if len(sys.argv) > 2 and sys.argv[2] else None
@@ -87,6 +111,7 @@ def main():
                          "vocab": [["<unk>", 0.0], ["\u2581", -2.0], ["\u2581hello", -1.0], ["h", -3.0],
                                    ["e", -3.0], ["llo", -2.5], ["\u4f60", -4.0], ["\u597d", -4.0]]}}
     write(out / "fuzz_tokenizer_json", "unigram.json", json.dumps(unigram))
+    write(out / "fuzz_sentencepiece", "deberta.model", sentencepiece_model())
     if minilm and minilm.is_dir():
         write(out / "fuzz_config_json", "minilm.json", (minilm / "config.json").read_text())
         lines = (minilm / "vocab.txt").read_text(encoding="utf-8").splitlines()[:3000]

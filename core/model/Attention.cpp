@@ -1,5 +1,6 @@
 #include "model/Attention.h"
 
+#include <cmath>
 #include <limits>
 #include <optional>
 
@@ -81,7 +82,15 @@ at::Tensor attendLayout(const at::Tensor& q, const at::Tensor& k, const at::Tens
             const auto bias = shape.bias(group.length).to(q.scalar_type());
             mask = mask.defined() ? bias + mask : bias;
         }
-        return dotProductAttention(gq, gk, gv, mask, shape.dropout, training, group.sequences,
+        if (shape.contentBias) {
+            const auto bias = shape.contentBias(gq, gk).to(q.scalar_type());
+            mask = mask.defined() ? bias + mask : bias;
+        }
+        // Another scale than the kernels' 1 / sqrt(head_dim): on the queries.
+        const auto scaled = shape.scale > 0.0
+                                ? gq * (shape.scale * std::sqrt(static_cast<double>(shape.headDim)))
+                                : gq;
+        return dotProductAttention(scaled, gk, gv, mask, shape.dropout, training, group.sequences,
                                    seed);
     };
     if (!layout.packed) {

@@ -34,6 +34,15 @@ struct AttentionShape {
     /// the layer). It joins the padding mask as one [G, heads, S, S] additive mask, which
     /// scaled_dot_product_attention takes as it is. Empty: none.
     std::function<at::Tensor(std::int64_t length)> bias{};
+    /// A bias that depends on the group's queries and keys as well as their positions: given q
+    /// and k of a group in its padded grid ([G, heads, S, head_dim], row s of a sequence at its
+    /// position s, so that relative positions are each sequence's own, packed or padded),
+    /// [G, heads, S, S] to add to the scores (DeBERTa's content-to-position and
+    /// position-to-content terms). It joins the padding mask as bias does. Empty: none.
+    std::function<at::Tensor(const at::Tensor& q, const at::Tensor& k)> contentBias{};
+    /// The factor of q.k in the scores; 0: 1 / sqrt(head_dim). (DeBERTa: 1 / sqrt(head_dim x
+    /// (1 + position terms)).)
+    double scale = 0.0;
 };
 
 /// The context of q, k, v ([B, S, heads x head_dim] padded or [T, heads x head_dim] packed, as

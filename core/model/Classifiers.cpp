@@ -37,7 +37,8 @@ FamilyClassifier::FamilyClassifier(const EncoderConfig& config, const FamilyModu
     : SequenceClassifier(config),
       modules_(modules),
       head_(modules.family().headOf(config.head)),
-      dropout_(head_.dropoutOf(config)) {
+      dropout_(head_.dropoutOf(config)),
+      firstDropout_(head_.firstDropoutOf(config)) {
     // transformers' order of registration: the base model, then the head's modules.
     encoder_ = register_module(modules.family().encoderName(), modules.encoder(config));
     const auto h = config.hiddenSize;
@@ -90,7 +91,7 @@ at::Tensor FamilyClassifier::classify(const at::Tensor& top, const TokenLayout& 
     auto pooled = config().pooling == Pooling::Mean ? meanOfTokens(encoder_->finish(top), layout)
                                                     : encoder_->finish(firstTokenRows(top, layout));
     if (head_.dropoutFirst) {
-        pooled = applyDropout(pooled, dropout_, is_training());
+        pooled = applyDropout(pooled, firstDropout_, is_training());
     }
     return classifier_->forward(applyDropout(transform(pooled), dropout_, is_training()));
 }

@@ -45,6 +45,7 @@ private:
     HeadParts head_;
     Activation activation_ = Activation::Gelu;
     double dropout_ = 0.0;
+    double firstDropout_ = 0.0;  ///< HeadParts::dropoutFirst's
     std::shared_ptr<FamilyEncoder> encoder_;
     std::shared_ptr<torch::nn::LinearImpl> dense_;  ///< null: the head has none
     std::shared_ptr<RowModule> norm_;               ///< null: the head has none

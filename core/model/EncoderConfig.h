@@ -88,6 +88,18 @@ struct EncoderConfig {
     // bucket of query-key distance. transformers buckets into 32 whatever this says.
     std::int64_t relativeAttentionNumBuckets = 32;
 
+    // DeBERTa-v2/v3 (transformers' DebertaV2Config; defaults are its, v3 checkpoints set them):
+    // disentangled attention over relative positions, one shared table encoder.rel_embeddings.
+    bool relativeAttention = false;          ///< relative_attention
+    std::int64_t maxRelativePositions = -1;  ///< max_relative_positions; < 1: max positions
+    std::int64_t positionBuckets = -1;       ///< position_buckets; <= 0: no log buckets
+    bool positionBiasedInput = true;  ///< position_biased_input: absolute position embeddings
+    bool shareAttKey = false;         ///< share_att_key: positions through the layer's q/k
+    std::string normRelEbd = "none";  ///< norm_rel_ebd: "layer_norm" normalises the table
+    bool contentToPosition = false;   ///< "c2p" in pos_att_type
+    bool positionToContent = false;   ///< "p2c" in pos_att_type
+    double poolerDropout = 0.0;       ///< pooler_dropout: before the ContextPooler's dense
+
     /// Label names in id order (id2label). Two generic labels when config.json has none. For a
     /// token head: the tags (B-PER, I-PER, O, ...); for regression: one name per output.
     std::vector<std::string> labels = {"LABEL_0", "LABEL_1"};

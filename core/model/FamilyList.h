@@ -18,4 +18,5 @@
     FAMILY(distilBert)               \
     FAMILY(electra)                  \
     FAMILY(modernBert)               \
-    FAMILY(mpnet)
+    FAMILY(mpnet)                    \
+    FAMILY(deberta)

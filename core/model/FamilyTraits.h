@@ -67,6 +67,12 @@ struct ActivationShape {
     /// none; evaluation on CUDA holds one at a time (on the CPU the score maps counted hold
     /// it). 0: the layers share the padding mask (model/Attention.cpp).
     std::int64_t attentionBiasBytes = 0;
+    /// Bytes per token of the scores against a relative position table that a layer forms
+    /// before gathering each query-key pair's bucket (DeBERTa's content-to-position and
+    /// position-to-content products, [G, heads, S, table rows] each). Training keeps every
+    /// layer's (the family counts them in layerBytesPerToken); evaluation holds one layer's
+    /// (train/EvaluationForecast.cpp). 0: none.
+    std::int64_t relativeScoreBytesPerToken = 0;
 };
 
 /// A config.json key and the EncoderConfig field it fills (same meaning, the family's name).
@@ -111,9 +117,15 @@ struct HeadParts {
     /// The dropout probability; null: classifier_dropout, else the hidden dropout (transformers'
     /// usual rule).
     double (*dropout)(const EncoderConfig& config) = nullptr;
+    /// The first dropout's probability (dropoutFirst); null: the same as dropout's (DeBERTa's
+    /// ContextPooler drops with pooler_dropout before its dense, cls_dropout after).
+    double (*firstDropout)(const EncoderConfig& config) = nullptr;
 
     double dropoutOf(const EncoderConfig& config) const {
         return dropout != nullptr ? dropout(config) : config.effectiveClassifierDropout();
+    }
+    double firstDropoutOf(const EncoderConfig& config) const {
+        return firstDropout != nullptr ? firstDropout(config) : dropoutOf(config);
     }
     Activation activationOf(const EncoderConfig& config) const;
 };

@@ -52,8 +52,10 @@ std::int64_t forecastEvaluationPeak(const EncoderConfig& model, const TrainingCo
     // without it, +40% with it, tests/core/EvaluationForecastTest.cpp).
     const std::int64_t biasMask =
         cuda ? model.numAttentionHeads * attentionPairs * shape.attentionBiasBytes : 0;
+    // DeBERTa: the layer's scores against its relative position table, before the gathers.
     const std::int64_t attention =
-        tokens * shape.evaluationAttentionBytesPerToken + scoreMaps + biasMask;
+        tokens * (shape.evaluationAttentionBytesPerToken + shape.relativeScoreBytesPerToken) +
+        scoreMaps + biasMask;
     const std::int64_t feedForward =
         tokens * h * kFloatBytes + tokens * shape.evaluationFeedForwardBytesPerToken;
     // Autocast caches a low-precision copy of every linear weight.

@@ -23,7 +23,7 @@ TEST(ModelCache, ListsTheTrainableSnapshotsAndResolvesRepoIds) {
     // Not ours: a family we do not train, and a repo with no weights.
     test::cacheRepo(cache, "org/deberta", "0001", test::makeTinyModel(3));
     test::writeFile(cache / "models--org--deberta" / "blobs" / "0001-config.json",
-                    R"({"model_type": "deberta-v2"})");
+                    R"({"model_type": "xlnet"})");
     std::filesystem::create_directories(cache / "models--org--empty" / "snapshots" / "0002");
 
     const auto models = listCachedModels(cache);

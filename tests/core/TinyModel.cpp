@@ -162,6 +162,21 @@ EncoderConfig familyConfig(const std::string& modelType, std::int64_t layers, st
         if (modelType == "electra") {
             json["embedding_size"] = hidden / 2;
         }
+        if (modelType == "deberta-v2") {
+            // DeBERTa-v3's form, with few buckets: distances past 8 are logarithmic and past 32
+            // share the last bucket, within the tests' short texts.
+            json.update({{"type_vocab_size", 0},
+                         {"relative_attention", true},
+                         {"position_biased_input", false},
+                         {"position_buckets", 16},
+                         {"max_relative_positions", 32},
+                         {"pos_att_type", "p2c|c2p"},
+                         {"share_att_key", true},
+                         {"norm_rel_ebd", "layer_norm"},
+                         {"pooler_dropout", dropout},
+                         {"pooler_hidden_act", "gelu"},
+                         {"layer_norm_eps", 1e-7}});
+        }
     }
     nlohmann::json id2label = nlohmann::json::object();
     for (std::size_t i = 0; i < labels.size(); ++i) {

@@ -40,7 +40,8 @@ const std::vector<std::string>& familyModelTypes();
 /// keys (so each family's reading runs): layers x hidden with heads, intermediate 2 x hidden
 /// (ModernBERT 1.5x), every dropout as given, padding id 0 (tinyVocabulary's [PAD]; MPNet 1, fixed
 /// by transformers), ELECTRA's embeddings half as wide, ModernBERT's local window 16 on two layers
-/// of three.
+/// of three, DeBERTa-v2 in v3's form (no absolute positions, c2p and p2c over 16 log buckets up
+/// to 32, the table LayerNorm'd).
 EncoderConfig familyConfig(const std::string& modelType, std::int64_t layers, std::int64_t hidden,
                            std::int64_t heads, double dropout,
                            const std::vector<std::string>& labels = {"neg", "pos"},

@@ -1,10 +1,11 @@
 // The parts of the tokenizer.json pipeline alone (core/tokenizer/json/), on small hand-written
 // files whose ids can be worked out by hand; tests/parity/TokenizerJsonParityTest.cpp checks the
 // whole against the reference on real layouts.
+#include <cstring>
+#include <fstream>
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
-
-#include <fstream>
 
 #include "Error.h"
 #include "support/TestSupport.h"
@@ -25,14 +26,23 @@ JsonTokenizer fromJson(const Json& json) {
 
 Json bpeFile(Json model, Json preTokenizer = nullptr) {
     model["type"] = "BPE";
-    return {{"version", "1.0"}, {"model", model}, {"pre_tokenizer", preTokenizer},
+    return {{"version", "1.0"},
+            {"model", model},
+            {"pre_tokenizer", preTokenizer},
             {"added_tokens", Json::array()}};
 }
 
 // "ab" and "abc" by merges; "x" missing from the vocabulary.
 Json smallBpe() {
-    return {{"vocab", {{"a", 0}, {"b", 1}, {"c", 2}, {"ab", 3}, {"abc", 4}, {"<unk>", 5},
-                       {"<0x78>", 6}, {"bc", 7}}},
+    return {{"vocab",
+             {{"a", 0},
+              {"b", 1},
+              {"c", 2},
+              {"ab", 3},
+              {"abc", 4},
+              {"<unk>", 5},
+              {"<0x78>", 6},
+              {"bc", 7}}},
             {"merges", {"a b", "ab c", "b c"}}};
 }
 
@@ -97,17 +107,21 @@ TEST(TokenizerJsonBpe, IgnoreMergesTakesWholeWordsAndPrefixesDecorate) {
 TEST(TokenizerJsonUnigram, ViterbiPicksTheBestPathAndFusesUnknowns) {
     const Json file = {
         {"version", "1.0"},
-        {"pre_tokenizer", {{"type", "Metaspace"}, {"replacement", "\u2581"},
-                           {"prepend_scheme", "always"}, {"split", true}}},
-        {"model", {{"type", "Unigram"}, {"unk_id", 0},
-                   {"vocab", Json::array({Json::array({"<unk>", 0.0}), Json::array({"\u2581", -2.0}),
-                                          Json::array({"a", -1.0}), Json::array({"b", -1.0}),
-                                          Json::array({"ab", -1.5}),
-                                          Json::array({"\u2581ab", -1.0}),
-                                          Json::array({"<0x7A>", -5.0})})}}}};
+        {"pre_tokenizer",
+         {{"type", "Metaspace"},
+          {"replacement", "\u2581"},
+          {"prepend_scheme", "always"},
+          {"split", true}}},
+        {"model",
+         {{"type", "Unigram"},
+          {"unk_id", 0},
+          {"vocab", Json::array({Json::array({"<unk>", 0.0}), Json::array({"\u2581", -2.0}),
+                                 Json::array({"a", -1.0}), Json::array({"b", -1.0}),
+                                 Json::array({"ab", -1.5}), Json::array({"\u2581ab", -1.0}),
+                                 Json::array({"<0x7A>", -5.0})})}}}};
     const auto tok = fromJson(file);
-    EXPECT_EQ(tok.tokenizeToIds("ab"), (Ids{5}));         // ▁ab beats ▁ + ab
-    EXPECT_EQ(tok.tokenizeToIds("abab"), (Ids{5, 4}));    // ab (-1.5) beats a + b (-2)
+    EXPECT_EQ(tok.tokenizeToIds("ab"), (Ids{5}));          // ▁ab beats ▁ + ab
+    EXPECT_EQ(tok.tokenizeToIds("abab"), (Ids{5, 4}));     // ab (-1.5) beats a + b (-2)
     EXPECT_EQ(tok.tokenizeToIds("zzab"), (Ids{1, 0, 4}));  // "zz" fused into one <unk>
     auto fallback = file;
     fallback["model"]["byte_fallback"] = true;
@@ -117,22 +131,33 @@ TEST(TokenizerJsonUnigram, ViterbiPicksTheBestPathAndFusesUnknowns) {
 }
 
 TEST(TokenizerJsonWordPiece, BertLayoutWithTemplateAndLongestFirstPairs) {
-    const Json file = {
-        {"version", "1.0"},
-        {"normalizer", {{"type", "BertNormalizer"}, {"lowercase", true}}},
-        {"pre_tokenizer", {{"type", "BertPreTokenizer"}}},
-        {"post_processor",
-         {{"type", "TemplateProcessing"},
-          {"single", {"[CLS]:0", "$A:0", "[SEP]:0"}},
-          {"pair", {"[CLS]:0", "$A:0", "[SEP]:0", "$B:1", "[SEP]:1"}},
-          {"special_tokens", {{"[CLS]", {{"id", "[CLS]"}, {"ids", {2}}, {"tokens", {"[CLS]"}}}},
-                              {"[SEP]", {{"id", "[SEP]"}, {"ids", {3}}, {"tokens", {"[SEP]"}}}}}}}},
-        {"added_tokens", {{{"id", 0}, {"content", "[PAD]"}, {"special", true}},
-                          {{"id", 4}, {"content", "[MASK]"}, {"special", true}}}},
-        {"model", {{"type", "WordPiece"}, {"unk_token", "[UNK]"},
-                   {"vocab", {{"[PAD]", 0}, {"[UNK]", 1}, {"[CLS]", 2}, {"[SEP]", 3},
-                              {"[MASK]", 4}, {"un", 5}, {"##aff", 6}, {"##able", 7},
-                              {"hello", 8}, {",", 9}}}}}};
+    const Json file = {{"version", "1.0"},
+                       {"normalizer", {{"type", "BertNormalizer"}, {"lowercase", true}}},
+                       {"pre_tokenizer", {{"type", "BertPreTokenizer"}}},
+                       {"post_processor",
+                        {{"type", "TemplateProcessing"},
+                         {"single", {"[CLS]:0", "$A:0", "[SEP]:0"}},
+                         {"pair", {"[CLS]:0", "$A:0", "[SEP]:0", "$B:1", "[SEP]:1"}},
+                         {"special_tokens",
+                          {{"[CLS]", {{"id", "[CLS]"}, {"ids", {2}}, {"tokens", {"[CLS]"}}}},
+                           {"[SEP]", {{"id", "[SEP]"}, {"ids", {3}}, {"tokens", {"[SEP]"}}}}}}}},
+                       {"added_tokens",
+                        {{{"id", 0}, {"content", "[PAD]"}, {"special", true}},
+                         {{"id", 4}, {"content", "[MASK]"}, {"special", true}}}},
+                       {"model",
+                        {{"type", "WordPiece"},
+                         {"unk_token", "[UNK]"},
+                         {"vocab",
+                          {{"[PAD]", 0},
+                           {"[UNK]", 1},
+                           {"[CLS]", 2},
+                           {"[SEP]", 3},
+                           {"[MASK]", 4},
+                           {"un", 5},
+                           {"##aff", 6},
+                           {"##able", 7},
+                           {"hello", 8},
+                           {",", 9}}}}}};
     const auto tok = fromJson(file);
     EXPECT_EQ(tok.encode("Unaffable, HELLO!").inputIds, (Ids{2, 5, 6, 7, 9, 8, 1, 3}));
     EXPECT_EQ(tok.encode("hello[MASK]").inputIds, (Ids{2, 8, 4, 3}));
@@ -147,25 +172,28 @@ TEST(TokenizerJsonWordPiece, BertLayoutWithTemplateAndLongestFirstPairs) {
 }
 
 TEST(TokenizerJsonAddedTokens, StripAndSingleWordAsTheReference) {
-    Json file = bpeFile({{"vocab", {{"a", 0}, {"b", 1}, {"\u0120", 2}, {"\u0120a", 3}}},
-                         {"merges", {"\u0120 a"}}},
-                        {{"type", "ByteLevel"}, {"add_prefix_space", false}});
+    Json file = bpeFile(
+        {{"vocab", {{"a", 0}, {"b", 1}, {"\u0120", 2}, {"\u0120a", 3}}}, {"merges", {"\u0120 a"}}},
+        {{"type", "ByteLevel"}, {"add_prefix_space", false}});
     file["added_tokens"] = {{{"id", 4}, {"content", "<m>"}, {"special", true}, {"lstrip", true}},
-                            {{"id", 5}, {"content", "c"}, {"special", false},
-                             {"single_word", true}, {"normalized", false}}};
+                            {{"id", 5},
+                             {"content", "c"},
+                             {"special", false},
+                             {"single_word", true},
+                             {"normalized", false}}};
     const auto tok = fromJson(file);
     EXPECT_EQ(tok.tokenizeToIds("a  <m>"), (Ids{0, 4}));  // lstrip swallows the spaces
-    EXPECT_EQ(tok.tokenizeToIds("a c"), (Ids{0, 2, 5}));   // "c" alone: the added token
-    EXPECT_EQ(tok.tokenizeToIds("ac"), (Ids{0}));          // inside a word: not matched
+    EXPECT_EQ(tok.tokenizeToIds("a c"), (Ids{0, 2, 5}));  // "c" alone: the added token
+    EXPECT_EQ(tok.tokenizeToIds("ac"), (Ids{0}));         // inside a word: not matched
     EXPECT_EQ(tok.kind(), "byte-level BPE");
 }
 
 TEST(TokenizerJsonErrors, MalformedFilesNameTheFileAndTheField) {
     EXPECT_NE(messageOf(Json::array()).find("test/tokenizer.json"), std::string::npos);
     EXPECT_NE(messageOf({{"version", "1.0"}}).find("lacks the field \"model\""), std::string::npos);
-    EXPECT_NE(messageOf(bpeFile({{"vocab", {{"a", 0}}}, {"merges", {"a b"}}}))
-                  .find("model.merges[0]"),
-              std::string::npos);
+    EXPECT_NE(
+        messageOf(bpeFile({{"vocab", {{"a", 0}}}, {"merges", {"a b"}}})).find("model.merges[0]"),
+        std::string::npos);
     Json badNormalizer = bpeFile(smallBpe());
     badNormalizer["normalizer"] = {{"type", "Sequence"}, {"normalizers", {{{"type", "Nope"}}}}};
     EXPECT_NE(messageOf(badNormalizer).find("normalizer.normalizers[0].type: unknown normalizer"),
@@ -174,13 +202,12 @@ TEST(TokenizerJsonErrors, MalformedFilesNameTheFileAndTheField) {
     badCharsMap["normalizer"] = {{"type", "Precompiled"}, {"precompiled_charsmap", "AQ=="}};
     EXPECT_NE(messageOf(badCharsMap).find("precompiled_charsmap: the character map is too short"),
               std::string::npos);
-    Json badRegex = bpeFile(smallBpe(), {{"type", "Split"},
-                                         {"pattern", {{"Regex", "(("}}},
-                                         {"behavior", "Isolated"}});
+    Json badRegex = bpeFile(
+        smallBpe(), {{"type", "Split"}, {"pattern", {{"Regex", "(("}}}, {"behavior", "Isolated"}});
     EXPECT_NE(messageOf(badRegex).find("pre_tokenizer.pattern"), std::string::npos);
     Json badTemplate = bpeFile(smallBpe());
-    badTemplate["post_processor"] = {{"type", "TemplateProcessing"},
-                                     {"single", {"[X]", "$A"}}, {"pair", {"$A", "$B"}}};
+    badTemplate["post_processor"] = {
+        {"type", "TemplateProcessing"}, {"single", {"[X]", "$A"}}, {"pair", {"$A", "$B"}}};
     EXPECT_NE(messageOf(badTemplate).find("special_tokens does not define"), std::string::npos);
     EXPECT_NE(messageOf({{"version", "2.0"}, {"model", smallBpe()}}).find("version"),
               std::string::npos);
@@ -222,9 +249,10 @@ TEST(LoadTokenizer, TokenizerConfigSettingsApplyOnTop) {
         {"version", "1.0"},
         {"normalizer", {{"type", "BertNormalizer"}, {"lowercase", true}}},
         {"pre_tokenizer", {{"type", "BertPreTokenizer"}}},
-        {"model", {{"type", "WordPiece"},
-                   {"vocab", {{"[PAD]", 0}, {"[UNK]", 1}, {"[CLS]", 2}, {"[SEP]", 3},
-                              {"Hello", 4}, {"hello", 5}}}}}};
+        {"model",
+         {{"type", "WordPiece"},
+          {"vocab",
+           {{"[PAD]", 0}, {"[UNK]", 1}, {"[CLS]", 2}, {"[SEP]", 3}, {"Hello", 4}, {"hello", 5}}}}}};
     std::ofstream(dir / "tokenizer.json") << file.dump();
     std::ofstream(dir / "tokenizer_config.json")
         << Json{{"tokenizer_class", "BertTokenizer"}, {"do_lower_case", false}}.dump();
@@ -237,6 +265,114 @@ TEST(LoadTokenizer, TokenizerConfigSettingsApplyOnTop) {
     EXPECT_EQ(config["model_max_length"], 64);
     EXPECT_EQ(config["do_lower_case"], false);
     EXPECT_EQ(loadTokenizer(dir / "saved")->encode("Hello").inputIds, (Ids{2, 4, 3}));
+}
+
+// protobuf's wire format, enough to write a SentencePiece model by hand.
+std::string varint(std::uint64_t value) {
+    std::string out;
+    do {
+        out.push_back(static_cast<char>((value & 0x7F) | (value > 0x7F ? 0x80 : 0)));
+        value >>= 7;
+    } while (value != 0);
+    return out;
+}
+
+std::string field(int number, const std::string& bytes) {
+    return varint(static_cast<std::uint64_t>(number) << 3 | 2) + varint(bytes.size()) + bytes;
+}
+
+std::string varintField(int number, std::uint64_t value) {
+    return varint(static_cast<std::uint64_t>(number) << 3) + varint(value);
+}
+
+std::string piece(const std::string& text, float score, int type) {
+    std::string bytes = field(1, text);
+    bytes += varint(2 << 3 | 5);
+    std::uint32_t bits = 0;
+    std::memcpy(&bits, &score, sizeof bits);
+    for (int i = 0; i < 4; ++i) {
+        bytes.push_back(static_cast<char>(bits >> (8 * i)));
+    }
+    return bytes + varintField(3, static_cast<std::uint64_t>(type));
+}
+
+// DeBERTa-v3's layout: [PAD] [CLS] [SEP] control, [UNK] unknown at 3, pieces, a user defined
+// piece; the trainer spec says Unigram (model_type 1) and unk_id 3.
+std::string debertaSentencePiece(int modelType = 1) {
+    std::string model;
+    model += field(1, piece("[PAD]", 0, 3));
+    model += field(1, piece("[CLS]", 0, 3));
+    model += field(1, piece("[SEP]", 0, 3));
+    model += field(1, piece("[UNK]", 0, 2));
+    model += field(1, piece("\u2581a", -1, 1));
+    model += field(1, piece("\u2581b", -2, 1));
+    model += field(1, piece("<url>", 0, 4));
+    model += field(1, piece("\u2581", -3, 1));
+    model += field(1, piece("!", -4, 1));
+    return model + field(2, varintField(3, static_cast<std::uint64_t>(modelType)) +
+                                varintField(40, 3));
+}
+
+TEST(LoadTokenizer, DebertaFoldersReadSpmModelAloneAsDebertaV2TokenizerBuildsIt) {
+    const test::TempDir dir;
+    std::ofstream(dir / "config.json") << Json{{"model_type", "deberta-v2"}}.dump();
+    std::ofstream(dir / "spm.model", std::ios::binary) << debertaSentencePiece();
+    const auto tok = loadTokenizer(dir.path());
+    EXPECT_EQ(tok->source(), dir / "spm.model");
+    EXPECT_EQ(tok->unkId(), std::optional<std::int32_t>(3));
+    // Runs of spaces and tabs are one space, the end is stripped; <url> (user defined) and the
+    // class's [MASK] (the next free id) are matched as they are; B has type 1.
+    EXPECT_EQ(tok->encode("a \t b<url>  [MASK] ").inputIds, (Ids{1, 4, 5, 6, 9, 2}));
+    const auto pair = tok->encodePair("a", "b!");
+    EXPECT_EQ(pair.inputIds, (Ids{1, 4, 2, 5, 8, 2}));
+    EXPECT_EQ(pair.tokenTypeIds, (Ids{0, 0, 0, 1, 1, 1}));
+    // Saved as tokenizer.json with the class named: it reads back to the same ids.
+    std::filesystem::create_directories(dir / "saved");
+    tok->save(dir / "saved", 64);
+    const auto config = Json::parse(test::readFile(dir / "saved" / "tokenizer_config.json"));
+    EXPECT_EQ(config["tokenizer_class"], "DebertaV2Tokenizer");
+    EXPECT_EQ(loadTokenizer(dir / "saved")->encode("a \t b<url>  [MASK] ").inputIds,
+              (Ids{1, 4, 5, 6, 9, 2}));
+}
+
+TEST(LoadTokenizer, DamagedOrBpeSpmModelsAndOtherSentencePieceFoldersAreRefusedByName) {
+    const test::TempDir dir;
+    std::ofstream(dir / "config.json") << Json{{"model_type", "deberta-v2"}}.dump();
+    const auto expectRefused = [&](const std::string& bytes, const std::string& words) {
+        std::ofstream(dir / "spm.model", std::ios::binary | std::ios::trunc) << bytes;
+        try {
+            loadTokenizer(dir.path());
+            ADD_FAILURE() << "loaded: " << words;
+        } catch (const InputError& error) {
+            EXPECT_EQ(error.file(), dir / "spm.model");
+            EXPECT_NE(std::string(error.what()).find(words), std::string::npos) << error.what();
+        }
+    };
+    expectRefused("not a model", "is not a SentencePiece model file");
+    expectRefused(debertaSentencePiece(2), "(2 is BPE)");
+    // Cut anywhere, the file is refused or read whole (a cut between fields is a valid file
+    // with fewer pieces): never a read past its end.
+    const auto whole = debertaSentencePiece();
+    for (std::size_t size = 0; size < whole.size(); ++size) {
+        std::ofstream(dir / "spm.model", std::ios::binary | std::ios::trunc)
+            << whole.substr(0, size);
+        try {
+            (void)loadTokenizer(dir.path())->encode("a b");
+        } catch (const InputError& error) {
+            EXPECT_EQ(error.file(), dir / "spm.model") << size;
+        }
+    }
+    // XLM-R's sentencepiece.bpe.model, or spm.model of another class: tokenizer.json is needed.
+    const test::TempDir other;
+    std::ofstream(other / "config.json") << Json{{"model_type", "xlm-roberta"}}.dump();
+    std::ofstream(other / "sentencepiece.bpe.model") << "not read";
+    try {
+        loadTokenizer(other.path());
+        FAIL() << "a folder with sentencepiece.bpe.model alone loaded";
+    } catch (const InputError& error) {
+        EXPECT_EQ(error.file(), other.path());
+        EXPECT_NE(std::string(error.what()).find("no tokenizer.json"), std::string::npos);
+    }
 }
 
 }  // namespace

@@ -1,9 +1,10 @@
 // ONNX export of every family (issue 28), checked by ONNX Runtime against our own engine: random
 // small models built here (BERT, RoBERTa, XLM-RoBERTa, CamemBERT, DistilBERT, ELECTRA with a
 // narrower embedding, ModernBERT with [CLS] pooling and no biases, and with mean pooling and
-// every bias, MPNet with its relative position bias), every weight perturbed so that no LayerNorm
-// or bias sits at 1 or 0, run on padded batches of varied lengths (past ModernBERT's small local
-// window), and on a second, shorter batch through the same file (dynamic axes):
+// every bias, MPNet with its relative position bias, DeBERTa-v2 with disentangled attention in
+// v3's form and with absolute positions and token types), every weight perturbed so that no
+// LayerNorm or bias sits at 1 or 0, run on padded batches of varied lengths (past ModernBERT's
+// small local window), and on a second, shorter batch through the same file (dynamic axes):
 //  - logits within 1e-5 of SequenceClassifier::forward with ONNX Runtime's basic optimisations,
 //    and within the issue's 1e-4 with its default (every optimisation) session;
 //  - the graph takes token_type_ids only where the family reads them (BERT, ELECTRA), as the
@@ -110,6 +111,29 @@ std::vector<FamilyCase> familyCases() {
                         {"pad_token_id", 1},
                         {"layer_norm_eps", 1e-5}}),
          false, withoutTypes},
+        // DeBERTa-v3's form with few buckets (the batch passes their reach), and deberta-v2 with
+        // absolute positions, token types, c2p alone and unbucketed distances.
+        {"deberta-v3",
+         with(bertish, {{"model_type", "deberta-v2"},
+                        {"type_vocab_size", 0},
+                        {"relative_attention", true},
+                        {"position_biased_input", false},
+                        {"position_buckets", 16},
+                        {"max_relative_positions", 64},
+                        {"pos_att_type", "p2c|c2p"},
+                        {"share_att_key", true},
+                        {"norm_rel_ebd", "layer_norm"},
+                        {"layer_norm_eps", 1e-7}}),
+         false, withoutTypes},
+        {"deberta-v2-absolute",
+         with(bertish, {{"model_type", "deberta-v2"},
+                        {"type_vocab_size", 2},
+                        {"relative_attention", true},
+                        {"max_relative_positions", 24},
+                        {"pos_att_type", nlohmann::json::array({"c2p"})},
+                        {"share_att_key", true},
+                        {"pooler_hidden_act", "tanh"}}),
+         true, withTypes},
     };
 }
 

@@ -2,7 +2,9 @@
 // models that transformers itself creates (tests/parity/families.py: BERT, RoBERTa,
 // XLM-RoBERTa, CamemBERT, DistilBERT, ELECTRA, ModernBERT with [CLS] and mean pooling, biases
 // on and off, the default local window on sequences longer than it, both config.json forms;
-// MPNet on short sequences and on sequences past its relative position buckets' reach of 128),
+// MPNet on short sequences and on sequences past its relative position buckets' reach of 128;
+// DeBERTa-v3 with few buckets past their reach, with v3's 256 buckets past the exact 128, and
+// deberta-v2 with absolute positions, token types, c2p alone and unbucketed distances),
 // every parameter perturbed so that nothing sits at its initial value:
 //  - every weight of the file loads, and nothing is left over;
 //  - eval logits within 1e-5 on padded batches of single sequences and of pairs, and on the
@@ -63,7 +65,7 @@ public:
 
 TEST_F(FamilyParity, EveryFamilyLoadsWholeAndGivesTransformersLogitsPaddedAndUnpadded) {
     const auto folders = caseFolders();
-    ASSERT_EQ(folders.size(), 11U);
+    ASSERT_EQ(folders.size(), 14U);
     for (const auto& folder : folders) {
         const auto name = folder.filename().string();
         const auto bundle = loadModelFolder(folder);

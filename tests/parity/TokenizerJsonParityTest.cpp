@@ -117,17 +117,27 @@ TEST_F(TokenizerJsonParity, EveryLayoutLoadsAsItsKind) {
                                                       {"xlmr-legacy", "Unigram"},
                                                       {"xlmr-v4", "Unigram"},
                                                       {"camembert", "Unigram"},
+                                                      {"deberta", "Unigram"},
+                                                      {"deberta-spm", "Unigram"},
                                                       {"unigram", "Unigram"}};
     ASSERT_EQ(folders().size(), kinds.size());
     for (const auto& [name, kind] : kinds) {
         const auto tok = load(name);
         EXPECT_EQ(tok->kind(), kind) << name;
-        EXPECT_EQ(tok->source(), root_ / name / "tokenizer.json") << name;
-        EXPECT_EQ(tok->lowercases(), name == "bert-uncased" || name == "mpnet") << name;
+        EXPECT_EQ(tok->source(),
+                  root_ / name / (name == "deberta-spm" ? "spm.model" : "tokenizer.json"))
+            << name;
+        EXPECT_EQ(tok->lowercases(),
+                  name == "bert-uncased" || name == "mpnet" || name == "deberta-spm")
+            << name;
     }
     EXPECT_FALSE(load("roberta")->unkId() == load("roberta")->padId());
     EXPECT_EQ(load("xlmr")->padId(), 1);
     EXPECT_EQ(load("xlmr")->unkId(), std::optional<std::int32_t>(3));
+    for (const char* deberta : {"deberta", "deberta-spm"}) {
+        EXPECT_EQ(load(deberta)->padId(), 0) << deberta;
+        EXPECT_EQ(load(deberta)->unkId(), std::optional<std::int32_t>(3)) << deberta;
+    }
 }
 
 TEST_F(TokenizerJsonParity, CorpusIdsEqualTheReference) {
@@ -225,8 +235,8 @@ TEST_F(TokenizerJsonParity, EveryCodePointNormalisesAndSplitsAsTheReference) {
         if (!expected.contains("blocks")) {
             continue;
         }
-        const JsonTokenizer tok(test::readFile(root_ / name / "tokenizer.json"),
-                                root_ / name / "tokenizer.json");
+        const auto loaded = load(name);
+        const auto& tok = dynamic_cast<const JsonTokenizer&>(*loaded);
         std::size_t differ = 0;
         for (std::size_t i = 0; i < blocks.size(); ++i) {
             const auto ours = tok.preTokenize(blocks[i].get<std::string>());

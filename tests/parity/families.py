@@ -2,7 +2,7 @@
 """Reference outputs of every encoder family for tests/parity/FamilyParityTest.cpp.
 
 Builds a small random model of each family (BERT, RoBERTa, XLM-RoBERTa, CamemBERT, DistilBERT,
-ELECTRA, ModernBERT, MPNet) with transformers' own classes (nothing is downloaded), perturbs every parameter so that LayerNorms and biases are not at their defaults,
+ELECTRA, ModernBERT, MPNet, DeBERTa-v3) with transformers' own classes (nothing is downloaded), perturbs every parameter so that LayerNorms and biases are not at their defaults,
 saves it with save_pretrained beside MiniLM's vocab.txt (the ids are random: the tokenizer only
 has to load), and writes the eval-mode logits of padded batches of single sequences and of pairs,
 and the names of the parameters transformers' Trainer applies weight decay to (case.json).
@@ -44,8 +44,9 @@ def common(num_labels=3):
 
 
 def cases():
-    from transformers import (BertConfig, CamembertConfig, DistilBertConfig, ElectraConfig,
-                              ModernBertConfig, MPNetConfig, RobertaConfig, XLMRobertaConfig)
+    from transformers import (BertConfig, CamembertConfig, DebertaV2Config, DistilBertConfig,
+                              ElectraConfig, ModernBertConfig, MPNetConfig, RobertaConfig,
+                              XLMRobertaConfig)
 
     bertish = dict(vocab_size=VOCAB, hidden_size=64, num_hidden_layers=2, num_attention_heads=4,
                    intermediate_size=128, **common())
@@ -60,6 +61,17 @@ def cases():
     mpnet = dict(vocab_size=VOCAB, hidden_size=64, num_hidden_layers=2, num_attention_heads=4,
                  intermediate_size=128, max_position_embeddings=514, layer_norm_eps=1e-5,
                  **common())
+    # DeBERTa-v3's form (deberta-v2 code): no absolute positions or token types, c2p and p2c over
+    # log-bucketed relative positions from one LayerNorm'd table shared through each layer's
+    # query and key projections. Short: 16 buckets up to 64, so the short texts reach the log
+    # buckets and pass the table's end (clamped); long: v3's 256 up to 512 with texts past the
+    # exact range of 128. The third: absolute positions, token types, c2p alone, no table norm,
+    # a pooler dropout and a tanh pooler.
+    deberta = dict(vocab_size=VOCAB, hidden_size=64, num_hidden_layers=2, num_attention_heads=4,
+                   intermediate_size=128, type_vocab_size=0, relative_attention=True,
+                   position_biased_input=False, pos_att_type="p2c|c2p", share_att_key=True,
+                   norm_rel_ebd="layer_norm", max_relative_positions=-1, position_buckets=256,
+                   max_position_embeddings=512, layer_norm_eps=1e-7, **common())
     return [
         # name, config, pad id, whether pairs carry token types, lengths
         ("bert", BertConfig(**bertish, hidden_act="gelu"), 0, True, SHORT_LENGTHS),
@@ -83,6 +95,15 @@ def cases():
          LONG_LENGTHS),
         ("mpnet", MPNetConfig(**mpnet), 1, False, SHORT_LENGTHS),
         ("mpnet-long", MPNetConfig(**mpnet), 1, False, LONG_LENGTHS),
+        ("deberta-v3",
+         DebertaV2Config(**dict(deberta, position_buckets=16, max_relative_positions=64)), 0,
+         False, SHORT_LENGTHS),
+        ("deberta-v3-long", DebertaV2Config(**deberta), 0, False, LONG_LENGTHS),
+        ("deberta-v2-absolute",
+         DebertaV2Config(**dict(deberta, position_biased_input=True, type_vocab_size=2,
+                                pos_att_type=["c2p"], norm_rel_ebd="none", position_buckets=-1,
+                                max_relative_positions=48, pooler_dropout=0.2,
+                                pooler_hidden_act="tanh")), 0, True, SHORT_LENGTHS),
     ]
 
 

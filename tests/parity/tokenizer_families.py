@@ -17,7 +17,10 @@ BPE, NFC, [CLS]/[SEP] TemplateProcessing, PreTrainedTokenizerFast, whitespace ad
 xlmr (a SentencePiece Unigram trained here, converted by XLMRobertaTokenizer), xlmr-legacy (the
 2020 xlm-roberta-base layout: Precompiled, WhitespaceSplit + Metaspace, RobertaProcessing),
 xlmr-v4 (transformers 4's conversion: Precompiled, Strip, Replace, Metaspace, TemplateProcessing),
-camembert (CamembertTokenizer's conversion), unigram (tokenizers' SentencePieceUnigramTokenizer).
+camembert (CamembertTokenizer's conversion), deberta (a SentencePiece Unigram with DeBERTa-v3's
+specials, saved by DebertaV2Tokenizer), deberta-spm (the same spm.model alone, as the hub's
+DeBERTa-v3 folders ship it, lowercased and split at punctuation), unigram (tokenizers'
+SentencePieceUnigramTokenizer).
 """
 import argparse
 import base64
@@ -71,6 +74,8 @@ def inputs(corpus):
     """Every text the references are computed for (the C++ test reads the same file)."""
     cases = tricky()
     specials = ["<s>Hello</s> <mask> world<pad> and <unk>", "[CLS] a [SEP] b [MASK] [PAD]",
+                "see <url> and<url>x [UNK] \t\ttabs\n\nlines\r\n  ",
+                "\u00a0nbsp\u3000ideographic\u2009",
                 "x <mask>y  <mask> z<mask>", "tail <|endoftext|>", "caf\ufffd \ufffd ok",
                 "[MASK]ed lstrip   [MASK]", "spaces   three   here", "   leading and trailing   "]
     single = cases["single"] + specials + CHINESE
@@ -115,8 +120,9 @@ def build_bpe(texts):
 def build_folders(out, corpus):
     from tokenizers import Regex, Tokenizer, decoders, models, normalizers, pre_tokenizers, processors
     from tokenizers.implementations import BertWordPieceTokenizer, SentencePieceUnigramTokenizer
-    from transformers import (AutoTokenizer, BertTokenizer, CamembertTokenizer, MPNetTokenizer,
-                              RobertaTokenizer, XLMRobertaTokenizer)
+    from transformers import (AutoTokenizer, BertTokenizer, CamembertTokenizer,
+                              DebertaV2Tokenizer, MPNetTokenizer, RobertaTokenizer,
+                              XLMRobertaTokenizer)
     import sentencepiece as spm
 
     cases = tricky()
@@ -232,6 +238,26 @@ def build_folders(out, corpus):
                                               special_tokens=[("<s>", 0), ("</s>", 2)]),
                 "xlmr-v4")
 
+    # DeBERTa-v3: a SentencePiece Unigram with its specials ([PAD] 0, [CLS] 1, [SEP] 2, [UNK] 3)
+    # and a user defined piece; as DebertaV2Tokenizer saves it (tokenizer.json), and as the
+    # hub's folders ship it (spm.model alone, the class from config.json's model_type), there
+    # lowercasing and splitting punctuation.
+    deberta_dir = os.path.join(out, "spm-deberta")
+    os.makedirs(deberta_dir, exist_ok=True)
+    spm.SentencePieceTrainer.train(
+        sentence_iterator=iter(texts), model_prefix=os.path.join(deberta_dir, "spm"),
+        vocab_size=8000, model_type="unigram", character_coverage=0.9995, input_sentence_size=0,
+        hard_vocab_limit=False, minloglevel=2, pad_id=0, pad_piece="[PAD]", bos_id=1,
+        bos_piece="[CLS]", eos_id=2, eos_piece="[SEP]", unk_id=3, unk_piece="[UNK]",
+        user_defined_symbols=["<url>"])
+    DebertaV2Tokenizer.from_pretrained(deberta_dir).save_pretrained(folder("deberta"))
+    target = folder("deberta-spm")
+    shutil.copy(os.path.join(deberta_dir, "spm.model"), target)
+    with open(os.path.join(target, "tokenizer_config.json"), "w") as f:
+        json.dump({"do_lower_case": True, "split_by_punct": True, "vocab_type": "spm"}, f)
+    with open(os.path.join(target, "config.json"), "w") as f:
+        json.dump({"model_type": "deberta-v2"}, f)
+
     # A Unigram trained by `tokenizers` itself (NMT, NFKC, Metaspace), with byte fallback off.
     unigram = SentencePieceUnigramTokenizer()
     unigram.train_from_iterator(texts, vocab_size=8000, show_progress=False,
@@ -325,7 +351,7 @@ def cmd_build(args):
             "windows": [windows(data["windowed"], length, stride)
                         for length, stride in data["windows"]],
         }
-        if name in ("roberta-file", "modernbert", "xlmr-v4"):
+        if name in ("roberta-file", "modernbert", "xlmr-v4", "deberta-spm"):
             # Every code point through the normalizer and the pre-tokenizer: per block, the
             # pieces concatenated and their lengths in code points (compact enough for JSON).
             pieces = []

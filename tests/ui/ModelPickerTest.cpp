@@ -56,7 +56,7 @@ protected:
         const auto debertaConfig =
             dir_ / "hub" / "models--org--tiny-deberta" / "blobs" / "d1-config.json";
         auto deberta = nlohmann::json::parse(std::ifstream(debertaConfig));
-        deberta["model_type"] = "deberta-v2";
+        deberta["model_type"] = "xlnet";
         std::ofstream(debertaConfig) << deberta.dump(2);
 
         auto other = test::makeModel(2, 32, 4, 0.0, 4);

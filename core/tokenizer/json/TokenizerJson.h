@@ -97,6 +97,10 @@ private:
 std::string applyTransformersSettings(nlohmann::json& tokenizerJson, const nlohmann::json& config,
                                       const std::string& modelType);
 
+/// The tokenizer class a folder's tokenizer is: tokenizer_config.json's tokenizer_class
+/// without "Fast", else tokenizerClassOfModelType(modelType); config may be null.
+std::string tokenizerClassNamed(const nlohmann::json& config, const std::string& modelType);
+
 /// The tokenizer class transformers' AutoTokenizer picks for a config.json model_type when
 /// tokenizer_config.json names none ("BertTokenizer"); "" when it has none for that type (the
 /// file is then taken as it is). Each family's table names the same class for its model types

@@ -1,6 +1,6 @@
 // What transformers (5.x) does to a tokenizer.json it loads, before any text is tokenized.
 // A fast tokenizer class with its own __init__ (BertTokenizer, RobertaTokenizer,
-// XLMRobertaTokenizer, CamembertTokenizer, MPNetTokenizer) keeps the file's vocabulary (and merges,
+// XLMRobertaTokenizer, CamembertTokenizer, MPNetTokenizer, DebertaV2Tokenizer) keeps the file's vocabulary (and merges,
 // and SentencePiece character map) but builds its own normalizer, pre-tokenizer and post-processor
 // from tokenizer_config.json's settings; PreTrainedTokenizerFast (ModernBERT) takes the file as it
 // is. Either way the added tokens of added_tokens_decoder and the named special tokens are added on
@@ -112,17 +112,6 @@ Json firstPrecompiled(const Json& normalizer) {
     return nullptr;
 }
 
-std::string classOf(const Json& config, const std::string& modelType) {
-    std::string name = config.value("tokenizer_class", "");
-    if (name.size() > 4 && name.compare(name.size() - 4, 4, "Fast") == 0) {
-        name.resize(name.size() - 4);
-    }
-    if (name.empty()) {
-        name = tokenizerClassOfModelType(modelType);
-    }
-    return name;
-}
-
 // Adds or updates added tokens: added_tokens_decoder's entries, then named special tokens.
 void addConfigTokens(Json& tokenizer, const Json& config) {
     if (!tokenizer.contains("added_tokens") || !tokenizer["added_tokens"].is_array()) {
@@ -171,6 +160,63 @@ void addConfigTokens(Json& tokenizer, const Json& config) {
     }
 }
 
+// DebertaV2Tokenizer's __init__: the file's Unigram vocabulary (its scores as Python reads
+// them) with the unknown token found as transformers finds it, optional lowercasing, runs of
+// whitespace and tabs or line breaks made one space, NFC, right strip; optional punctuation
+// split, then Metaspace (prepended always, or to the first piece only when add_prefix_space is
+// false); [CLS] A [SEP] and [CLS] A [SEP] B [SEP] with B's type 1. The file's own normalizer
+// (a precompiled character map where it was converted from spm.model) is not used.
+void applyDebertaV2Settings(Json& tokenizer, const Json& config) {
+    if (tokenizer.contains("model") && tokenizer["model"].is_object()) {
+        auto& model = tokenizer["model"];
+        model[tokenizer_json::kExactScoresKey] = true;
+        model["byte_fallback"] = false;
+        // unk_id: the index of (unk_token, 0.0) in the vocabulary, else tokenizer_config.json's
+        // unk_id, else 1 (the class's default); the file's own unk_id is not passed on.
+        const std::string unk = tokenName(config, "unk_token", "[UNK]");
+        std::optional<std::int64_t> unkId;
+        if (model.contains("vocab") && model["vocab"].is_array()) {
+            const auto& vocab = model["vocab"];
+            for (std::size_t i = 0; i < vocab.size() && !unkId; ++i) {
+                if (vocab[i].is_array() && vocab[i].size() == 2 && vocab[i][0] == unk &&
+                    vocab[i][1].is_number() && vocab[i][1].get<double>() == 0.0) {
+                    unkId = static_cast<std::int64_t>(i);
+                }
+            }
+        }
+        if (!unkId) {
+            const auto it = config.find("unk_id");
+            unkId = it != config.end() && it->is_number_integer() ? it->get<std::int64_t>() : 1;
+        }
+        model["unk_id"] = *unkId;
+    }
+    Json normalizers = Json::array();
+    if (flag(config, "do_lower_case", false)) {
+        normalizers.push_back({{"type", "Lowercase"}});
+    }
+    normalizers.push_back({{"type", "Replace"},
+                           {"pattern", {{"Regex", "\\s{2,}|[\\n\\r\\t]"}}},
+                           {"content", " "}});
+    normalizers.push_back({{"type", "NFC"}});
+    normalizers.push_back({{"type", "Strip"}, {"strip_left", false}, {"strip_right", true}});
+    tokenizer["normalizer"] = {{"type", "Sequence"}, {"normalizers", normalizers}};
+    Json preTokenizers = Json::array();
+    if (flag(config, "split_by_punct", false)) {
+        preTokenizers.push_back({{"type", "Punctuation"}, {"behavior", "Isolated"}});
+    }
+    preTokenizers.push_back(
+        {{"type", "Metaspace"},
+         {"replacement", "\u2581"},
+         {"prepend_scheme", flag(config, "add_prefix_space", true) ? "always" : "first"},
+         {"split", true}});
+    tokenizer["pre_tokenizer"] = {{"type", "Sequence"}, {"pretokenizers", preTokenizers}};
+    if (auto processor = templateOf(tokenizer, tokenName(config, "cls_token", "[CLS]"),
+                                    tokenName(config, "sep_token", "[SEP]"), false, 1);
+        !processor.is_null()) {
+        tokenizer["post_processor"] = processor;
+    }
+}
+
 }  // namespace
 
 std::string tokenizerClassOfModelType(const std::string& modelType) {
@@ -191,12 +237,30 @@ std::string tokenizerClassOfModelType(const std::string& modelType) {
     if (modelType == "mpnet") {
         return "MPNetTokenizer";
     }
+    if (modelType == "deberta-v2") {
+        return "DebertaV2Tokenizer";
+    }
     return "";
+}
+
+std::string tokenizerClassNamed(const Json& config, const std::string& modelType) {
+    std::string name;
+    if (config.is_object()) {
+        const auto it = config.find("tokenizer_class");
+        name = it != config.end() && it->is_string() ? it->get<std::string>() : "";
+    }
+    if (name.size() > 4 && name.compare(name.size() - 4, 4, "Fast") == 0) {
+        name.resize(name.size() - 4);
+    }
+    if (name.empty()) {
+        name = tokenizerClassOfModelType(modelType);
+    }
+    return name;
 }
 
 std::string applyTransformersSettings(Json& tokenizer, const Json& config,
                                       const std::string& modelType) {
-    const std::string name = classOf(config, modelType);
+    const std::string name = tokenizerClassNamed(config, modelType);
     const bool mpnet = name == "MPNetTokenizer";
     if (name == "BertTokenizer" || name == "DistilBertTokenizer" || name == "ElectraTokenizer" ||
         mpnet) {
@@ -261,6 +325,21 @@ std::string applyTransformersSettings(Json& tokenizer, const Json& config,
             !processor.is_null()) {
             tokenizer["post_processor"] = processor;
         }
+    } else if (name == "DebertaV2Tokenizer") {
+        applyDebertaV2Settings(tokenizer, config);
+        // The class's special tokens are added whether the config names them or not (the
+        // hub's DeBERTa-v3 configs name none): [MASK] gets the next free id.
+        Json withDefaults = config;
+        for (const auto& [key, token] : {std::pair{"bos_token", "[CLS]"}, {"eos_token", "[SEP]"},
+                                         {"unk_token", "[UNK]"}, {"sep_token", "[SEP]"},
+                                         {"pad_token", "[PAD]"}, {"cls_token", "[CLS]"},
+                                         {"mask_token", "[MASK]"}}) {
+            if (!withDefaults.contains(key)) {
+                withDefaults[key] = token;
+            }
+        }
+        addConfigTokens(tokenizer, withDefaults);
+        return name;
     } else {
         return addConfigTokens(tokenizer, config), std::string();
     }

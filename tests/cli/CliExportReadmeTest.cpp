@@ -7,6 +7,7 @@
 // were wrong (NER's named AutoModelForSequenceClassification and its ONNX example raised
 // KeyError, multi-label's printed only the top label, regression's left the target
 // standardised and its card read "accuracy 0.0000").
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -14,8 +15,10 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "../core/TinyModel.h"
 #include "CliSupport.h"
 #include "export/OnnxExport.h"
+#include "hf/ModelFolder.h"
 
 namespace bert::test {
 namespace {
@@ -345,6 +348,83 @@ TEST_F(ReadmeRun, LongTextHeadTailExamplesKeepTheHeadAndTheTailAsPredictDoes) {
         SCOPED_TRACE(format);
         const auto readme = exported(format);
         EXPECT_NE(readme.find("Long texts: the first 8 text tokens"), std::string::npos) << readme;
+        const auto theirs = runExample(readme, texts);
+        ASSERT_EQ(theirs.size(), texts.size());
+        for (std::size_t i = 0; i < texts.size(); ++i) {
+            EXPECT_EQ(theirs[i]["label"], ours[i]["label"]) << texts[i];
+            expectSameProbabilities(ours[i]["probabilities"], theirs[i]["probabilities"]);
+        }
+    }
+}
+
+// protobuf's wire format, enough to write a SentencePiece model file by hand.
+std::string varint(std::uint64_t value) {
+    std::string out;
+    do {
+        out.push_back(static_cast<char>((value & 0x7F) | (value > 0x7F ? 0x80 : 0)));
+        value >>= 7;
+    } while (value != 0);
+    return out;
+}
+
+std::string lengthField(int number, const std::string& bytes) {
+    return varint(static_cast<std::uint64_t>(number) << 3 | 2) + varint(bytes.size()) + bytes;
+}
+
+/// spm.model in DeBERTa-v3's layout ([PAD] [CLS] [SEP] control, [UNK] at 3) over the tiny
+/// vocabulary's words (each with its word-start mark), its suffixes and every letter, so that
+/// the reviews tokenize into words and anything else into letters.
+std::string tinyDebertaSentencePiece() {
+    std::vector<std::tuple<std::string, float, int>> pieces = {
+        {"[PAD]", 0.0F, 3}, {"[CLS]", 0.0F, 3}, {"[SEP]", 0.0F, 3}, {"[UNK]", 0.0F, 2}};
+    for (const auto& word : tinyVocabulary()) {
+        if (word.front() == '[') {
+            continue;
+        }
+        pieces.emplace_back(word.rfind("##", 0) == 0 ? word.substr(2) : "\u2581" + word, -2.0F, 1);
+    }
+    pieces.emplace_back("\u2581", -5.0F, 1);
+    for (char letter = 'a'; letter <= 'z'; ++letter) {
+        pieces.emplace_back(std::string(1, letter), -8.0F, 1);
+    }
+    std::string model;
+    for (const auto& [text, score, type] : pieces) {
+        std::string piece = lengthField(1, text) + varint(2 << 3 | 5);
+        std::uint32_t bits = 0;
+        std::memcpy(&bits, &score, sizeof bits);
+        for (int i = 0; i < 4; ++i) {
+            piece.push_back(static_cast<char>(bits >> (8 * i)));
+        }
+        model += lengthField(1, piece + varint(3 << 3) + varint(static_cast<std::uint64_t>(type)));
+    }
+    // trainer_spec: model_type 1 (Unigram), unk_id 3.
+    return model + lengthField(2, varint(3 << 3) + varint(1) + varint(40 << 3) + varint(3));
+}
+
+// DeBERTa-v3's folders on the hub ship spm.model without a tokenizer.json: one trains, and its
+// export (tokenizer.json built from spm.model, DebertaV2Tokenizer named) gives in transformers
+// and ONNX Runtime what predict gives, on texts with runs of spaces and tabs, capitals (not
+// lowercased: do_lower_case is off), letters outside the words and a character no piece has.
+TEST_F(ReadmeRun, DebertaFolderWithSpmModelAloneTrainsAndItsExportPredictsTheSame) {
+    auto bundle = makeFamilyModel("deberta-v2", 2, 32, 4, 0.1, 3, {"neg", "pos"}, 128);
+    const auto folder = dir_ / "model";
+    std::filesystem::remove_all(folder);
+    exportModelFolder(folder, *bundle.model, *bundle.tokenizer);
+    for (const char* file :
+         {"vocab.txt", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json"}) {
+        std::filesystem::remove(folder / file);
+    }
+    writeFile(folder / "spm.model", tinyDebertaSentencePiece());
+    writeFile(folder / "tokenizer_config.json", R"({"do_lower_case": false, "vocab_type": "spm"})");
+    train(dir_ / "reviews.csv",
+          {"--text-column", "review", "--label-column", "sentiment", "--epochs", "2"});
+    const std::vector<std::string> texts = {"i loved it , a great film !",
+                                            "the  film\twas very BAD ,\t\tawful  ", "zebra 猫 ok"};
+    const auto ours = predicted(texts);
+    ASSERT_EQ(ours.size(), texts.size());
+    for (const auto& format : formats()) {
+        SCOPED_TRACE(format);
+        const auto readme = exported(format);
         const auto theirs = runExample(readme, texts);
         ASSERT_EQ(theirs.size(), texts.size());
         for (std::size_t i = 0; i < texts.size(); ++i) {

@@ -41,6 +41,16 @@ std::string supportedModelTypes() {
     return list;
 }
 
+std::string fp16Caution(const EncoderConfig& model) {
+    const auto& family = familyOf(model.modelType);
+    if (!family.fp16Overflows) {
+        return {};
+    }
+    return "fp16 is known to make " + family.name +
+           " training diverge: its attention scores overflow fp16's range (microsoft/DeBERTa "
+           "issue 77); bf16 has fp32's range: choose bf16, or fp32";
+}
+
 const FamilyTraits& familyOf(const std::string& modelType, const std::filesystem::path& source) {
     for (const auto* family : modelFamilies()) {
         for (const auto& type : family->modelTypes) {

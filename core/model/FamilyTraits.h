@@ -144,6 +144,10 @@ struct FamilyTraits {
     /// RoBERTa's position ids start after the padding id: the longest sequence is then
     /// max_position_embeddings - pad_token_id - 1 tokens.
     bool positionsAfterPadding = false;
+    /// fp16 is known to make its training collapse (DeBERTa-v3's attention scores overflow
+    /// fp16's range: microsoft/DeBERTa issue 77): the memory advice never proposes fp16 for it,
+    /// and a run or the form that chooses fp16 says why bf16 (fp32's range) is the one to use.
+    bool fp16Overflows = false;
     /// transformers' base_model_prefix with its dot: "bert.", "roberta.", "model.". The encoder's
     /// modules are registered under it.
     std::string basePrefix;
@@ -174,6 +178,9 @@ const FamilyTraits& familyOf(const std::string& modelType,
                              const std::filesystem::path& source = {});
 /// "bert, roberta, xlm-roberta, ..." for messages.
 std::string supportedModelTypes();
+/// What a run of model in fp16 should hear (FamilyTraits::fp16Overflows), in one English
+/// sentence; empty where fp16 is fine for its family.
+std::string fp16Caution(const EncoderConfig& model);
 
 // The families' tables (model/<family>/<Family>Family.cpp): bertFamily(), ...
 #define BERT_STUDIO_FAMILY_TABLE(id) const FamilyTraits& id##Family();

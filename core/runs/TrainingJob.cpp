@@ -8,6 +8,7 @@
 #include "data/UnknownTokens.h"
 #include "distributed/Collective.h"
 #include "memory/MemoryMonitor.h"
+#include "model/FamilyTraits.h"
 #include "runs/RunLease.h"
 #include "runs/RunRecorder.h"
 #include "task/Task.h"
@@ -74,9 +75,15 @@ PreparedJob prepareJob(const TrainingJob& job) {
     return {std::move(data), std::move(model)};
 }
 
-std::vector<std::string> jobWarnings(const PreparedJob& prepared) {
+std::vector<std::string> jobWarnings(const PreparedJob& prepared, const TrainingConfig& training) {
     // The task's own: imbalanced classes, a target far from unit scale.
     auto warnings = taskOf(prepared.data.task).dataWarnings(prepared.data);
+    // The user's choice stands, but not unsaid: fp16 diverges for some families (DeBERTa).
+    if (training.precision == Precision::Fp16) {
+        if (auto caution = fp16Caution(prepared.model.config); !caution.empty()) {
+            warnings.push_back(std::move(caution));
+        }
+    }
     // Whether the model can read the text: the dataset tab says so; training, on the command
     // line too, says it as well, naming the tokenizer's own unknown token.
     if (prepared.model.tokenizer != nullptr && prepared.model.tokenizer->unkId()) {
@@ -240,7 +247,7 @@ SessionResult runTrainingJob(const TrainingJob& requested, const std::filesystem
     }
     auto prepared = prepareJob(job);
     // Said before anything can refuse the job: a label column of free text may be why it does.
-    const auto warnings = jobWarnings(prepared);
+    const auto warnings = jobWarnings(prepared, job.training);
     if (observer != nullptr) {
         for (const auto& warning : warnings) {
             observer->onEvent({EventKind::Info, 0, warning, {{"warning", true}}});

@@ -26,10 +26,11 @@ struct PreparedJob {
 PreparedJob prepareJob(const TrainingJob& job);
 
 /// What the user should hear before a job trains, in English sentences: labels that look alike
-/// or like free text (data/LabelCheck.h), and weights the model folder lacked, which start from
-/// random values. runTrainingJob says each to its observer before the job can be refused, and
-/// records it in the run, as an Info event with {"warning": true}.
-std::vector<std::string> jobWarnings(const PreparedJob& prepared);
+/// or like free text (data/LabelCheck.h), weights the model folder lacked, which start from
+/// random values, and fp16 chosen for a family it makes diverge (fp16Caution). runTrainingJob
+/// says each to its observer before the job can be refused, and records it in the run, as an
+/// Info event with {"warning": true}.
+std::vector<std::string> jobWarnings(const PreparedJob& prepared, const TrainingConfig& training);
 
 struct SessionResult {
     std::int64_t runId = 0;

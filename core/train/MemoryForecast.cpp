@@ -8,6 +8,7 @@
 
 #include "data/Batch.h"
 #include "memory/CudaFootprint.h"
+#include "model/FamilyTraits.h"
 #include "train/EvaluationForecast.h"
 
 namespace bert {
@@ -346,8 +347,10 @@ public:
         std::vector<Precision> choices{Precision::Fp32};
         if (training_.precision == Precision::Fp32) {
             choices.push_back(Precision::Bf16);
-            // fp16 only where it is fast and bf16 is not (V100, T4): never on a CPU.
-            if (device_.cuda && device_.fastFp16 && !device_.nativeBf16) {
+            // fp16 only where it is fast and bf16 is not (V100, T4): never on a CPU, and never
+            // for a family whose scores overflow it (DeBERTa).
+            if (device_.cuda && device_.fastFp16 && !device_.nativeBf16 &&
+                !familyOf(model_.modelType).fp16Overflows) {
                 choices.push_back(Precision::Fp16);
             }
         }

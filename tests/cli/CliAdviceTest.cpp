@@ -158,5 +158,33 @@ TEST_F(CliAdvice, UnstandardisedTargetsFarFromUnitScaleAreHinted) {
     }
 }
 
+// DeBERTa's attention scores overflow fp16 and its training diverges (microsoft/DeBERTa issue
+// 77): a DeBERTa run asked for fp16 is warned before it trains, and the warning is kept with the
+// run; a BERT run in fp16 is not.
+TEST_F(CliAdvice, Fp16ForDebertaIsWarnedAndTheWarningKept) {
+    auto bundle = makeFamilyModel("deberta-v2", 2, 32, 4, 0.1, 3);
+    exportModelFolder(dir_ / "deberta", *bundle.model, *bundle.tokenizer);
+    const std::string caution = "fp16 is known to make DeBERTa-v2 training diverge";
+    for (const bool deberta : {false, true}) {
+        const auto db = (dir_ / (deberta ? "deberta.sqlite" : "bert.sqlite")).string();
+        auto args = trainArgs({"--precision", "fp16", "--max-steps", "1", "--no-checkpoints"});
+        args[1] = db;
+        args[4] = (dir_ / (deberta ? "deberta" : "model")).string();
+        const auto trained = runCli(args, dir_.path());
+        const auto said = trained.out + trained.err;
+        EXPECT_EQ(said.find(caution) != std::string::npos, deberta) << said;
+        if (deberta) {
+            EXPECT_NE(said.find("choose bf16, or fp32"), std::string::npos) << said;
+            RunStore store(db, RunStore::Access::ReadOnly);
+            ASSERT_TRUE(store.run(1)) << said;
+            bool kept = false;
+            for (const auto& event : store.events(1)) {
+                kept = kept || event.message.find(caution) != std::string::npos;
+            }
+            EXPECT_TRUE(kept) << "the warning is kept with the run";
+        }
+    }
+}
+
 }  // namespace
 }  // namespace bert::test

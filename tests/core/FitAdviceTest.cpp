@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "memory/DeviceTraits.h"
+#include "model/FamilyTraits.h"
 #include "train/EvaluationForecast.h"
 #include "train/MemoryForecast.h"
 
@@ -102,6 +103,28 @@ TEST(FitAdvice, Fp16OnlyWhereItIsFastAndNeverOnACpu) {
     const auto advice = suggestFit(miniLm(), training, 256, peakOf(fp16), turing());
     ASSERT_TRUE(advice.fits);
     EXPECT_EQ(advice.config.precision, Precision::Fp16) << advice.description;
+}
+
+// DeBERTa's attention scores overflow fp16 and its training diverges (microsoft/DeBERTa issue
+// 77): on a T4, where fp16 is the fast half precision, the advice finds another way.
+TEST(FitAdvice, Fp16IsNeverProposedForAFamilyItMakesDiverge) {
+    auto deberta = familyOf("deberta-v2").defaults();
+    deberta.modelType = "deberta-v2";
+    deberta.hiddenSize = 384;
+    deberta.numHiddenLayers = 6;
+    deberta.numAttentionHeads = 12;
+    deberta.intermediateSize = 1536;
+    const auto training = userSettings("cuda");
+    TrainingConfig fp16 = training;
+    fp16.precision = Precision::Fp16;
+    const auto budget = forecastRunPeak(deberta, fp16, 256);
+    ASSERT_LT(budget, forecastRunPeak(deberta, training, 256));
+    const auto advice = suggestFit(deberta, training, 256, budget, turing());
+    ASSERT_TRUE(advice.fits) << advice.description;
+    EXPECT_NE(advice.config.precision, Precision::Fp16) << advice.description;
+    EXPECT_EQ(advice.description.find("fp16"), std::string::npos) << advice.description;
+    EXPECT_FALSE(fp16Caution(deberta).empty());
+    EXPECT_TRUE(fp16Caution(miniLm()).empty());
 }
 
 // Nothing that costs time without saving memory: undoing any one change of the advice must

@@ -6,6 +6,7 @@
 #include <QAbstractButton>
 #include <QChart>
 #include <QChartView>
+#include <QComboBox>
 #include <QGraphicsScene>
 #include <QGraphicsSimpleTextItem>
 #include <QGraphicsTextItem>
@@ -13,8 +14,11 @@
 #include <QSignalSpy>
 #include <QTest>
 
+#include "../core/TinyModel.h"
 #include "StudioFixture.h"
+#include "hf/ModelFolder.h"
 #include "main/MainWindow.h"
+#include "training/OptionForm.h"
 #include "training/TechniquesPage.h"
 #include "training/TrainingPage.h"
 
@@ -157,6 +161,46 @@ TEST_F(Forecast, FitsCountsEvaluationAndAnAppliedChangeCanBeUndone) {
     EXPECT_FALSE(log.contains(QStringLiteral("out of memory"))) << log.toStdString();
     EXPECT_TRUE(window_->trainingPage()->status().contains(QStringLiteral("completed")))
         << window_->trainingPage()->status().toStdString();
+}
+
+// DeBERTa's attention scores overflow fp16 (microsoft/DeBERTa issue 77): a job opened with fp16
+// for a DeBERTa model (written for a GPU) is kept as chosen, but the form says why bf16 is the
+// one to use; choosing bf16 in the form takes the caution away. A BERT model in fp16 hears
+// nothing of it.
+TEST_F(Forecast, Fp16ForADebertaModelSaysWhyBf16) {
+    auto bundle = makeFamilyModel("deberta-v2", 2, 32, 4, 0.1, 3);
+    exportModelFolder(dir_ / "deberta", *bundle.model, *bundle.tokenizer);
+    auto job = reviewsJob();
+    job.training.precision = Precision::Fp16;
+    const auto openJob = [&](const std::filesystem::path& model) {
+        job.modelFolder = model;
+        const auto file = dir_ / "job.json";
+        writeFile(file, job.toJson().dump());
+        const auto chosen = chooseFileInNextDialog(QString::fromStdString(file.string()));
+        window_->menuAction(QStringLiteral("Open job…"))->trigger();
+        ASSERT_TRUE(waitUntil([&] { return *chosen; }, 60000));
+    };
+    auto* techniques = window_->techniquesPage();
+    openJob(dir_ / "model");
+    ASSERT_EQ(techniques->config().precision, Precision::Fp16);
+    EXPECT_FALSE(techniques->adviceText().contains(QStringLiteral("diverge")))
+        << techniques->adviceText().toStdString();
+
+    openJob(dir_ / "deberta");
+    ASSERT_TRUE(techniques->modelError().isEmpty()) << techniques->modelError().toStdString();
+    EXPECT_EQ(techniques->config().precision, Precision::Fp16) << "the user's choice stands";
+    const auto caution = techniques->adviceText();
+    EXPECT_TRUE(caution.contains(QStringLiteral("DeBERTa-v2 training diverge")) &&
+                caution.contains(QStringLiteral("choose bf16")))
+        << caution.toStdString();
+
+    auto* precision = qobject_cast<QComboBox*>(techniques->options()->editor("precision"));
+    ASSERT_NE(precision, nullptr);
+    precision->setFocus();
+    QTest::keyClick(precision, Qt::Key_Up);  // fp32, bf16, fp16: one up is bf16
+    ASSERT_EQ(techniques->config().precision, Precision::Bf16);
+    EXPECT_FALSE(techniques->adviceText().contains(QStringLiteral("diverge")))
+        << techniques->adviceText().toStdString();
 }
 
 }  // namespace

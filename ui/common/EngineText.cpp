@@ -313,6 +313,15 @@ const Pattern kPatterns[] = {
     {R"(has no (text|label|second text) column (".*"); the columns found are (.*))",
      QT_TRANSLATE_NOOP("EngineText", "has no %1 column %2; the columns found are %3"),
      "has no label column \"sentiment\"; the columns found are \"review\""},
+    // model/FamilyTraits.cpp: fp16 chosen for a family it makes diverge (DeBERTa).
+    {R"(fp16 is known to make (\S+) training diverge: its attention scores overflow fp16's )"
+     R"(range \(microsoft/DeBERTa issue 77\); bf16 has fp32's range: choose bf16, or fp32)",
+     QT_TRANSLATE_NOOP("EngineText",
+                       "fp16 is known to make %1 training diverge: its attention scores "
+                       "overflow fp16's range (microsoft/DeBERTa issue 77); bf16 has fp32's "
+                       "range: choose bf16, or fp32"),
+     "fp16 is known to make DeBERTa-v2 training diverge: its attention scores overflow fp16's "
+     "range (microsoft/DeBERTa issue 77); bf16 has fp32's range: choose bf16, or fp32"},
     {R"(does not exist)", QT_TRANSLATE_NOOP("EngineText", "does not exist"), "does not exist"},
     {R"(could not be read)", QT_TRANSLATE_NOOP("EngineText", "could not be read"),
      "could not be read"},

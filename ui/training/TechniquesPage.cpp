@@ -32,10 +32,10 @@
 #include "common/Names.h"
 #include "common/NiceAxis.h"
 #include "memory/DeviceTraits.h"
-#include "train/EvaluationForecast.h"
 #include "memory/MemoryMonitor.h"
 #include "model/FamilyTraits.h"
 #include "tokenizer/Tokenizer.h"
+#include "train/EvaluationForecast.h"
 #include "training/ModelPicker.h"
 #include "training/OptionForm.h"
 
@@ -482,6 +482,16 @@ void TechniquesPage::updateForecast() {
         } else {
             warningLabel_->setText(tr("This will not fit, even with every memory technique on."));
         }
+    }
+    // fp16 stays the user's choice, but the form says why bf16 is the one for this family.
+    if (c.precision == Precision::Fp16 && familyOf(modelConfig_->modelType).fp16Overflows) {
+        const QString caution =
+            tr("fp16 is known to make %1 training diverge: its attention scores overflow fp16's "
+               "range (microsoft/DeBERTa issue 77). bf16 has fp32's range: choose bf16, or fp32.")
+                .arg(QString::fromStdString(familyOf(modelConfig_->modelType).name));
+        warningLabel_->setText(warningLabel_->text().isEmpty()
+                                   ? caution
+                                   : warningLabel_->text() + QLatin1Char(' ') + caution);
     }
     // An applied suggestion can be undone until something else changes.
     if (applied_ && c.toJson() != applied_->toJson()) {

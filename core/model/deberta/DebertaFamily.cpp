@@ -227,6 +227,7 @@ const FamilyTraits& debertaFamily() {
         .finishConfig = finishDeberta,
         .countParameters = debertaCounts,
         .activations = debertaActivations,
+        .fp16Overflows = true,
         .basePrefix = "deberta.",
         // ContextPooler on the first token: dropout (pooler_dropout), pooler.dense,
         // pooler_hidden_act; then dropout (cls_dropout, else the hidden dropout), classifier.

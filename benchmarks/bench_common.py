@@ -121,8 +121,8 @@ def classifier_folder(kind, folder, labels=2, seed=0, label_names=("ham", "spam"
     multi_label_classification or regression) so that Trainer computes that task's loss."""
     import torch
     from transformers import (AutoModelForSequenceClassification, AutoModelForTokenClassification, BertConfig,
-                              BertForSequenceClassification, BertForTokenClassification, DistilBertConfig,
-                              ElectraConfig, ModernBertConfig, RobertaConfig)
+                              BertForSequenceClassification, BertForTokenClassification, DebertaV2Config,
+                              DistilBertConfig, ElectraConfig, ModernBertConfig, MPNetConfig, RobertaConfig)
     if label_names:
         labels = len(label_names)
     torch.manual_seed(seed)
@@ -151,6 +151,18 @@ def classifier_folder(kind, folder, labels=2, seed=0, label_names=("ham", "spam"
                                                     local_attention=128, pad_token_id=0, cls_token_id=101,
                                                     sep_token_id=102, bos_token_id=101, eos_token_id=102,
                                                     max_position_embeddings=8192, num_labels=labels),
+        # DeBERTa-v3-base's shape: c2p and p2c over 256 log buckets (a 512-row relative table).
+        "deberta-v3-base": lambda: DebertaV2Config(vocab_size=30522, hidden_size=768, num_hidden_layers=12,
+                                                   num_attention_heads=12, intermediate_size=3072,
+                                                   max_position_embeddings=512, relative_attention=True,
+                                                   position_buckets=256, max_relative_positions=-1,
+                                                   pos_att_type=["p2c", "c2p"], position_biased_input=False,
+                                                   norm_rel_ebd="layer_norm", share_att_key=True,
+                                                   type_vocab_size=0, pad_token_id=0, num_labels=labels),
+        # MPNet-base's shape (all-mpnet-base-v2): transformers fixes its padding index at 1.
+        "mpnet-base": lambda: MPNetConfig(vocab_size=30522, hidden_size=768, num_hidden_layers=12,
+                                          num_attention_heads=12, intermediate_size=3072,
+                                          max_position_embeddings=514, pad_token_id=1, num_labels=labels),
         "modernbert-small": lambda: ModernBertConfig(vocab_size=30522, hidden_size=256, intermediate_size=384,
                                                      num_hidden_layers=6, num_attention_heads=4,
                                                      local_attention=64, pad_token_id=0, cls_token_id=101,
@@ -312,6 +324,24 @@ def keys_per_token(lengths, config):
     return (global_layers * global_keys + (layers - global_layers) * local_keys) / layers
 
 
+def relative_rows(config):
+    """The rows of DeBERTa's relative position table each query (c2p) and key (p2c) is scored
+    against, whole, before the gather picks each pair's bucket: 2 x position_buckets."""
+    if config.get("model_type") != "deberta-v2" or not config.get("relative_attention"):
+        return 0
+    buckets = config.get("position_buckets", -1)
+    span = config.get("max_relative_positions", -1)
+    span = span if span and span > 0 else config.get("max_position_embeddings", 512)
+    return 2 * (buckets if buckets and buckets > 0 else span)
+
+
+def relative_terms(config):
+    """DeBERTa's disentangled terms beside content-to-content: c2p and p2c, as pos_att_type lists."""
+    kinds = config.get("pos_att_type") or []
+    kinds = kinds.split("|") if isinstance(kinds, str) else kinds
+    return sum(1 for kind in kinds if kind in ("c2p", "p2c"))
+
+
 def encoder_shape(config):
     """(hidden size, intermediate size, layers, multiply-adds of one layer's linears per token) of
     any family's config.json: DistilBERT names them dim, hidden_dim and n_layers; ModernBERT's Wi
@@ -338,6 +368,7 @@ def training_flops_per_real_token(config, mean_length, mean_square_length, froze
     linear = 2 * multiply_adds                                        # Q, K, V, output; FFN in and out
     keys = attended_keys if attended_keys is not None else mean_square_length / mean_length
     attention = 2 * 2 * h * keys                                      # Q K^T and scores x V
+    attention += 2 * h * relative_rows(config) * relative_terms(config)  # DeBERTa: c2p, p2c
     per_layer = linear + attention
     head = 2 * (h * h + h * labels) / mean_length                    # pooler, classifier
     trainable_layers = layers - frozen_layers

@@ -192,6 +192,16 @@ class LossRecordingTrainer(Trainer):
         return result
 
 
+def load_with_sdpa(auto_class, folder, **extra):
+    """The model with PyTorch's fused attention where its class has it; DeBERTa's disentangled
+    attention has none in transformers (its scores are formed in the open), so eager there."""
+    try:
+        return auto_class.from_pretrained(folder, attn_implementation="sdpa", **extra)
+    except ValueError as error:
+        if "scaled_dot_product_attention" not in str(error):
+            raise
+        return auto_class.from_pretrained(folder, attn_implementation="eager", **extra)
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--model", required=True)
@@ -254,7 +264,7 @@ def main():
 
         train_set, validation_set = encode(read_conll(args.train)), encode(read_conll(args.validation))
         collator = DataCollatorForTokenClassification(tokenizer)
-        model = AutoModelForTokenClassification.from_pretrained(args.model, attn_implementation="sdpa")
+        model = load_with_sdpa(AutoModelForTokenClassification, args.model)
     else:
         train_rows = read_rows(args.train, args.text_column, args.label_column)
         validation_rows = read_rows(args.validation, args.text_column, args.label_column)
@@ -272,7 +282,7 @@ def main():
         collator = DataCollatorWithPadding(tokenizer)
         # The other tasks take num_labels and problem_type from the folder's config.json.
         extra = {"num_labels": len(labels)} if args.task == "single-label" else {}
-        model = AutoModelForSequenceClassification.from_pretrained(args.model, attn_implementation="sdpa", **extra)
+        model = load_with_sdpa(AutoModelForSequenceClassification, args.model, **extra)
     counter = TokenCounter()
     model.register_forward_pre_hook(counter, with_kwargs=True)
 

@@ -64,6 +64,10 @@ CASES = {
     "subjects-128-modernbert-base": {"corpus": "subjects", "max_length": 128, "model": "modernbert-base",
                                      "train_limit": 240, "validation_limit": 200, "batch_size": 16, "epochs": 2},
 }
+# The families of the second set in their base shapes, on the same subsets as BERT-base.
+for _model in ("deberta-v3-base", "mpnet-base"):
+    CASES[f"emails-512-{_model}"] = {**CASES["emails-512-bert-base"], "model": _model}
+    CASES[f"subjects-128-{_model}"] = {**CASES["subjects-128-bert-base"], "model": _model}
 # Task cases: the derived set of a task (its first train_limit examples after a seeded shuffle, then
 # training_parity's 40 validation examples), MiniLM's encoder with the task's head.
 for _task in ("multi-label", "regression", "token-classification"):

@@ -85,6 +85,13 @@ at::Tensor FamilyClassifier::classify(const at::Tensor& top, const TokenLayout& 
         const auto rows = transform(encoder_->finish(top));
         return classifier_->forward(dropHidden(rows, dropout_, is_training(), layout));
     }
+    if (config().pooling == Pooling::Late) {
+        // The head over every row, then each sequence's mean of its real tokens' logits
+        // (EuroBERT's "late" pooling); the dropout keyed by the layout's rows as a token head's.
+        const auto rows = transform(encoder_->finish(top));
+        return meanOfTokens(classifier_->forward(dropHidden(rows, dropout_, is_training(), layout)),
+                            layout);
+    }
     // One row per sequence in micro-batch order in both layouts: the default (row-major) mask
     // layout gives them the same dropout either way. The encoder's last step works row by row:
     // with first-token pooling only the pooled rows need it.

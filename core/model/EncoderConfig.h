@@ -24,6 +24,9 @@ enum class Activation {
 enum class Pooling {
     First,  ///< the first token ([CLS], <s>)
     Mean,   ///< the mean over the real tokens (ModernBERT's classifier_pooling "mean")
+    /// The head over every token, then the mean of the real tokens' logits (EuroBERT's
+    /// classifier_pooling "late").
+    Late,
 };
 
 /// Which head sits on the encoder: what transformers' class (config.json "architectures") says.
@@ -100,6 +103,10 @@ struct EncoderConfig {
     bool positionToContent = false;   ///< "p2c" in pos_att_type
     double poolerDropout = 0.0;       ///< pooler_dropout: before the ContextPooler's dense
 
+    // EuroBERT: grouped-query attention, keys and values with fewer heads than the queries, each
+    // shared by numAttentionHeads / numKeyValueHeads of them. 0: as many as the queries.
+    std::int64_t numKeyValueHeads = 0;
+
     /// Label names in id order (id2label). Two generic labels when config.json has none. For a
     /// token head: the tags (B-PER, I-PER, O, ...); for regression: one name per output.
     std::vector<std::string> labels = {"LABEL_0", "LABEL_1"};
@@ -130,6 +137,9 @@ struct EncoderConfig {
     /// Parameters of the family's classifier of this configuration (its head included).
     std::int64_t parameterCount() const;
     std::int64_t headDim() const { return hiddenSize / numAttentionHeads; }
+    std::int64_t keyValueHeads() const {
+        return numKeyValueHeads > 0 ? numKeyValueHeads : numAttentionHeads;
+    }
     /// The longest sequence the position embeddings allow (RoBERTa's start after the padding id).
     std::int64_t maxSequenceLength() const;
     std::int64_t embeddingWidth() const { return embeddingSize > 0 ? embeddingSize : hiddenSize; }

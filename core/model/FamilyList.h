@@ -19,4 +19,5 @@
     FAMILY(electra)                  \
     FAMILY(modernBert)               \
     FAMILY(mpnet)                    \
-    FAMILY(deberta)
+    FAMILY(deberta)                  \
+    FAMILY(euroBert)

@@ -58,8 +58,9 @@ struct ActivationShape {
     std::int64_t evaluationAttentionBytesPerToken = 0;
     /// A token head (HeadKind::Token) over every row: the bytes it keeps for backward per token
     /// of the micro-batch (dropout masks, the inputs its linear layers and norms save), the
-    /// logits and the loss's tensors not included. 0 for a sequence head, whose one row per
-    /// sequence is negligible beside the layers.
+    /// logits and the loss's tensors not included. A sequence head: what it keeps over every
+    /// row before pooling (EuroBERT's final norm for mean pooling, its whole head for late
+    /// pooling); 0 for one that reads only the pooled rows, negligible beside the layers.
     std::int64_t headBytesPerToken = 0;
     /// Bytes per head and query-key pair of an additive mask each layer makes for itself
     /// (MPNet's relative position bias joined to the padding mask, in the attention's dtype):

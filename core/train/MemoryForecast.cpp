@@ -144,6 +144,10 @@ MemoryBreakdown forecastMemory(const EncoderConfig& model, const TrainingConfig&
         // log-softmax and their gradient: [tokens, labels] fp32 each.
         const auto labels = static_cast<std::int64_t>(model.labels.size());
         activations += tokens * (shape.headBytesPerToken + 3 * labels * kFloatBytes);
+    } else {
+        // A sequence head that reads every row first (EuroBERT's mean and late pooling through
+        // its final norm); 0 for one that reads only the pooled rows.
+        activations += tokens * shape.headBytesPerToken;
     }
     if (training.gradientCheckpointing) {
         // Each layer keeps its input; backward recomputes one layer at a time.

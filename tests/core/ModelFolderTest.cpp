@@ -219,6 +219,67 @@ TEST(BertConfigTest, ValidatesFields) {
     EXPECT_EQ(EncoderConfig::fromJson({{"num_labels", 4}}, source).numLabels(), 4);
 }
 
+// EuroBERT's config.json in both forms (the first releases' rope_theta, transformers 5's
+// rope_parameters), grouped-query attention and the three poolings; what the engine does not
+// implement is refused by name.
+TEST(EuroBertConfigTest, ReadsBothFormsAndRefusesWhatItDoesNotImplementByName) {
+    const std::filesystem::path source = "config.json";
+    const nlohmann::json base = {{"model_type", "eurobert"}, {"vocab_size", 1000},
+                                 {"hidden_size", 64},        {"num_attention_heads", 4},
+                                 {"num_hidden_layers", 2},   {"intermediate_size", 96},
+                                 {"pad_token_id", 0}};
+    auto with = [&](const nlohmann::json& extra) {
+        auto json = base;
+        json.update(extra);
+        return json;
+    };
+    const auto defaults = EncoderConfig::fromJson(base, source);
+    EXPECT_EQ(defaults.keyValueHeads(), 4);
+    EXPECT_EQ(defaults.pooling, Pooling::Late);
+    EXPECT_DOUBLE_EQ(defaults.globalRopeTheta, 10'000.0);
+    EXPECT_EQ(defaults.hiddenAct, "silu");
+    EXPECT_FALSE(defaults.attentionBias);
+    EXPECT_FALSE(defaults.mlpBias);
+    const auto legacy = EncoderConfig::fromJson(with({{"rope_theta", 250'000.0},
+                                                      {"rope_scaling", nullptr},
+                                                      {"num_key_value_heads", 2},
+                                                      {"head_dim", 16},
+                                                      {"classifier_pooling", "bos"}}),
+                                                source);
+    EXPECT_DOUBLE_EQ(legacy.globalRopeTheta, 250'000.0);
+    EXPECT_EQ(legacy.keyValueHeads(), 2);
+    EXPECT_EQ(legacy.pooling, Pooling::First);
+    const auto current = EncoderConfig::fromJson(
+        with({{"rope_parameters", {{"rope_type", "default"}, {"rope_theta", 250'000.0}}},
+              {"num_key_value_heads", nullptr},
+              {"classifier_pooling", "mean"}}),
+        source);
+    EXPECT_DOUBLE_EQ(current.globalRopeTheta, 250'000.0);
+    EXPECT_EQ(current.keyValueHeads(), 4);
+    EXPECT_EQ(current.pooling, Pooling::Mean);
+    // What it writes reads back the same.
+    const auto again = EncoderConfig::fromJson(legacy.toJson(), source);
+    EXPECT_EQ(again.keyValueHeads(), 2);
+    EXPECT_EQ(again.pooling, Pooling::First);
+    EXPECT_DOUBLE_EQ(again.globalRopeTheta, 250'000.0);
+    const std::vector<std::pair<nlohmann::json, std::string>> refused = {
+        {{{"classifier_pooling", "cls"}}, "classifier_pooling \"cls\" is not bos, mean or late"},
+        {{{"rope_parameters", {{"rope_type", "yarn"}, {"rope_theta", 1e4}}}}, "\"yarn\""},
+        {{{"rope_scaling", {{"type", "linear"}, {"factor", 2.0}}}}, "rope_scaling"},
+        {{{"num_key_value_heads", 3}}, "num_key_value_heads 3"},
+        {{{"head_dim", 32}}, "head_dim 32"},
+    };
+    for (const auto& [extra, named] : refused) {
+        try {
+            EncoderConfig::fromJson(with(extra), source);
+            ADD_FAILURE() << extra.dump() << " was accepted";
+        } catch (const InputError& error) {
+            EXPECT_EQ(error.file(), source);
+            EXPECT_NE(std::string(error.what()).find(named), std::string::npos) << error.what();
+        }
+    }
+}
+
 TEST(BertConfigTest, PresetsHaveTheirPublishedSizes) {
     const auto base = EncoderConfig::preset("base");
     EXPECT_EQ(base.numHiddenLayers, 12);

@@ -141,6 +141,16 @@ EncoderConfig familyConfig(const std::string& modelType, std::int64_t layers, st
                      {"attention_dropout", dropout},
                      {"mlp_dropout", dropout},
                      {"classifier_dropout", dropout}});
+    } else if (modelType == "eurobert") {
+        // Grouped-query attention where the heads allow it: two query heads per key-value head.
+        json.update({{"hidden_size", hidden},
+                     {"num_hidden_layers", layers},
+                     {"num_attention_heads", heads},
+                     {"num_key_value_heads", heads % 2 == 0 ? heads / 2 : heads},
+                     {"intermediate_size", 3 * hidden / 2},
+                     {"max_position_embeddings", 512},
+                     {"attention_dropout", dropout},
+                     {"rope_parameters", {{"rope_type", "default"}, {"rope_theta", 250000.0}}}});
     } else {
         json.update({{"hidden_size", hidden},
                      {"num_hidden_layers", layers},

@@ -13,6 +13,7 @@
 
 #include "TinyModel.h"
 #include "TrainerProbes.h"
+#include "model/eurobert/EuroBertModel.h"
 #include "model/modernbert/ModernBertModel.h"
 #include "train/Trainer.h"
 #include "train/WeightDecay.h"
@@ -21,9 +22,10 @@ namespace bert {
 namespace {
 
 // Parameters Trainer leaves undecayed, found by what they are rather than by name: every
-// parameter of a LayerNorm module (torch's or ModernBERT's bias-optional one), every bias, and
-// MPNet's relative position bias table (an embedding, which Trainer's "bias" pattern finds in
-// its name, encoder.relative_attention_bias: FamilyParity checks that against Trainer itself).
+// parameter of a LayerNorm module (torch's or ModernBERT's bias-optional one) or of EuroBERT's
+// RMSNorm, every bias, and MPNet's relative position bias table (an embedding, which Trainer's
+// "bias" pattern finds in its name, encoder.relative_attention_bias: FamilyParity checks that
+// against Trainer itself).
 std::set<std::string> normAndBiasParameters(const ModelBundle& bundle) {
     std::set<std::string> names;
     const std::string relativeBias = "relative_attention_bias";
@@ -31,6 +33,7 @@ std::set<std::string> normAndBiasParameters(const ModelBundle& bundle) {
         const bool undecayedModule =
             module.value()->as<torch::nn::LayerNorm>() != nullptr ||
             module.value()->as<ModernBertNorm>() != nullptr ||
+            module.value()->as<EuroBertRmsNorm>() != nullptr ||
             (module.key().size() >= relativeBias.size() &&
              module.key().compare(module.key().size() - relativeBias.size(), relativeBias.size(),
                                   relativeBias) == 0);

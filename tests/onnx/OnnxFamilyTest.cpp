@@ -2,7 +2,8 @@
 // small models built here (BERT, RoBERTa, XLM-RoBERTa, CamemBERT, DistilBERT, ELECTRA with a
 // narrower embedding, ModernBERT with [CLS] pooling and no biases, and with mean pooling and
 // every bias, MPNet with its relative position bias, DeBERTa-v2 with disentangled attention in
-// v3's form and with absolute positions and token types), every weight perturbed so that no
+// v3's form and with absolute positions and token types, EuroBERT with grouped-query attention
+// and late, mean and first-token pooling), every weight perturbed so that no
 // LayerNorm or bias sits at 1 or 0, run on padded batches of varied lengths (past ModernBERT's
 // small local window), and on a second, shorter batch through the same file (dynamic axes):
 //  - logits within 1e-5 of SequenceClassifier::forward with ONNX Runtime's basic optimisations,
@@ -80,6 +81,16 @@ std::vector<FamilyCase> familyCases() {
                                         {"pad_token_id", 0},
                                         {"local_attention", 16},
                                         {"max_position_embeddings", 512}});
+    const auto euro = with(labels(), {{"model_type", "eurobert"},
+                                      {"vocab_size", kVocab},
+                                      {"hidden_size", 64},
+                                      {"intermediate_size", 96},
+                                      {"num_hidden_layers", 2},
+                                      {"num_attention_heads", 4},
+                                      {"num_key_value_heads", 2},
+                                      {"pad_token_id", 0},
+                                      {"max_position_embeddings", 512},
+                                      {"rope_theta", 250000.0}});
     return {
         {"bert", with(bertish, {{"model_type", "bert"}, {"hidden_act", "gelu"}}), true, withTypes},
         {"roberta", with(roberta, {{"model_type", "roberta"}}), false, withoutTypes},
@@ -134,6 +145,19 @@ std::vector<FamilyCase> familyCases() {
                         {"share_att_key", true},
                         {"pooler_hidden_act", "tanh"}}),
          true, withTypes},
+        // EuroBERT: grouped-query attention (two key-value heads for four query heads), late
+        // pooling; then mean pooling with biases over one key-value head, and first-token
+        // ("bos") pooling with a key-value head per query head.
+        {"eurobert", euro, false, withoutTypes},
+        {"eurobert-mean-biases",
+         with(euro, {{"classifier_pooling", "mean"},
+                     {"num_key_value_heads", 1},
+                     {"attention_bias", true},
+                     {"mlp_bias", true},
+                     {"hidden_act", "gelu"}}),
+         false, withoutTypes},
+        {"eurobert-bos", with(euro, {{"classifier_pooling", "bos"}, {"num_key_value_heads", 4}}),
+         false, withoutTypes},
     };
 }
 

@@ -1,6 +1,7 @@
 // Token ids of the engine's tokenizer.json pipeline against the reference, for every published
 // tokenizer.json layout of the families the engine reads (BERT, MPNet, RoBERTa, ModernBERT, XLM-R
-// in its three layouts, CamemBERT, a Unigram of `tokenizers`), each trained by
+// in its three layouts, CamemBERT, DeBERTa-v3, EuroBERT's Llama-3 layout, a Unigram of
+// `tokenizers`), each trained by
 // tests/parity/tokenizer_families.py in the test: every e-mail of
 // ../shared/data/spamassassin-part1.csv, the tricky strings, Chinese sentences, pairs truncated
 // longest-first at several lengths, every code point through the normalizer and the
@@ -113,6 +114,7 @@ TEST_F(TokenizerJsonParity, EveryLayoutLoadsAsItsKind) {
                                                       {"roberta", "byte-level BPE"},
                                                       {"roberta-file", "byte-level BPE"},
                                                       {"modernbert", "byte-level BPE"},
+                                                      {"eurobert", "byte-level BPE"},
                                                       {"xlmr", "Unigram"},
                                                       {"xlmr-legacy", "Unigram"},
                                                       {"xlmr-v4", "Unigram"},

@@ -2,7 +2,7 @@
 """Reference outputs of every encoder family for tests/parity/FamilyParityTest.cpp.
 
 Builds a small random model of each family (BERT, RoBERTa, XLM-RoBERTa, CamemBERT, DistilBERT,
-ELECTRA, ModernBERT, MPNet, DeBERTa-v3) with transformers' own classes (nothing is downloaded), perturbs every parameter so that LayerNorms and biases are not at their defaults,
+ELECTRA, ModernBERT, MPNet, DeBERTa-v3, EuroBERT) with transformers' own classes (nothing is downloaded), perturbs every parameter so that LayerNorms and biases are not at their defaults,
 saves it with save_pretrained beside MiniLM's vocab.txt (the ids are random: the tokenizer only
 has to load), and writes the eval-mode logits of padded batches of single sequences and of pairs,
 and the names of the parameters transformers' Trainer applies weight decay to (case.json).
@@ -45,8 +45,8 @@ def common(num_labels=3):
 
 def cases():
     from transformers import (BertConfig, CamembertConfig, DebertaV2Config, DistilBertConfig,
-                              ElectraConfig, ModernBertConfig, MPNetConfig, RobertaConfig,
-                              XLMRobertaConfig)
+                              ElectraConfig, EuroBertConfig, ModernBertConfig, MPNetConfig,
+                              RobertaConfig, XLMRobertaConfig)
 
     bertish = dict(vocab_size=VOCAB, hidden_size=64, num_hidden_layers=2, num_attention_heads=4,
                    intermediate_size=128, **common())
@@ -72,6 +72,14 @@ def cases():
                    position_biased_input=False, pos_att_type="p2c|c2p", share_att_key=True,
                    norm_rel_ebd="layer_norm", max_relative_positions=-1, position_buckets=256,
                    max_position_embeddings=512, layer_norm_eps=1e-7, **common())
+    # EuroBERT: grouped-query attention (4 query heads over 2 key-value heads), the released
+    # checkpoints' rotary base, late pooling (its default). Then mean pooling with biases and a
+    # key-value head per query head; first-token ("bos") pooling over one key-value head on
+    # sequences up to 300.
+    euro = dict(vocab_size=VOCAB, hidden_size=64, intermediate_size=96, num_hidden_layers=2,
+                num_attention_heads=4, num_key_value_heads=2, pad_token_id=0, bos_token_id=2,
+                eos_token_id=3, max_position_embeddings=512,
+                rope_parameters={"rope_type": "default", "rope_theta": 250000.0}, **common())
     return [
         # name, config, pad id, whether pairs carry token types, lengths
         ("bert", BertConfig(**bertish, hidden_act="gelu"), 0, True, SHORT_LENGTHS),
@@ -104,6 +112,14 @@ def cases():
                                 pos_att_type=["c2p"], norm_rel_ebd="none", position_buckets=-1,
                                 max_relative_positions=48, pooler_dropout=0.2,
                                 pooler_hidden_act="tanh")), 0, True, SHORT_LENGTHS),
+        ("eurobert", EuroBertConfig(**euro), 0, False, SHORT_LENGTHS),
+        ("eurobert-mean-biases",
+         EuroBertConfig(**dict(euro, classifier_pooling="mean", num_key_value_heads=4,
+                               attention_bias=True, mlp_bias=True, hidden_act="gelu")), 0, False,
+         SHORT_LENGTHS),
+        ("eurobert-bos-long",
+         EuroBertConfig(**dict(euro, classifier_pooling="bos", num_key_value_heads=1,
+                               num_hidden_layers=3)), 0, False, LONG_LENGTHS),
     ]
 
 

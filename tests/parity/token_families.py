@@ -3,7 +3,7 @@
 
 The cases of families.py (BERT, RoBERTa, XLM-RoBERTa, CamemBERT, DistilBERT, ELECTRA, ModernBERT
 with every variant, the long ModernBERT past its default local window, MPNet short and past its
-relative buckets' 128), each built as
+relative buckets' 128, DeBERTa-v2/v3, EuroBERT with grouped-query attention), each built as
 AutoModelForTokenClassification with a tag set, plus two sequence classifiers whose problem_type
 is not the default (multi-label and regression), so that problem_type's round trip is checked
 through transformers too. Nothing is downloaded: transformers builds random small models, every

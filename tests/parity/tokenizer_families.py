@@ -19,8 +19,10 @@ xlmr (a SentencePiece Unigram trained here, converted by XLMRobertaTokenizer), x
 xlmr-v4 (transformers 4's conversion: Precompiled, Strip, Replace, Metaspace, TemplateProcessing),
 camembert (CamembertTokenizer's conversion), deberta (a SentencePiece Unigram with DeBERTa-v3's
 specials, saved by DebertaV2Tokenizer), deberta-spm (the same spm.model alone, as the hub's
-DeBERTa-v3 folders ship it, lowercased and split at punctuation), unigram (tokenizers'
-SentencePieceUnigramTokenizer).
+DeBERTa-v3 folders ship it, lowercased and split at punctuation), eurobert (Llama 3's layout
+as EuroBERT ships it: byte-level BPE with ignore_merges, a Split on Llama 3's regex before
+ByteLevel, <|begin_of_text|> A <|end_of_text|> TemplateProcessing, PreTrainedTokenizerFast),
+unigram (tokenizers' SentencePieceUnigramTokenizer).
 """
 import argparse
 import base64
@@ -258,6 +260,41 @@ def build_folders(out, corpus):
     with open(os.path.join(target, "config.json"), "w") as f:
         json.dump({"model_type": "deberta-v2"}, f)
 
+    # EuroBERT: Llama 3's layout (loaded by PreTrainedTokenizerFast): no normalizer, a Split on
+    # Llama 3's regex (Isolated) then ByteLevel without its own regex, BPE with ignore_merges,
+    # <|begin_of_text|> A <|end_of_text|> (and B <|end_of_text|>) after ByteLevel's offsets.
+    llama_regex = (r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}|"
+                   r" ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+")
+    euro_specials = ["<|begin_of_text|>", "<|end_of_text|>", "<|mask|>", "<|pad|>"]
+    euro_vocab = {token: i for i, token in enumerate(
+        [t for t, _ in sorted(vocab.items(), key=lambda item: item[1])
+         if t not in ("<s>", "<pad>", "</s>", "<unk>", "<mask>")])}
+    for token in euro_specials:
+        euro_vocab[token] = len(euro_vocab)
+    euro = Tokenizer(models.BPE(vocab=euro_vocab, merges=merges, continuing_subword_prefix="",
+                                end_of_word_suffix="", fuse_unk=False, byte_fallback=False,
+                                ignore_merges=True))
+    euro.pre_tokenizer = pre_tokenizers.Sequence([
+        pre_tokenizers.Split(Regex(llama_regex), behavior="isolated", invert=False),
+        pre_tokenizers.ByteLevel(add_prefix_space=False, trim_offsets=True, use_regex=False)])
+    euro.decoder = decoders.ByteLevel()
+    bos, eos = euro_vocab["<|begin_of_text|>"], euro_vocab["<|end_of_text|>"]
+    euro.post_processor = processors.Sequence([
+        processors.ByteLevel(trim_offsets=False),
+        processors.TemplateProcessing(
+            single="<|begin_of_text|> $A <|end_of_text|>",
+            pair="<|begin_of_text|> $A <|end_of_text|> $B:1 <|end_of_text|>:1",
+            special_tokens=[("<|begin_of_text|>", bos), ("<|end_of_text|>", eos)])])
+    euro.add_special_tokens([special_added(token) for token in euro_specials])
+    target = folder("eurobert")
+    euro.save(os.path.join(target, "tokenizer.json"))
+    with open(os.path.join(target, "tokenizer_config.json"), "w") as f:
+        json.dump({"tokenizer_class": "PreTrainedTokenizerFast", "bos_token": "<|begin_of_text|>",
+                   "eos_token": "<|end_of_text|>", "pad_token": "<|pad|>",
+                   "mask_token": "<|mask|>", "model_max_length": 8192,
+                   "clean_up_tokenization_spaces": False,
+                   "model_input_names": ["input_ids", "attention_mask"]}, f)
+
     # A Unigram trained by `tokenizers` itself (NMT, NFKC, Metaspace), with byte fallback off.
     unigram = SentencePieceUnigramTokenizer()
     unigram.train_from_iterator(texts, vocab_size=8000, show_progress=False,
@@ -351,7 +388,7 @@ def cmd_build(args):
             "windows": [windows(data["windowed"], length, stride)
                         for length, stride in data["windows"]],
         }
-        if name in ("roberta-file", "modernbert", "xlmr-v4", "deberta-spm"):
+        if name in ("roberta-file", "modernbert", "xlmr-v4", "deberta-spm", "eurobert"):
             # Every code point through the normalizer and the pre-tokenizer: per block, the
             # pieces concatenated and their lengths in code points (compact enough for JSON).
             pieces = []

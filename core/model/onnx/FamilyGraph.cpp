@@ -32,7 +32,8 @@ std::string classifierGraph(EncoderGraph& graph, const GraphInputs& inputs,
         return family.finish != nullptr ? family.finish(graph, rows) : rows;
     };
     std::string rows;
-    if (config.head == HeadKind::Token) {
+    const bool late = config.head == HeadKind::Sequence && config.pooling == Pooling::Late;
+    if (config.head == HeadKind::Token || late) {
         rows = finish(hidden);
     } else if (config.pooling == Pooling::Mean) {
         rows = graph.maskedMean(finish(hidden), inputs.attentionMask);
@@ -46,7 +47,9 @@ std::string classifierGraph(EncoderGraph& graph, const GraphInputs& inputs,
     if (!head.norm.empty()) {
         rows = graph.layerNorm(rows, head.norm);
     }
-    return graph.linear(rows, head.classifier);
+    const auto logits = graph.linear(rows, head.classifier);
+    // Late pooling: the mean of the real tokens' logits.
+    return late ? graph.maskedMean(logits, inputs.attentionMask) : logits;
 }
 
 }  // namespace bert::onnx_export

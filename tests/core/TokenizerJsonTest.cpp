@@ -3,6 +3,7 @@
 // whole against the reference on real layouts.
 #include <cstring>
 #include <fstream>
+#include <limits>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -309,8 +310,8 @@ std::string debertaSentencePiece(int modelType = 1) {
     model += field(1, piece("<url>", 0, 4));
     model += field(1, piece("\u2581", -3, 1));
     model += field(1, piece("!", -4, 1));
-    return model + field(2, varintField(3, static_cast<std::uint64_t>(modelType)) +
-                                varintField(40, 3));
+    return model +
+           field(2, varintField(3, static_cast<std::uint64_t>(modelType)) + varintField(40, 3));
 }
 
 TEST(LoadTokenizer, DebertaFoldersReadSpmModelAloneAsDebertaV2TokenizerBuildsIt) {
@@ -350,6 +351,12 @@ TEST(LoadTokenizer, DamagedOrBpeSpmModelsAndOtherSentencePieceFoldersAreRefusedB
     };
     expectRefused("not a model", "is not a SentencePiece model file");
     expectRefused(debertaSentencePiece(2), "(2 is BPE)");
+    // Found by fuzz_sentencepiece: a piece that is not UTF-8 ended in an uncaught JSON error.
+    expectRefused(field(1, piece("\xB4x", -1, 1)) + debertaSentencePiece(), "not valid UTF-8");
+    expectRefused(field(1, piece("", -1, 1)) + debertaSentencePiece(), "has piece 0 empty");
+    expectRefused(
+        field(1, piece("x", std::numeric_limits<float>::quiet_NaN(), 1)) + debertaSentencePiece(),
+        "a score that is not a number");
     // Cut anywhere, the file is refused or read whole (a cut between fields is a valid file
     // with fewer pieces): never a read past its end.
     const auto whole = debertaSentencePiece();

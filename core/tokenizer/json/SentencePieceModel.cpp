@@ -4,12 +4,14 @@
 // past the end.
 #include "tokenizer/json/SentencePieceModel.h"
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <string>
 #include <vector>
 
 #include "Error.h"
+#include "text/Utf8.h"
 
 namespace bert {
 
@@ -92,8 +94,10 @@ public:
     }
 
     [[noreturn]] void fail(const std::string& problem) const {
-        throw InputError(source_, "is not a SentencePiece model file that BERT Studio can read: "
-                                  "it " + problem);
+        throw InputError(source_,
+                         "is not a SentencePiece model file that BERT Studio can read: "
+                         "it " +
+                             problem);
     }
 
 private:
@@ -177,6 +181,14 @@ nlohmann::json sentencePieceTokenizerJson(std::string_view bytes,
     nlohmann::json added = nlohmann::json::array();
     for (std::size_t id = 0; id < pieces.size(); ++id) {
         const auto& piece = pieces[id];
+        // What the model's own loader checks too: a piece is non-empty UTF-8 with a finite score.
+        if (piece.text.empty() || !utf8::validity(piece.text).valid) {
+            reader.fail("has piece " + std::to_string(id) +
+                        (piece.text.empty() ? " empty" : " that is not valid UTF-8"));
+        }
+        if (!std::isfinite(piece.score)) {
+            reader.fail("gives piece " + std::to_string(id) + " a score that is not a number");
+        }
         vocab.push_back({piece.text, static_cast<double>(piece.score)});
         if (piece.type == kControl || piece.type == kUserDefined) {
             added.push_back({{"id", id},

@@ -2691,10 +2691,6 @@
         <source> and NCCL&apos;s buffers</source>
         <translation type="unfinished"></translation>
     </message>
-    <message>
-        <source>fp16 is known to make %1 training diverge: its attention scores overflow fp16&apos;s range (microsoft/DeBERTa issue 77). bf16 has fp32&apos;s range: choose bf16, or fp32.</source>
-        <translation type="unfinished"></translation>
-    </message>
 </context>
 <context>
     <name>bert::ui::TrainingPage</name>

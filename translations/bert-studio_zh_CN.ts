@@ -2675,10 +2675,6 @@
         <source> and NCCL&apos;s buffers</source>
         <translation>及 NCCL 缓冲区</translation>
     </message>
-    <message>
-        <source>fp16 is known to make %1 training diverge: its attention scores overflow fp16&apos;s range (microsoft/DeBERTa issue 77). bf16 has fp32&apos;s range: choose bf16, or fp32.</source>
-        <translation>已知 fp16 会使 “%1” 的训练发散：其注意力分数超出 fp16 的数值范围（microsoft/DeBERTa 问题 77）。bf16 与 fp32 的数值范围相同：请选择 bf16 或 fp32。</translation>
-    </message>
 </context>
 <context>
     <name>bert::ui::TrainingPage</name>

@@ -7,7 +7,6 @@
 // were wrong (NER's named AutoModelForSequenceClassification and its ONNX example raised
 // KeyError, multi-label's printed only the top label, regression's left the target
 // standardised and its card read "accuracy 0.0000").
-#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -357,48 +356,23 @@ TEST_F(ReadmeRun, LongTextHeadTailExamplesKeepTheHeadAndTheTailAsPredictDoes) {
     }
 }
 
-// protobuf's wire format, enough to write a SentencePiece model file by hand.
-std::string varint(std::uint64_t value) {
-    std::string out;
-    do {
-        out.push_back(static_cast<char>((value & 0x7F) | (value > 0x7F ? 0x80 : 0)));
-        value >>= 7;
-    } while (value != 0);
-    return out;
-}
-
-std::string lengthField(int number, const std::string& bytes) {
-    return varint(static_cast<std::uint64_t>(number) << 3 | 2) + varint(bytes.size()) + bytes;
-}
-
 /// spm.model in DeBERTa-v3's layout ([PAD] [CLS] [SEP] control, [UNK] at 3) over the tiny
 /// vocabulary's words (each with its word-start mark), its suffixes and every letter, so that
 /// the reviews tokenize into words and anything else into letters.
 std::string tinyDebertaSentencePiece() {
-    std::vector<std::tuple<std::string, float, int>> pieces = {
+    std::vector<SentencePieceEntry> pieces = {
         {"[PAD]", 0.0F, 3}, {"[CLS]", 0.0F, 3}, {"[SEP]", 0.0F, 3}, {"[UNK]", 0.0F, 2}};
     for (const auto& word : tinyVocabulary()) {
         if (word.front() == '[') {
             continue;
         }
-        pieces.emplace_back(word.rfind("##", 0) == 0 ? word.substr(2) : "\u2581" + word, -2.0F, 1);
+        pieces.push_back({word.rfind("##", 0) == 0 ? word.substr(2) : "\u2581" + word, -2.0F, 1});
     }
-    pieces.emplace_back("\u2581", -5.0F, 1);
+    pieces.push_back({"\u2581", -5.0F, 1});
     for (char letter = 'a'; letter <= 'z'; ++letter) {
-        pieces.emplace_back(std::string(1, letter), -8.0F, 1);
+        pieces.push_back({std::string(1, letter), -8.0F, 1});
     }
-    std::string model;
-    for (const auto& [text, score, type] : pieces) {
-        std::string piece = lengthField(1, text) + varint(2 << 3 | 5);
-        std::uint32_t bits = 0;
-        std::memcpy(&bits, &score, sizeof bits);
-        for (int i = 0; i < 4; ++i) {
-            piece.push_back(static_cast<char>(bits >> (8 * i)));
-        }
-        model += lengthField(1, piece + varint(3 << 3) + varint(static_cast<std::uint64_t>(type)));
-    }
-    // trainer_spec: model_type 1 (Unigram), unk_id 3.
-    return model + lengthField(2, varint(3 << 3) + varint(1) + varint(40 << 3) + varint(3));
+    return sentencePieceModelFile(pieces);  // Unigram, unk_id 3
 }
 
 // DeBERTa-v3's folders on the hub ship spm.model without a tokenizer.json: one trains, and its

@@ -1,7 +1,6 @@
 // The parts of the tokenizer.json pipeline alone (core/tokenizer/json/), on small hand-written
 // files whose ids can be worked out by hand; tests/parity/TokenizerJsonParityTest.cpp checks the
 // whole against the reference on real layouts.
-#include <cstring>
 #include <fstream>
 #include <limits>
 
@@ -268,50 +267,24 @@ TEST(LoadTokenizer, TokenizerConfigSettingsApplyOnTop) {
     EXPECT_EQ(loadTokenizer(dir / "saved")->encode("Hello").inputIds, (Ids{2, 4, 3}));
 }
 
-// protobuf's wire format, enough to write a SentencePiece model by hand.
-std::string varint(std::uint64_t value) {
-    std::string out;
-    do {
-        out.push_back(static_cast<char>((value & 0x7F) | (value > 0x7F ? 0x80 : 0)));
-        value >>= 7;
-    } while (value != 0);
-    return out;
-}
-
-std::string field(int number, const std::string& bytes) {
-    return varint(static_cast<std::uint64_t>(number) << 3 | 2) + varint(bytes.size()) + bytes;
-}
-
-std::string varintField(int number, std::uint64_t value) {
-    return varint(static_cast<std::uint64_t>(number) << 3) + varint(value);
-}
-
-std::string piece(const std::string& text, float score, int type) {
-    std::string bytes = field(1, text);
-    bytes += varint(2 << 3 | 5);
-    std::uint32_t bits = 0;
-    std::memcpy(&bits, &score, sizeof bits);
-    for (int i = 0; i < 4; ++i) {
-        bytes.push_back(static_cast<char>(bits >> (8 * i)));
-    }
-    return bytes + varintField(3, static_cast<std::uint64_t>(type));
-}
-
 // DeBERTa-v3's layout: [PAD] [CLS] [SEP] control, [UNK] unknown at 3, pieces, a user defined
-// piece; the trainer spec says Unigram (model_type 1) and unk_id 3.
+// piece.
+std::vector<test::SentencePieceEntry> debertaPieces() {
+    return {{"[PAD]", 0, 3}, {"[CLS]", 0, 3},    {"[SEP]", 0, 3},
+            {"[UNK]", 0, 2}, {"\u2581a", -1, 1}, {"\u2581b", -2, 1},
+            {"<url>", 0, 4}, {"\u2581", -3, 1},  {"!", -4, 1}};
+}
+
+// The trainer spec says model_type (1: Unigram) and unk_id 3.
 std::string debertaSentencePiece(int modelType = 1) {
-    std::string model;
-    model += field(1, piece("[PAD]", 0, 3));
-    model += field(1, piece("[CLS]", 0, 3));
-    model += field(1, piece("[SEP]", 0, 3));
-    model += field(1, piece("[UNK]", 0, 2));
-    model += field(1, piece("\u2581a", -1, 1));
-    model += field(1, piece("\u2581b", -2, 1));
-    model += field(1, piece("<url>", 0, 4));
-    model += field(1, piece("\u2581", -3, 1));
-    model += field(1, piece("!", -4, 1));
-    return model +
-           field(2, varintField(3, static_cast<std::uint64_t>(modelType)) + varintField(40, 3));
+    return test::sentencePieceModelFile(debertaPieces(), modelType);
+}
+
+// DeBERTa's pieces after first.
+std::string withFirstPiece(test::SentencePieceEntry first) {
+    auto pieces = debertaPieces();
+    pieces.insert(pieces.begin(), std::move(first));
+    return test::sentencePieceModelFile(pieces);
 }
 
 TEST(LoadTokenizer, DebertaFoldersReadSpmModelAloneAsDebertaV2TokenizerBuildsIt) {
@@ -352,11 +325,10 @@ TEST(LoadTokenizer, DamagedOrBpeSpmModelsAndOtherSentencePieceFoldersAreRefusedB
     expectRefused("not a model", "is not a SentencePiece model file");
     expectRefused(debertaSentencePiece(2), "(2 is BPE)");
     // Found by fuzz_sentencepiece: a piece that is not UTF-8 ended in an uncaught JSON error.
-    expectRefused(field(1, piece("\xB4x", -1, 1)) + debertaSentencePiece(), "not valid UTF-8");
-    expectRefused(field(1, piece("", -1, 1)) + debertaSentencePiece(), "has piece 0 empty");
-    expectRefused(
-        field(1, piece("x", std::numeric_limits<float>::quiet_NaN(), 1)) + debertaSentencePiece(),
-        "a score that is not a number");
+    expectRefused(withFirstPiece({"\xB4x", -1, 1}), "not valid UTF-8");
+    expectRefused(withFirstPiece({"", -1, 1}), "has piece 0 empty");
+    expectRefused(withFirstPiece({"x", std::numeric_limits<float>::quiet_NaN(), 1}),
+                  "a score that is not a number");
     // Cut anywhere, the file is refused or read whole (a cut between fields is a valid file
     // with fewer pieces): never a read past its end.
     const auto whole = debertaSentencePiece();

@@ -13,8 +13,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::string_view bytes(reinterpret_cast<const char*>(data), size);
     try {
         const auto json = bert::sentencePieceTokenizerJson(bytes, "fuzz/spm.model");
-        const bert::JsonTokenizer tokenizer(json.dump(), "fuzz/spm.model",
-                                            nlohmann::json::object(), "deberta-v2");
+        const bert::JsonTokenizer tokenizer(json.dump(), "fuzz/spm.model", nlohmann::json::object(),
+                                            "deberta-v2");
         (void)tokenizer.encode("Hello, wörld! 你好 [MASK] <url>\t\tx  ", 32);
         (void)tokenizer.encodePair("a b", "second text", 16);
     } catch (const bert::InputError&) {

@@ -1,6 +1,8 @@
 #include "support/TestSupport.h"
 
+#include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -90,6 +92,44 @@ void writeFile(const std::filesystem::path& file, const std::string& content) {
 
 std::filesystem::path sourcePath(const std::string& relative) {
     return std::filesystem::path(BERT_STUDIO_SOURCE_DIR) / relative;
+}
+
+namespace {
+
+std::string varint(std::uint64_t value) {
+    std::string out;
+    do {
+        out.push_back(static_cast<char>((value & 0x7F) | (value > 0x7F ? 0x80 : 0)));
+        value >>= 7;
+    } while (value != 0);
+    return out;
+}
+
+std::string lengthDelimited(int number, const std::string& bytes) {
+    return varint(static_cast<std::uint64_t>(number) << 3 | 2) + varint(bytes.size()) + bytes;
+}
+
+std::string varintField(int number, std::uint64_t value) {
+    return varint(static_cast<std::uint64_t>(number) << 3) + varint(value);
+}
+
+}  // namespace
+
+std::string sentencePieceModelFile(const std::vector<SentencePieceEntry>& pieces, int modelType,
+                                   int unkId) {
+    std::string model;
+    for (const auto& piece : pieces) {
+        std::string bytes = lengthDelimited(1, piece.text) + varint(2 << 3 | 5);
+        std::uint32_t bits = 0;
+        std::memcpy(&bits, &piece.score, sizeof bits);
+        for (int i = 0; i < 4; ++i) {
+            bytes.push_back(static_cast<char>(bits >> (8 * i)));
+        }
+        bytes += varintField(3, static_cast<std::uint64_t>(piece.type));
+        model += lengthDelimited(1, bytes);
+    }
+    return model + lengthDelimited(2, varintField(3, static_cast<std::uint64_t>(modelType)) +
+                                          varintField(40, static_cast<std::uint64_t>(unkId)));
 }
 
 }  // namespace bert::test

@@ -45,4 +45,16 @@ void writeFile(const std::filesystem::path& file, const std::string& content);
 /// Source tree path of a test data file.
 std::filesystem::path sourcePath(const std::string& relative);
 
+/// One piece of a SentencePiece model: its text, score and type (sentencepiece_model.proto:
+/// 1 normal, 2 unknown, 3 control, 4 user defined).
+struct SentencePieceEntry {
+    std::string text;
+    float score = 0.0F;
+    int type = 1;
+};
+/// The bytes of an spm.model written by hand in protobuf's wire format: ModelProto's pieces, and
+/// a trainer spec with model_type (1 Unigram, 2 BPE) and unk_id.
+std::string sentencePieceModelFile(const std::vector<SentencePieceEntry>& pieces, int modelType = 1,
+                                   int unkId = 3);
+
 }  // namespace bert::test

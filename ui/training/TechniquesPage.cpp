@@ -483,15 +483,15 @@ void TechniquesPage::updateForecast() {
             warningLabel_->setText(tr("This will not fit, even with every memory technique on."));
         }
     }
-    // fp16 stays the user's choice, but the form says why bf16 is the one for this family.
-    if (c.precision == Precision::Fp16 && familyOf(modelConfig_->modelType).fp16Overflows) {
-        const QString caution =
-            tr("fp16 is known to make %1 training diverge: its attention scores overflow fp16's "
-               "range (microsoft/DeBERTa issue 77). bf16 has fp32's range: choose bf16, or fp32.")
-                .arg(QString::fromStdString(familyOf(modelConfig_->modelType).name));
+    // fp16 stays the user's choice, but the form says why bf16 is the one for this family: the
+    // engine's own sentence (what a run is warned), translated.
+    if (const auto caution =
+            c.precision == Precision::Fp16 ? fp16Caution(*modelConfig_) : std::string();
+        !caution.empty()) {
+        const QString said = EngineText::translate(caution) + QLatin1Char('.');
         warningLabel_->setText(warningLabel_->text().isEmpty()
-                                   ? caution
-                                   : warningLabel_->text() + QLatin1Char(' ') + caution);
+                                   ? said
+                                   : warningLabel_->text() + QLatin1Char(' ') + said);
     }
     // An applied suggestion can be undone until something else changes.
     if (applied_ && c.toJson() != applied_->toJson()) {

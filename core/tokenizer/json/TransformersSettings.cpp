@@ -1,10 +1,10 @@
 // What transformers (5.x) does to a tokenizer.json it loads, before any text is tokenized.
 // A fast tokenizer class with its own __init__ (BertTokenizer, RobertaTokenizer,
-// XLMRobertaTokenizer, CamembertTokenizer, MPNetTokenizer, DebertaV2Tokenizer) keeps the file's vocabulary (and merges,
-// and SentencePiece character map) but builds its own normalizer, pre-tokenizer and post-processor
-// from tokenizer_config.json's settings; PreTrainedTokenizerFast (ModernBERT) takes the file as it
-// is. Either way the added tokens of added_tokens_decoder and the named special tokens are added on
-// top.
+// XLMRobertaTokenizer, CamembertTokenizer, MPNetTokenizer, DebertaV2Tokenizer) keeps the file's
+// vocabulary (and merges, and SentencePiece character map) but builds its own normalizer,
+// pre-tokenizer and post-processor from tokenizer_config.json's settings; PreTrainedTokenizerFast
+// (ModernBERT) takes the file as it is. Either way the added tokens of added_tokens_decoder and the
+// named special tokens are added on top.
 #include "tokenizer/json/Models.h"
 #include "tokenizer/json/TokenizerJson.h"
 
@@ -194,9 +194,8 @@ void applyDebertaV2Settings(Json& tokenizer, const Json& config) {
     if (flag(config, "do_lower_case", false)) {
         normalizers.push_back({{"type", "Lowercase"}});
     }
-    normalizers.push_back({{"type", "Replace"},
-                           {"pattern", {{"Regex", "\\s{2,}|[\\n\\r\\t]"}}},
-                           {"content", " "}});
+    normalizers.push_back(
+        {{"type", "Replace"}, {"pattern", {{"Regex", "\\s{2,}|[\\n\\r\\t]"}}}, {"content", " "}});
     normalizers.push_back({{"type", "NFC"}});
     normalizers.push_back({{"type", "Strip"}, {"strip_left", false}, {"strip_right", true}});
     tokenizer["normalizer"] = {{"type", "Sequence"}, {"normalizers", normalizers}};
@@ -330,9 +329,12 @@ std::string applyTransformersSettings(Json& tokenizer, const Json& config,
         // The class's special tokens are added whether the config names them or not (the
         // hub's DeBERTa-v3 configs name none): [MASK] gets the next free id.
         Json withDefaults = config;
-        for (const auto& [key, token] : {std::pair{"bos_token", "[CLS]"}, {"eos_token", "[SEP]"},
-                                         {"unk_token", "[UNK]"}, {"sep_token", "[SEP]"},
-                                         {"pad_token", "[PAD]"}, {"cls_token", "[CLS]"},
+        for (const auto& [key, token] : {std::pair{"bos_token", "[CLS]"},
+                                         {"eos_token", "[SEP]"},
+                                         {"unk_token", "[UNK]"},
+                                         {"sep_token", "[SEP]"},
+                                         {"pad_token", "[PAD]"},
+                                         {"cls_token", "[CLS]"},
                                          {"mask_token", "[MASK]"}}) {
             if (!withDefaults.contains(key)) {
                 withDefaults[key] = token;

@@ -1,9 +1,10 @@
 // Token ids of the engine's tokenizer.json pipeline against the reference, for every published
 // tokenizer.json layout of the families the engine reads (BERT, MPNet, RoBERTa, ModernBERT, XLM-R
-// in its three layouts, CamemBERT, DeBERTa-v3, EuroBERT's Llama-3 layout, a Unigram of
-// `tokenizers`), each trained by
+// in its three layouts, CamemBERT, DeBERTa-v3, EuroBERT's Llama-3 layout, mmBERT's Gemma layout
+// as GemmaTokenizer rebuilds it and as the file has it, a Unigram of `tokenizers`), each trained by
 // tests/parity/tokenizer_families.py in the test: every e-mail of
-// ../shared/data/spamassassin-part1.csv, the tricky strings, Chinese sentences, pairs truncated
+// ../shared/data/spamassassin-part1.csv, the tricky strings, Chinese, Japanese and emoji text
+// (byte fallback where a vocabulary lacks the character), pairs truncated
 // longest-first at several lengths, every code point through the normalizer and the
 // pre-tokenizer, and the folders the engine saves reloaded by transformers' AutoTokenizer.
 #include <cstdlib>
@@ -121,6 +122,8 @@ TEST_F(TokenizerJsonParity, EveryLayoutLoadsAsItsKind) {
                                                       {"camembert", "Unigram"},
                                                       {"deberta", "Unigram"},
                                                       {"deberta-spm", "Unigram"},
+                                                      {"gemma", "BPE"},
+                                                      {"gemma-file", "BPE"},
                                                       {"unigram", "Unigram"}};
     ASSERT_EQ(folders().size(), kinds.size());
     for (const auto& [name, kind] : kinds) {
@@ -139,6 +142,39 @@ TEST_F(TokenizerJsonParity, EveryLayoutLoadsAsItsKind) {
     for (const char* deberta : {"deberta", "deberta-spm"}) {
         EXPECT_EQ(load(deberta)->padId(), 0) << deberta;
         EXPECT_EQ(load(deberta)->unkId(), std::optional<std::int32_t>(3)) << deberta;
+    }
+    // mmBERT's ids: <pad> 0, <eos> 1, <bos> 2, <unk> 3; the class named is the one rebuilt.
+    for (const char* gemma : {"gemma", "gemma-file"}) {
+        EXPECT_EQ(load(gemma)->padId(), 0) << gemma;
+        EXPECT_EQ(load(gemma)->unkId(), std::optional<std::int32_t>(3)) << gemma;
+        const auto ids = load(gemma)->encode("x").inputIds;
+        ASSERT_GE(ids.size(), 2U) << gemma;
+        EXPECT_EQ(ids.front(), 2) << gemma;
+    }
+    // <eos> ends a text only where the file's template says so: add_eos_token in
+    // tokenizer_config.json is dropped by transformers when a tokenizer.json is there.
+    EXPECT_NE(load("gemma")->encode("x").inputIds.back(), 1);
+    EXPECT_EQ(load("gemma-file")->encode("x").inputIds.back(), 1);
+    EXPECT_EQ(dynamic_cast<const JsonTokenizer&>(*load("gemma")).transformersClass(),
+              "GemmaTokenizer");
+}
+
+// GemmaTokenizer rebuilds what the hub's Gemma file turns off (the guard of its settings): byte
+// fallback, so a character the vocabulary lacks is its UTF-8 bytes' pieces, never <unk>; the
+// file taken as it is has byte fallback on too.
+TEST_F(TokenizerJsonParity, GemmaLayoutsSpellUnknownCharactersInBytes) {
+    for (const char* name : {"gemma", "gemma-file"}) {
+        const auto tok = load(name);
+        ASSERT_FALSE(tok->tokenId("\xF0\x9F\xA6\x9C")) << "U+1F99C should not be in " << name;
+        Ids want = {2};
+        for (const char* byte : {"<0xF0>", "<0x9F>", "<0xA6>", "<0x9C>"}) {
+            ASSERT_TRUE(tok->tokenId(byte)) << byte << " in " << name;
+            want.push_back(*tok->tokenId(byte));
+        }
+        if (std::string(name) == "gemma-file") {
+            want.push_back(1);
+        }
+        EXPECT_EQ(tok->encode("\xF0\x9F\xA6\x9C").inputIds, want) << name;
     }
 }
 

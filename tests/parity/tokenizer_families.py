@@ -22,6 +22,10 @@ specials, saved by DebertaV2Tokenizer), deberta-spm (the same spm.model alone, a
 DeBERTa-v3 folders ship it, lowercased and split at punctuation), eurobert (Llama 3's layout
 as EuroBERT ships it: byte-level BPE with ignore_merges, a Split on Llama 3's regex before
 ByteLevel, <|begin_of_text|> A <|end_of_text|> TemplateProcessing, PreTrainedTokenizerFast),
+gemma (mmBERT's Gemma layout: a SentencePiece BPE with byte fallback, spaces replaced by the
+normalizer, named GemmaTokenizer with add_bos_token and add_eos_token, which transformers
+rebuilds), gemma-file (the same vocabulary taken as the file has it, PreTrainedTokenizerFast,
+with non-special added tokens),
 unigram (tokenizers' SentencePieceUnigramTokenizer).
 """
 import argparse
@@ -79,7 +83,10 @@ def inputs(corpus):
                 "see <url> and<url>x [UNK] \t\ttabs\n\nlines\r\n  ",
                 "\u00a0nbsp\u3000ideographic\u2009",
                 "x <mask>y  <mask> z<mask>", "tail <|endoftext|>", "caf\ufffd \ufffd ok",
-                "[MASK]ed lstrip   [MASK]", "spaces   three   here", "   leading and trailing   "]
+                "[MASK]ed lstrip   [MASK]", "spaces   three   here", "   leading and trailing   ",
+                # Scripts and emoji the trained vocabularies barely cover (byte fallback).
+                "日本語の文章：東京で会議があります。ｶﾀｶﾅ", "絵文字 👍🏽🇯🇵👨\u200d👩\u200d👧 ∮ 𝔘𝔫𝔦𝔠𝔬𝔡𝔢",
+                "ภาษาไทย हिन्दी ქართული ܐܪܡܝܐ <start_of_turn>x\n\n\t\t<table>"]
     single = cases["single"] + specials + CHINESE
     pairs = [(p["first"], p["second"], p["max_length"]) for p in cases["pairs"]]
     # E-mails cut to 200 characters: truncating two long texts to a few tokens makes the
@@ -123,8 +130,8 @@ def build_folders(out, corpus):
     from tokenizers import Regex, Tokenizer, decoders, models, normalizers, pre_tokenizers, processors
     from tokenizers.implementations import BertWordPieceTokenizer, SentencePieceUnigramTokenizer
     from transformers import (AutoTokenizer, BertTokenizer, CamembertTokenizer,
-                              DebertaV2Tokenizer, MPNetTokenizer, RobertaTokenizer,
-                              XLMRobertaTokenizer)
+                              DebertaV2Tokenizer, GemmaTokenizer, MPNetTokenizer,
+                              RobertaTokenizer, XLMRobertaTokenizer)
     import sentencepiece as spm
 
     cases = tricky()
@@ -295,6 +302,56 @@ def build_folders(out, corpus):
                    "clean_up_tokenization_spaces": False,
                    "model_input_names": ["input_ids", "attention_mask"]}, f)
 
+    # Gemma's layout, as mmBERT ships it (a 256k Gemma vocabulary): a SentencePiece BPE with byte
+    # fallback (every <0xXX> piece), spaces made "\u2581" by the normalizer, <pad> 0, <eos> 1,
+    # <bos> 2, <unk> 3, <mask> 4 and a user-defined piece, <bos> A <eos>. Two ways of loading it:
+    # "gemma", the hub's Gemma 2 file (no pre-tokenizer, <bos> A alone, BPE settings that
+    # GemmaTokenizer overrides) named GemmaTokenizer, which transformers 5 rebuilds (its
+    # normalizer, Split pre-tokenizer, BPE with fuse_unk and byte fallback; add_bos_token and
+    # add_eos_token are dropped where a tokenizer.json is, so the file's template stays);
+    # "gemma-file", the file as GemmaTokenizer saves it (<bos> A <eos>) taken as it is
+    # (PreTrainedTokenizerFast) with whitespace runs and a tag as non-special added tokens.
+    gemma_dir = os.path.join(out, "spm-gemma")
+    os.makedirs(gemma_dir, exist_ok=True)
+    spm.SentencePieceTrainer.train(
+        sentence_iterator=iter(texts), model_prefix=os.path.join(gemma_dir, "tokenizer"),
+        vocab_size=8000, model_type="bpe", character_coverage=0.9995, byte_fallback=True,
+        input_sentence_size=0, hard_vocab_limit=False, minloglevel=2, pad_id=0, pad_piece="<pad>",
+        eos_id=1, eos_piece="<eos>", bos_id=2, bos_piece="<bos>", unk_id=3, unk_piece="<unk>",
+        user_defined_symbols=["<mask>", "<start_of_turn>"], normalization_rule_name="identity",
+        add_dummy_prefix=False, remove_extra_whitespaces=False, split_digits=True,
+        allow_whitespace_only_pieces=True)
+    GemmaTokenizer.from_pretrained(gemma_dir, add_bos_token=True, add_eos_token=True) \
+        .save_pretrained(os.path.join(gemma_dir, "saved"))
+    gemma_json = json.loads(open(os.path.join(gemma_dir, "saved", "tokenizer.json"),
+                                 encoding="utf-8").read())
+    hub = json.loads(json.dumps(gemma_json))
+    hub["pre_tokenizer"] = None
+    hub["model"].update({"fuse_unk": False, "byte_fallback": False})
+    hub["post_processor"] = {
+        "type": "TemplateProcessing",
+        "single": [{"SpecialToken": {"id": "<bos>", "type_id": 0}},
+                   {"Sequence": {"id": "A", "type_id": 0}}],
+        "pair": [{"SpecialToken": {"id": "<bos>", "type_id": 0}},
+                 {"Sequence": {"id": "A", "type_id": 0}}, {"Sequence": {"id": "B", "type_id": 1}}],
+        "special_tokens": {"<bos>": {"id": "<bos>", "ids": [2], "tokens": ["<bos>"]}}}
+    target = folder("gemma")
+    with open(os.path.join(target, "tokenizer.json"), "w", encoding="utf-8") as f:
+        json.dump(hub, f, ensure_ascii=False)
+    gemma_specials = {"bos_token": "<bos>", "eos_token": "<eos>", "pad_token": "<pad>",
+                      "unk_token": "<unk>", "mask_token": "<mask>"}
+    with open(os.path.join(target, "tokenizer_config.json"), "w") as f:
+        json.dump(dict(gemma_specials, tokenizer_class="GemmaTokenizer", add_bos_token=True,
+                       add_eos_token=True, model_max_length=8192), f)
+    gemma_file = Tokenizer.from_str(json.dumps(gemma_json))
+    gemma_file.add_tokens([special_added("\n\n", special=False), special_added("\t\t", special=False),
+                           special_added("<table>", special=False)])
+    target = folder("gemma-file")
+    gemma_file.save(os.path.join(target, "tokenizer.json"))
+    with open(os.path.join(target, "tokenizer_config.json"), "w") as f:
+        json.dump(dict(gemma_specials, tokenizer_class="PreTrainedTokenizerFast",
+                       model_max_length=8192), f)
+
     # A Unigram trained by `tokenizers` itself (NMT, NFKC, Metaspace), with byte fallback off.
     unigram = SentencePieceUnigramTokenizer()
     unigram.train_from_iterator(texts, vocab_size=8000, show_progress=False,
@@ -388,7 +445,8 @@ def cmd_build(args):
             "windows": [windows(data["windowed"], length, stride)
                         for length, stride in data["windows"]],
         }
-        if name in ("roberta-file", "modernbert", "xlmr-v4", "deberta-spm", "eurobert"):
+        if name in ("roberta-file", "modernbert", "xlmr-v4", "deberta-spm", "eurobert",
+                    "gemma-file"):
             # Every code point through the normalizer and the pre-tokenizer: per block, the
             # pieces concatenated and their lengths in code points (compact enough for JSON).
             pieces = []

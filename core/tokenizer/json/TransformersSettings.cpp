@@ -1,10 +1,10 @@
 // What transformers (5.x) does to a tokenizer.json it loads, before any text is tokenized.
 // A fast tokenizer class with its own __init__ (BertTokenizer, RobertaTokenizer,
-// XLMRobertaTokenizer, CamembertTokenizer, MPNetTokenizer, DebertaV2Tokenizer) keeps the file's
-// vocabulary (and merges, and SentencePiece character map) but builds its own normalizer,
-// pre-tokenizer and post-processor from tokenizer_config.json's settings; PreTrainedTokenizerFast
-// (ModernBERT) takes the file as it is. Either way the added tokens of added_tokens_decoder and the
-// named special tokens are added on top.
+// XLMRobertaTokenizer, CamembertTokenizer, MPNetTokenizer, DebertaV2Tokenizer, GemmaTokenizer)
+// keeps the file's vocabulary (and merges, and SentencePiece character map) but builds its own
+// normalizer, pre-tokenizer and post-processor from tokenizer_config.json's settings;
+// PreTrainedTokenizerFast (ModernBERT) takes the file as it is. Either way the added tokens of
+// added_tokens_decoder and the named special tokens are added on top.
 #include "tokenizer/json/Models.h"
 #include "tokenizer/json/TokenizerJson.h"
 
@@ -216,6 +216,30 @@ void applyDebertaV2Settings(Json& tokenizer, const Json& config) {
     }
 }
 
+// GemmaTokenizer's __init__ (mmBERT's 256k vocabulary): the file's BPE vocabulary and merges
+// with fuse_unk and byte fallback on (whatever the file says), spaces made U+2581 by the
+// normalizer, a Split at spaces merged with the previous piece. The file's post-processor stays:
+// with a tokenizer.json, transformers 5 drops tokenizer_config.json's add_bos_token and
+// add_eos_token before the class sees them (PreTrainedTokenizerBase._from_pretrained).
+void applyGemmaSettings(Json& tokenizer) {
+    if (tokenizer.contains("model") && tokenizer["model"].is_object() &&
+        tokenizer["model"].value("type", "") == "BPE") {
+        auto& model = tokenizer["model"];
+        model["fuse_unk"] = true;
+        model["byte_fallback"] = true;
+        model["dropout"] = nullptr;
+        model["ignore_merges"] = false;
+        model["continuing_subword_prefix"] = nullptr;
+        model["end_of_word_suffix"] = nullptr;
+    }
+    tokenizer["normalizer"] = {
+        {"type", "Replace"}, {"pattern", {{"String", " "}}}, {"content", "\u2581"}};
+    tokenizer["pre_tokenizer"] = {{"type", "Split"},
+                                  {"pattern", {{"String", " "}}},
+                                  {"behavior", "MergedWithPrevious"},
+                                  {"invert", false}};
+}
+
 }  // namespace
 
 std::string tokenizerClassOfModelType(const std::string& modelType) {
@@ -336,6 +360,21 @@ std::string applyTransformersSettings(Json& tokenizer, const Json& config,
                                          {"pad_token", "[PAD]"},
                                          {"cls_token", "[CLS]"},
                                          {"mask_token", "[MASK]"}}) {
+            if (!withDefaults.contains(key)) {
+                withDefaults[key] = token;
+            }
+        }
+        addConfigTokens(tokenizer, withDefaults);
+        return name;
+    } else if (name == "GemmaTokenizer") {
+        applyGemmaSettings(tokenizer);
+        // The class's special tokens, whether the config names them or not.
+        Json withDefaults = config;
+        for (const auto& [key, token] : {std::pair{"bos_token", "<bos>"},
+                                         {"eos_token", "<eos>"},
+                                         {"unk_token", "<unk>"},
+                                         {"pad_token", "<pad>"},
+                                         {"mask_token", "<mask>"}}) {
             if (!withDefaults.contains(key)) {
                 withDefaults[key] = token;
             }

@@ -101,6 +101,26 @@ def cases():
         ("modernbert-long-legacy",
          ModernBertConfig(**dict(modern, local_attention=128, num_hidden_layers=3)), 0, False,
          LONG_LENGTHS),
+        # mmBERT's shape: mean pooling, <pad> 0 with <eos> 1 as its [CLS] and [SEP], rotary base
+        # 160,000 on every layer, tied embeddings; its config.json (mmbert_config) says both
+        # forms, and where they disagree transformers reads the new one.
+        ("modernbert-mmbert",
+         ModernBertConfig(**dict(modern, pad_token_id=0, cls_token_id=1, sep_token_id=1,
+                                 bos_token_id=2, eos_token_id=1, classifier_pooling="mean",
+                                 tie_word_embeddings=True, rope_parameters={
+                                     "full_attention": {"rope_type": "default",
+                                                        "rope_theta": 160000.0},
+                                     "sliding_attention": {"rope_type": "default",
+                                                           "rope_theta": 160000.0}})),
+         0, False, LONG_LENGTHS),
+        # Ettin's shape: a layer count that is not a multiple of the global layers' period, the
+        # same rotary base local and global, said in the first releases' keys beside
+        # rope_parameters entries without a base (ettin_config).
+        ("modernbert-ettin",
+         ModernBertConfig(**dict(modern, num_hidden_layers=7, rope_parameters={
+             "full_attention": {"rope_type": "default", "rope_theta": 160000.0},
+             "sliding_attention": {"rope_type": "default", "rope_theta": 160000.0}})),
+         0, False, LONG_LENGTHS),
         ("mpnet", MPNetConfig(**mpnet), 1, False, SHORT_LENGTHS),
         ("mpnet-long", MPNetConfig(**mpnet), 1, False, LONG_LENGTHS),
         ("deberta-v3",
@@ -160,6 +180,32 @@ def legacy_modernbert_config(folder):
         json.dump(config, f, indent=2)
 
 
+def edit_config(folder, edit):
+    path = os.path.join(folder, "config.json")
+    with open(path, encoding="utf-8") as f:
+        config = json.load(f)
+    edit(config)
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(config, f, indent=2)
+
+
+def mmbert_config(config):
+    """Both forms in one file, the first releases' keys saying other values (transformers reads
+    rope_parameters and layer_types), and mmBERT's "sans_pos" (no absolute positions)."""
+    config.update(global_rope_theta=10000.0, local_rope_theta=10000.0,
+                  global_attn_every_n_layers=2, position_embedding_type="sans_pos")
+
+
+def ettin_config(config):
+    """rope_parameters without a base: transformers takes the first releases' keys."""
+    config["rope_parameters"] = {"full_attention": {"rope_type": "default"},
+                                 "sliding_attention": {"rope_type": "default"}}
+    config.update(global_rope_theta=160000.0, local_rope_theta=160000.0)
+
+
+CONFIG_EDITS = {"modernbert-mmbert": mmbert_config, "modernbert-ettin": ettin_config}
+
+
 def cmd_make(args):
     from transformers import AutoModelForSequenceClassification, Trainer
 
@@ -174,12 +220,19 @@ def cmd_make(args):
         shutil.copy(vocab_file(), os.path.join(folder, "vocab.txt"))
         if name.endswith("legacy"):
             legacy_modernbert_config(folder)
+        if name in CONFIG_EDITS:
+            edit_config(folder, CONFIG_EDITS[name])
         tensors = {}
         for kind, pairs in (("single", False), ("pair", True)):
             inputs = batch(lengths, pad, pairs, seed=7 + index)
             for key, value in inputs.items():
                 tensors[f"{kind}.{key}"] = value
             tensors[f"{kind}.logits"] = logits_of(model, inputs, types)
+            if name in CONFIG_EDITS or name.endswith("legacy"):
+                # The edited config.json must mean the same model to transformers.
+                reloaded = AutoModelForSequenceClassification.from_pretrained(folder).eval()
+                difference = (logits_of(reloaded, inputs, types) - tensors[f"{kind}.logits"])
+                assert difference.abs().max().item() < 1e-6, f"{name}: its edited config differs"
         save_file(tensors, os.path.join(folder, "expected.safetensors"))
         with open(os.path.join(folder, "case.json"), "w", encoding="utf-8") as f:
             # The parameters transformers' Trainer decays (its own rule, called on this model).

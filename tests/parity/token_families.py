@@ -2,7 +2,8 @@
 """Reference outputs of every family's token classifier for tests/parity/TokenFamilyParityTest.cpp.
 
 The cases of families.py (BERT, RoBERTa, XLM-RoBERTa, CamemBERT, DistilBERT, ELECTRA, ModernBERT
-with every variant, the long ModernBERT past its default local window, MPNet short and past its
+with every variant, the long ModernBERT past its default local window, mmBERT's and Ettin's
+shapes, MPNet short and past its
 relative buckets' 128, DeBERTa-v2/v3, EuroBERT with grouped-query attention), each built as
 AutoModelForTokenClassification with a tag set, plus two sequence classifiers whose problem_type
 is not the default (multi-label and regression), so that problem_type's round trip is checked
@@ -26,8 +27,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from families import (batch, cases, legacy_modernbert_config, logits_of,  # noqa: E402
-                      vocab_file)
+from families import (CONFIG_EDITS, batch, cases, edit_config,  # noqa: E402
+                      legacy_modernbert_config, logits_of, vocab_file)
 
 import torch  # noqa: E402
 from safetensors.torch import load_file, save_file  # noqa: E402
@@ -75,6 +76,8 @@ def cmd_make(args):
         shutil.copy(vocab_file(), os.path.join(folder, "vocab.txt"))
         if name.endswith("legacy"):
             legacy_modernbert_config(folder)
+        if name in CONFIG_EDITS:
+            edit_config(folder, CONFIG_EDITS[name])
         tensors = {}
         for kind, pairs in (("single", False), ("pair", True)):
             inputs = batch(lengths, pad, pairs, seed=17 + index)

@@ -75,7 +75,9 @@ double ropeTheta(const nlohmann::json& json, const char* layerType, const char* 
                                              ".rope_type must be \"default\" (scaled rotary "
                                              "embeddings are not supported)");
             }
-            return jsonField<double>(*kind, "rope_theta", fallback, source);
+            // An entry without a base takes the first releases' key (transformers' setdefault).
+            return jsonField<double>(*kind, "rope_theta",
+                                     jsonField<double>(json, legacyKey, fallback, source), source);
         }
     }
     return jsonField<double>(json, legacyKey, fallback, source);

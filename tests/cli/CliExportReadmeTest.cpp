@@ -7,6 +7,7 @@
 // were wrong (NER's named AutoModelForSequenceClassification and its ONNX example raised
 // KeyError, multi-label's printed only the top label, regression's left the target
 // standardised and its card read "accuracy 0.0000").
+#include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -394,6 +395,149 @@ TEST_F(ReadmeRun, DebertaFolderWithSpmModelAloneTrainsAndItsExportPredictsTheSam
           {"--text-column", "review", "--label-column", "sentiment", "--epochs", "2"});
     const std::vector<std::string> texts = {"i loved it , a great film !",
                                             "the  film\twas very BAD ,\t\tawful  ", "zebra 猫 ok"};
+    const auto ours = predicted(texts);
+    ASSERT_EQ(ours.size(), texts.size());
+    for (const auto& format : formats()) {
+        SCOPED_TRACE(format);
+        const auto readme = exported(format);
+        const auto theirs = runExample(readme, texts);
+        ASSERT_EQ(theirs.size(), texts.size());
+        for (std::size_t i = 0; i < texts.size(); ++i) {
+            EXPECT_EQ(theirs[i]["label"], ours[i]["label"]) << texts[i];
+            expectSameProbabilities(ours[i]["probabilities"], theirs[i]["probabilities"]);
+        }
+    }
+}
+
+/// tokenizer.json in Gemma's layout as mmBERT ships it: <pad> 0, <eos> 1, <bos> 2, <unk> 3,
+/// <mask> 4, every byte's <0xXX> piece, then a BPE over the tiny vocabulary's words (each with
+/// its word-start mark, merged letter by letter) and every letter; spaces made U+2581, byte
+/// fallback, <bos> A <eos>.
+std::string tinyGemmaTokenizerJson() {
+    nlohmann::json vocab = nlohmann::json::object();
+    nlohmann::json merges = nlohmann::json::array();
+    auto add = [&](const std::string& piece) {
+        if (!vocab.contains(piece)) {
+            vocab[piece] = vocab.size();
+        }
+    };
+    for (const char* special : {"<pad>", "<eos>", "<bos>", "<unk>", "<mask>"}) {
+        add(special);
+    }
+    for (int byte = 0; byte < 256; ++byte) {
+        char name[8];
+        std::snprintf(name, sizeof name, "<0x%02X>", byte);
+        add(name);
+    }
+    const std::string mark = "\u2581";
+    add(mark);
+    for (char letter = 'a'; letter <= 'z'; ++letter) {
+        add(std::string(1, letter));
+    }
+    for (const auto& word : tinyVocabulary()) {
+        if (word.front() == '[' || word.rfind("##", 0) == 0) {
+            continue;
+        }
+        std::string piece = mark;
+        for (const char c : word) {
+            add(std::string(1, c));
+            const std::string longer = piece + c;
+            if (!vocab.contains(longer)) {
+                merges.push_back(nlohmann::json::array({piece, std::string(1, c)}));
+                add(longer);
+            }
+            piece = longer;
+        }
+    }
+    nlohmann::json added = nlohmann::json::array();
+    for (int id = 0; id < 5; ++id) {
+        for (const auto& [content, value] : vocab.items()) {
+            if (value == id) {
+                added.push_back({{"id", id},
+                                 {"content", content},
+                                 {"single_word", false},
+                                 {"lstrip", false},
+                                 {"rstrip", false},
+                                 {"normalized", false},
+                                 {"special", true}});
+            }
+        }
+    }
+    auto special = [](const char* id, int typeId) {
+        return nlohmann::json{{"SpecialToken", {{"id", id}, {"type_id", typeId}}}};
+    };
+    auto sequence = [](const char* id, int typeId) {
+        return nlohmann::json{{"Sequence", {{"id", id}, {"type_id", typeId}}}};
+    };
+    const nlohmann::json tokenizer = {
+        {"version", "1.0"},
+        {"truncation", nullptr},
+        {"padding", nullptr},
+        {"added_tokens", added},
+        {"normalizer", {{"type", "Replace"}, {"pattern", {{"String", " "}}}, {"content", mark}}},
+        {"pre_tokenizer",
+         {{"type", "Split"},
+          {"pattern", {{"String", " "}}},
+          {"behavior", "MergedWithPrevious"},
+          {"invert", false}}},
+        {"post_processor",
+         {{"type", "TemplateProcessing"},
+          {"single", {special("<bos>", 0), sequence("A", 0), special("<eos>", 0)}},
+          {"pair",
+           {special("<bos>", 0), sequence("A", 0), special("<eos>", 0), sequence("B", 1),
+            special("<eos>", 1)}},
+          {"special_tokens",
+           {{"<bos>", {{"id", "<bos>"}, {"ids", {2}}, {"tokens", {"<bos>"}}}},
+            {"<eos>", {{"id", "<eos>"}, {"ids", {1}}, {"tokens", {"<eos>"}}}}}}}},
+        {"decoder", nullptr},
+        {"model",
+         {{"type", "BPE"},
+          {"dropout", nullptr},
+          {"unk_token", "<unk>"},
+          {"continuing_subword_prefix", nullptr},
+          {"end_of_word_suffix", nullptr},
+          {"fuse_unk", true},
+          {"byte_fallback", true},
+          {"ignore_merges", false},
+          {"vocab", vocab},
+          {"merges", merges}}}};
+    return tokenizer.dump();
+}
+
+// An mmBERT-shaped folder (model_type modernbert: mean pooling, <pad> 0 and <eos> 1 as [CLS] and
+// [SEP], the first releases' rotary keys, sans_pos) with Gemma's tokenizer named GemmaTokenizer
+// (which transformers ignores for this model type) trains, and its export gives in transformers
+// and ONNX Runtime what predict gives: on runs of spaces, tabs, and characters no piece has
+// (spelled in bytes).
+TEST_F(ReadmeRun, MmbertShapedFolderWithGemmaTokenizerTrainsAndItsExportPredictsTheSame) {
+    auto bundle = makeFamilyModel("modernbert", 2, 32, 4, 0.1, 3, {"neg", "pos"}, 512);
+    const auto folder = dir_ / "model";
+    std::filesystem::remove_all(folder);
+    exportModelFolder(folder, *bundle.model, *bundle.tokenizer);
+    for (const char* file :
+         {"vocab.txt", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json"}) {
+        std::filesystem::remove(folder / file);
+    }
+    writeFile(folder / "tokenizer.json", tinyGemmaTokenizerJson());
+    writeFile(folder / "tokenizer_config.json",
+              R"({"tokenizer_class": "GemmaTokenizer", "bos_token": "<bos>", "eos_token": "<eos>",
+                  "pad_token": "<pad>", "unk_token": "<unk>", "mask_token": "<mask>"})");
+    auto config = nlohmann::json::parse(readFile(folder / "config.json"));
+    config.update({{"pad_token_id", 0},
+                   {"cls_token_id", 1},
+                   {"sep_token_id", 1},
+                   {"bos_token_id", 2},
+                   {"eos_token_id", 1},
+                   {"classifier_pooling", "mean"},
+                   {"position_embedding_type", "sans_pos"},
+                   {"global_rope_theta", 160000.0},
+                   {"local_rope_theta", 160000.0},
+                   {"tie_word_embeddings", true}});
+    writeFile(folder / "config.json", config.dump(2));
+    train(dir_ / "reviews.csv",
+          {"--text-column", "review", "--label-column", "sentiment", "--epochs", "2"});
+    const std::vector<std::string> texts = {
+        "i loved it , a great film !", "the  film\twas very bad ,\t\tawful  ", "zebra 猫 ok 🦜"};
     const auto ours = predicted(texts);
     ASSERT_EQ(ours.size(), texts.size());
     for (const auto& format : formats()) {

@@ -267,6 +267,27 @@ TEST(LoadTokenizer, TokenizerConfigSettingsApplyOnTop) {
     EXPECT_EQ(loadTokenizer(dir / "saved")->encode("Hello").inputIds, (Ids{2, 4, 3}));
 }
 
+// mmBERT's folders name GemmaTokenizer; transformers 5 builds that class's settings over a
+// tokenizer folder alone, but loads a ModernBERT-type model folder's file as it is (the class
+// named is ignored for that model type). The file here leaves byte fallback off, so the two
+// ways differ on a character the vocabulary lacks: "x" is <unk> as the file has it, its byte
+// <0x78> as GemmaTokenizer rebuilds it.
+TEST(LoadTokenizer, GemmaTokenizerIsRebuiltExceptInModernBertFoldersWhichTakeTheFileAsItIs) {
+    const test::TempDir dir;
+    auto model = smallBpe();
+    model["unk_token"] = "<unk>";
+    std::ofstream(dir / "tokenizer.json") << bpeFile(model).dump();
+    std::ofstream(dir / "tokenizer_config.json")
+        << Json{{"tokenizer_class", "GemmaTokenizer"}, {"unk_token", "<unk>"}}.dump();
+    const auto rebuilt = loadTokenizer(dir.path());
+    EXPECT_EQ(rebuilt->tokenizeToIds("axb"), (Ids{0, 6, 1}));
+    EXPECT_EQ(dynamic_cast<const JsonTokenizer&>(*rebuilt).transformersClass(), "GemmaTokenizer");
+    std::ofstream(dir / "config.json") << Json{{"model_type", "modernbert"}}.dump();
+    const auto asItIs = loadTokenizer(dir.path());
+    EXPECT_EQ(asItIs->tokenizeToIds("axb"), (Ids{0, 5, 1}));
+    EXPECT_EQ(dynamic_cast<const JsonTokenizer&>(*asItIs).transformersClass(), "");
+}
+
 // DeBERTa-v3's layout: [PAD] [CLS] [SEP] control, [UNK] unknown at 3, pieces, a user defined
 // piece.
 std::vector<test::SentencePieceEntry> debertaPieces() {

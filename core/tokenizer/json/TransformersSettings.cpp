@@ -267,6 +267,12 @@ std::string tokenizerClassOfModelType(const std::string& modelType) {
 }
 
 std::string tokenizerClassNamed(const Json& config, const std::string& modelType) {
+    // transformers 5's AutoTokenizer loads ModernBERT-type checkpoints as TokenizersBackend
+    // whatever tokenizer_config.json names (MODELS_WITH_INCORRECT_HUB_TOKENIZER_CLASS):
+    // mmBERT names GemmaTokenizer over a file that is right as it is.
+    if (modelType == "modernbert") {
+        return "";
+    }
     std::string name;
     if (config.is_object()) {
         const auto it = config.find("tokenizer_class");

@@ -160,10 +160,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>freeze the embeddings (%1; may cost a little accuracy)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>shorten the max length to %1 (%2; cuts the text of longer examples)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -297,6 +293,14 @@
     </message>
     <message>
         <source>fp16 is known to make %1 training diverge: its attention scores overflow fp16&apos;s range (microsoft/DeBERTa issue 77); bf16 has fp32&apos;s range: choose bf16, or fp32</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>freeze the embeddings (%1; saves %2 MiB; may cost a little accuracy)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the embeddings hold %1M of the model&apos;s %2M parameters (%3%): freezing them (Freeze embeddings) frees their AdamW state (%4 MiB) and gradients (%5 MiB); may cost a little accuracy</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -534,10 +538,6 @@
     </message>
     <message>
         <source>Freeze embeddings</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>No gradients or optimizer state for the embeddings (a quarter to half of a small BERT&apos;s weights); usually costs little accuracy.</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -910,6 +910,10 @@
     </message>
     <message>
         <source>Tokens per example; longer texts are cut as Long texts says (truncated by default). Activation memory grows with it, attention quadratically.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No gradients or optimizer state for the embeddings (a fifth of BERT-base&apos;s weights, half of MiniLM&apos;s, two thirds of a 250k-piece vocabulary&apos;s model: XLM-R, mDeBERTa, mmBERT); usually costs little accuracy.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

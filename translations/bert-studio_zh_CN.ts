@@ -160,10 +160,6 @@
         <translation>使用 %1 混合精度（%2）</translation>
     </message>
     <message>
-        <source>freeze the embeddings (%1; may cost a little accuracy)</source>
-        <translation>冻结嵌入层（%1；可能略损准确率）</translation>
-    </message>
-    <message>
         <source>shorten the max length to %1 (%2; cuts the text of longer examples)</source>
         <translation>把最大长度缩短到 %1（%2；会截断较长样本的文本）</translation>
     </message>
@@ -298,6 +294,14 @@
     <message>
         <source>fp16 is known to make %1 training diverge: its attention scores overflow fp16&apos;s range (microsoft/DeBERTa issue 77); bf16 has fp32&apos;s range: choose bf16, or fp32</source>
         <translation>已知 fp16 会使 “%1” 的训练发散：其注意力分数超出 fp16 的数值范围（microsoft/DeBERTa 问题 77）；bf16 与 fp32 的数值范围相同：请选择 bf16 或 fp32</translation>
+    </message>
+    <message>
+        <source>freeze the embeddings (%1; saves %2 MiB; may cost a little accuracy)</source>
+        <translation>冻结嵌入层（%1；节省 %2 MiB；可能略损准确率）</translation>
+    </message>
+    <message>
+        <source>the embeddings hold %1M of the model&apos;s %2M parameters (%3%): freezing them (Freeze embeddings) frees their AdamW state (%4 MiB) and gradients (%5 MiB); may cost a little accuracy</source>
+        <translation>嵌入层占模型 %2M 个参数中的 %1M 个（%3%）：冻结嵌入层（“冻结嵌入层”选项）可释放其 AdamW 状态（%4 MiB）和梯度（%5 MiB）；可能略损准确率</translation>
     </message>
 </context>
 <context>
@@ -535,10 +539,6 @@
     <message>
         <source>Freeze embeddings</source>
         <translation>冻结嵌入层</translation>
-    </message>
-    <message>
-        <source>No gradients or optimizer state for the embeddings (a quarter to half of a small BERT&apos;s weights); usually costs little accuracy.</source>
-        <translation>嵌入层不计算梯度、不保存优化器状态（占小型 BERT 权重的四分之一到一半）；通常准确率损失很小。</translation>
     </message>
     <message>
         <source>Freeze lowest layers</source>
@@ -911,6 +911,10 @@
     <message>
         <source>Tokens per example; longer texts are cut as Long texts says (truncated by default). Activation memory grows with it, attention quadratically.</source>
         <translation>每个样本的词元数；更长的文本按“长文本”的设置处理（默认截断）。激活内存随之增长，注意力部分呈平方增长。</translation>
+    </message>
+    <message>
+        <source>No gradients or optimizer state for the embeddings (a fifth of BERT-base&apos;s weights, half of MiniLM&apos;s, two thirds of a 250k-piece vocabulary&apos;s model: XLM-R, mDeBERTa, mmBERT); usually costs little accuracy.</source>
+        <translation>嵌入层不计算梯度、不保存优化器状态（占 BERT-base 权重的五分之一、MiniLM 的一半、25 万词表模型的三分之二：XLM-R、mDeBERTa、mmBERT）；通常准确率损失很小。</translation>
     </message>
 </context>
 <context>

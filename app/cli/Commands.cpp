@@ -572,6 +572,9 @@ void estimate(const TrainArguments& args, bool trial, bool largestBatch, std::os
         !advice.empty()) {
         out << "note: " << advice << "\n";
     }
+    if (const auto note = largeEmbeddingNote(prepared.model.config, job.training); !note.empty()) {
+        out << "note: " << note << "\n";
+    }
     // Evaluation counts too: a run that fits its steps can run out of memory evaluating.
     auto lengths = prepared.data.train.lengths;
     lengths.insert(lengths.end(), prepared.data.validation.lengths.begin(),

@@ -378,8 +378,10 @@ public:
                 Plan{.precision = plan.precision});
         }
         if (plan.freezeEmbeddings) {
+            // What it saves alone (the embedding stage is most of a large-vocabulary model).
+            const auto saved = peak(Plan{}) - peak(Plan{.freezeEmbeddings = true});
             add("freeze the embeddings", Plan{.freezeEmbeddings = true},
-                "may cost a little accuracy");
+                "saves " + mebibytes(saved) + "; may cost a little accuracy");
         }
         if (plan.frozenLayers > 0) {
             add("freeze the lowest " + std::to_string(plan.frozenLayers) + " of " +
@@ -471,6 +473,35 @@ std::optional<TrainingConfig> largestFittingBatch(const EncoderConfig& model,
         }
     }
     return std::nullopt;
+}
+
+std::string largeEmbeddingNote(const EncoderConfig& model, const TrainingConfig& training) {
+    constexpr std::int64_t kLargeStateBytes = std::int64_t{512} << 20;
+    if (training.freezeEmbeddings) {
+        return {};
+    }
+    const auto counts = countParameters(model);
+    const auto total = counts.total(model.numHiddenLayers);
+    if (total <= 0 || 2 * counts.embeddings < total) {
+        return {};
+    }
+    // Neither figure depends on the examples: one of max length stands for them.
+    const auto lengths = ExampleLengths::of({training.maxLength});
+    const auto now = forecastMemory(model, training, lengths);
+    TrainingConfig frozen = training;
+    frozen.freezeEmbeddings = true;
+    const auto then = forecastMemory(model, frozen, lengths);
+    const auto state = now.optimizerState - then.optimizerState;
+    if (state < kLargeStateBytes) {
+        return {};
+    }
+    auto millions = [](std::int64_t n) { return std::to_string((n + 500'000) / 1'000'000) + "M"; };
+    return "the embeddings hold " + millions(counts.embeddings) + " of the model's " +
+           millions(total) + " parameters (" +
+           std::to_string((100 * counts.embeddings + total / 2) / total) +
+           "%): freezing them (--freeze-embeddings) frees their AdamW state (" + mebibytes(state) +
+           ") and gradients (" + mebibytes(now.gradients - then.gradients) +
+           "); may cost a little accuracy";
 }
 
 FitAdvice suggestFit(const EncoderConfig& model, const TrainingConfig& training,

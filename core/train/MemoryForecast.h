@@ -115,6 +115,14 @@ std::optional<TrainingConfig> largestFittingBatch(const EncoderConfig& model,
                                                   const ExampleLengths& lengths,
                                                   std::int64_t budgetBytes);
 
+/// Where the embeddings are most of the model (a large vocabulary: mmBERT's 256k pieces, XLM-R's
+/// and mDeBERTa's 250k) and not frozen: what freezing them frees, the AdamW state and the
+/// gradients of forecastMemory, named as a note ("the embeddings hold 197M of the model's 308M
+/// parameters (64%): freezing them (--freeze-embeddings) frees their AdamW state (1500 MiB)
+/// and gradients (750 MiB); may cost a little accuracy"). Empty otherwise: when they are frozen,
+/// under half of the parameters, or their AdamW state under 512 MiB.
+std::string largeEmbeddingNote(const EncoderConfig& model, const TrainingConfig& training);
+
 /// The divisors of the effective batch, largest first: the micro-batches that keep it exactly.
 std::vector<std::size_t> microBatchesKeeping(const TrainingConfig& training);
 

@@ -203,6 +203,58 @@ TEST(FitAdvice, EveryProposedChangeSavesMemory) {
     EXPECT_GT(checked, 10) << "the sweep must exercise the advice";
 }
 
+// mmBERT-base's shape: ModernBERT's layers over Gemma's 256,000 pieces, whose embedding (197M
+// parameters) is two thirds of the model and most of AdamW's state.
+EncoderConfig mmBertBase() {
+    auto model = familyOf("modernbert").defaults();
+    model.modelType = "modernbert";
+    model.vocabSize = 256000;
+    model.hiddenSize = 768;
+    model.numHiddenLayers = 22;
+    model.numAttentionHeads = 12;
+    model.intermediateSize = 1152;
+    return model;
+}
+
+TEST(FitAdvice, ALargeVocabularysEmbeddingsAreFrozenFirstAndTheAdviceSaysWhatThatSaves) {
+    const auto model = mmBertBase();
+    const auto training = userSettings("cpu");
+    TrainingConfig frozen = training;
+    frozen.freezeEmbeddings = true;
+    const auto peak = forecastRunPeak(model, training, 256);
+    const auto frozenPeak = forecastRunPeak(model, frozen, 256);
+    // AdamW's 8 bytes of 197M parameters (without accumulation their gradients are not alive
+    // at the peak).
+    ASSERT_GT(peak - frozenPeak, std::int64_t{1450} * kMiB);
+    // A budget only freezing (or costlier changes) meets: the advice freezes, saying the saving.
+    const auto advice = suggestFit(model, training, 256, frozenPeak + kMiB, plainCpu());
+    ASSERT_TRUE(advice.fits);
+    EXPECT_TRUE(advice.config.freezeEmbeddings) << advice.description;
+    const auto saves = "saves " + std::to_string((peak - frozenPeak) >> 20) + " MiB";
+    EXPECT_NE(advice.description.find("freeze the embeddings (about as fast; " + saves),
+              std::string::npos)
+        << advice.description;
+
+    // The note, before any budget is met: what freezing frees, from the forecast's own terms.
+    const auto now = forecastMemory(model, training, 256);
+    const auto then = forecastMemory(model, frozen, 256);
+    EXPECT_EQ(largeEmbeddingNote(model, training),
+              "the embeddings hold 197M of the model's " +
+                  std::to_string((countParameters(model).total(22) + 500'000) / 1'000'000) +
+                  "M parameters (64%): freezing them (--freeze-embeddings) frees their AdamW "
+                  "state (" +
+                  std::to_string((now.optimizerState - then.optimizerState) >> 20) +
+                  " MiB) and gradients (" + std::to_string((now.gradients - then.gradients) >> 20) +
+                  " MiB); may cost a little accuracy");
+    EXPECT_EQ(largeEmbeddingNote(model, frozen), "") << "already frozen";
+    EXPECT_EQ(largeEmbeddingNote(miniLm(), training), "") << "half of MiniLM, but 90 MiB of state";
+    auto bertBase = miniLm();
+    bertBase.hiddenSize = 768;
+    bertBase.numHiddenLayers = 12;
+    bertBase.intermediateSize = 3072;
+    EXPECT_EQ(largeEmbeddingNote(bertBase, training), "") << "a fifth of BERT-base";
+}
+
 TEST(FitAdvice, NothingFitsSaysSo) {
     const auto advice = suggestFit(miniLm(), userSettings("cpu"), 256, 10 * kMiB, plainCpu());
     EXPECT_FALSE(advice.fits);

@@ -1,16 +1,20 @@
 // Issue 27, points 4, 5 and 13 (undo): the memory forecast chart can be read at 1280 x 800 and
 // maximised, with the cap drawn on it; "fits" counts evaluation, the advice lowers the
 // evaluation batch when evaluation alone does not fit, and an applied change can be undone.
+#include <cstdlib>
 #include <fstream>
 
 #include <QAbstractButton>
 #include <QChart>
 #include <QChartView>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QGraphicsScene>
 #include <QGraphicsSimpleTextItem>
 #include <QGraphicsTextItem>
+#include <QLabel>
 #include <QLineSeries>
+#include <QScrollArea>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -201,6 +205,64 @@ TEST_F(Forecast, Fp16ForADebertaModelSaysWhyBf16) {
     ASSERT_EQ(techniques->config().precision, Precision::Bf16);
     EXPECT_FALSE(techniques->adviceText().contains(QStringLiteral("diverge")))
         << techniques->adviceText().toStdString();
+}
+
+// mmBERT-base's shape (Gemma's 256,000 pieces: an embedding of 197M parameters, two thirds of
+// the model): the forecast says what freezing the embeddings frees before anything is over a
+// budget, and ticking Freeze embeddings frees that much of the optimizer state.
+TEST_F(Forecast, ALargeVocabularySaysWhatFreezingTheEmbeddingsFrees) {
+    auto bundle = makeFamilyModel("modernbert", 2, 32, 4, 0.1, 3);
+    const auto folder = dir_ / "mmbert";
+    exportModelFolder(folder, *bundle.model, *bundle.tokenizer);
+    auto config = nlohmann::json::parse(readFile(folder / "config.json"));
+    config.update({{"vocab_size", 256000},
+                   {"hidden_size", 768},
+                   {"intermediate_size", 1152},
+                   {"num_hidden_layers", 22},
+                   {"num_attention_heads", 12}});
+    writeFile(folder / "config.json", config.dump(2));
+    auto job = reviewsJob();
+    job.modelFolder = folder;
+    writeFile(dir_ / "job.json", job.toJson().dump());
+    const auto chosen =
+        chooseFileInNextDialog(QString::fromStdString((dir_ / "job.json").string()));
+    window_->menuAction(QStringLiteral("Open job…"))->trigger();
+    ASSERT_TRUE(waitUntil([&] { return *chosen; }, 60000));
+    auto* techniques = window_->techniquesPage();
+    ASSERT_TRUE(techniques->modelError().isEmpty()) << techniques->modelError().toStdString();
+    auto* text = techniques->findChild<QLabel*>(QStringLiteral("forecastText"));
+    ASSERT_NE(text, nullptr);
+    const auto before = techniques->forecast();
+    const QString note = text->text();
+    EXPECT_TRUE(note.contains(QStringLiteral("The embeddings hold 197M of the model's")) &&
+                note.contains(QStringLiteral("(64%): freezing them (Freeze embeddings) frees")))
+        << note.toStdString();
+
+    // With BERT_STUDIO_SCREENSHOTS=<folder>, the form as a user sees it (for docs/).
+    if (const char* shots = std::getenv("BERT_STUDIO_SCREENSHOTS"); shots && *shots) {
+        window_->resize(1100, 800);
+        window_->tabs()->setCurrentIndex(1);
+        QTest::qWait(200);
+        for (QWidget* up = text->parentWidget(); up != nullptr; up = up->parentWidget()) {
+            if (auto* area = qobject_cast<QScrollArea*>(up)) {
+                area->ensureWidgetVisible(text);
+            }
+        }
+        QTest::qWait(200);
+        EXPECT_TRUE(window_->grab().save(QString::fromLocal8Bit(shots) +
+                                         QStringLiteral("/large-vocabulary-forecast.png")));
+    }
+    auto* freeze = qobject_cast<QCheckBox*>(techniques->options()->editor("freeze_embeddings"));
+    ASSERT_NE(freeze, nullptr);
+    freeze->setFocus();
+    QTest::keyClick(freeze, Qt::Key_Space);
+    ASSERT_TRUE(techniques->config().freezeEmbeddings);
+    const auto after = techniques->forecast();
+    const auto freed = (before.optimizerState - after.optimizerState) >> 20;
+    EXPECT_TRUE(note.contains(QStringLiteral("AdamW state (%1 MiB)").arg(freed)))
+        << note.toStdString() << " freed " << freed;
+    EXPECT_FALSE(text->text().contains(QStringLiteral("embeddings hold")))
+        << "frozen: nothing left to say";
 }
 
 }  // namespace

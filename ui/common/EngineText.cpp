@@ -102,9 +102,21 @@ const Pattern kPatterns[] = {
     {R"(use (bf16|fp16) mixed precision \((.+)\))",
      QT_TRANSLATE_NOOP("EngineText", "use %1 mixed precision (%2)"),
      "use bf16 mixed precision (about 1.2x faster)"},
-    {R"(freeze the embeddings \((.+); may cost a little accuracy\))",
-     QT_TRANSLATE_NOOP("EngineText", "freeze the embeddings (%1; may cost a little accuracy)"),
-     "freeze the embeddings (about as fast; may cost a little accuracy)"},
+    {R"(freeze the embeddings \((.+); saves (\d+) MiB; may cost a little accuracy\))",
+     QT_TRANSLATE_NOOP("EngineText",
+                       "freeze the embeddings (%1; saves %2 MiB; may cost a little accuracy)"),
+     "freeze the embeddings (about as fast; saves 2253 MiB; may cost a little accuracy)"},
+    // core/train/MemoryForecast.cpp: largeEmbeddingNote.
+    {R"(the embeddings hold (\d+)M of the model's (\d+)M parameters \((\d+)%\): freezing )"
+     R"(them \(--freeze-embeddings\) frees their AdamW state \((\d+) MiB\) and gradients )"
+     R"(\((\d+) MiB\); may cost a little accuracy)",
+     QT_TRANSLATE_NOOP("EngineText",
+                       "the embeddings hold %1M of the model's %2M parameters (%3%): freezing "
+                       "them (Freeze embeddings) frees their AdamW state (%4 MiB) and gradients "
+                       "(%5 MiB); may cost a little accuracy"),
+     "the embeddings hold 197M of the model's 308M parameters (64%): freezing them "
+     "(--freeze-embeddings) frees their AdamW state (1500 MiB) and gradients (750 MiB); may cost "
+     "a little accuracy"},
     {R"(freeze the lowest (\d+) of (\d+) layers \((.+); they learn nothing; may cost )"
      R"(accuracy\))",
      QT_TRANSLATE_NOOP("EngineText",

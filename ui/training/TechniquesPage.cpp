@@ -140,6 +140,7 @@ TechniquesPage::TechniquesPage(QWidget* parent) : QWidget(parent) {
     forecastChart_->setMinimumHeight(kForecastChartHeight);
     forecastChart_->setRenderHint(QPainter::Antialiasing);
     forecastLabel_ = new QLabel(this);
+    forecastLabel_->setObjectName(QStringLiteral("forecastText"));
     forecastLabel_->setWordWrap(true);
     warningLabel_ = new QLabel(this);
     warningLabel_->setWordWrap(true);
@@ -470,6 +471,13 @@ void TechniquesPage::updateForecast() {
                             'f', 0)
                        .arg(budgetName)
              : QString()));
+    // A large vocabulary's embeddings are most of the optimizer state: say what freezing frees.
+    if (const auto note = largeEmbeddingNote(*modelConfig_, c); !note.empty()) {
+        QString said = EngineText::translate(note);
+        said[0] = said[0].toUpper();
+        forecastLabel_->setText(forecastLabel_->text() + QLatin1Char('\n') + said +
+                                QLatin1Char('.'));
+    }
     if (!fits_) {
         const auto advice = suggestFit(*modelConfig_, c, lengths, budget, deviceTraits(c.device));
         const QString what =

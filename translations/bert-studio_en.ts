@@ -303,6 +303,10 @@
         <source>the embeddings hold %1M of the model&apos;s %2M parameters (%3%): freezing them (Freeze embeddings) frees their AdamW state (%4 MiB) and gradients (%5 MiB); may cost a little accuracy</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Focal loss gamma %1: focal loss reshapes a loss over classes, and %2 has none (its loss is a squared error); leave it at 0</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>Names</name>
@@ -914,6 +918,14 @@
     </message>
     <message>
         <source>No gradients or optimizer state for the embeddings (a fifth of BERT-base&apos;s weights, half of MiniLM&apos;s, two thirds of a 250k-piece vocabulary&apos;s model: XLM-R, mDeBERTa, mmBERT); usually costs little accuracy.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Focal loss gamma</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>0: the plain loss. Above 0, focal loss: the loss of each example (each label, each tag) is scaled by (1 - p)^gamma, p the probability the model gives its true class, so what the model already gets right counts less and hard or rare examples more (Lin et al. 2017 use 2; with balanced class weighting it is their alpha-balanced form). Not for regression.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -303,6 +303,10 @@
         <source>the embeddings hold %1M of the model&apos;s %2M parameters (%3%): freezing them (Freeze embeddings) frees their AdamW state (%4 MiB) and gradients (%5 MiB); may cost a little accuracy</source>
         <translation>嵌入层占模型 %2M 个参数中的 %1M 个（%3%）：冻结嵌入层（“冻结嵌入层”选项）可释放其 AdamW 状态（%4 MiB）和梯度（%5 MiB）；可能略损准确率</translation>
     </message>
+    <message>
+        <source>Focal loss gamma %1: focal loss reshapes a loss over classes, and %2 has none (its loss is a squared error); leave it at 0</source>
+        <translation>焦点损失 γ %1：焦点损失作用于类别上的损失，而“%2”没有类别（其损失为平方误差）；请保持为 0</translation>
+    </message>
 </context>
 <context>
     <name>Names</name>
@@ -915,6 +919,14 @@
     <message>
         <source>No gradients or optimizer state for the embeddings (a fifth of BERT-base&apos;s weights, half of MiniLM&apos;s, two thirds of a 250k-piece vocabulary&apos;s model: XLM-R, mDeBERTa, mmBERT); usually costs little accuracy.</source>
         <translation>嵌入层不计算梯度、不保存优化器状态（占 BERT-base 权重的五分之一、MiniLM 的一半、25 万词表模型的三分之二：XLM-R、mDeBERTa、mmBERT）；通常准确率损失很小。</translation>
+    </message>
+    <message>
+        <source>Focal loss gamma</source>
+        <translation>焦点损失 γ</translation>
+    </message>
+    <message>
+        <source>0: the plain loss. Above 0, focal loss: the loss of each example (each label, each tag) is scaled by (1 - p)^gamma, p the probability the model gives its true class, so what the model already gets right counts less and hard or rare examples more (Lin et al. 2017 use 2; with balanced class weighting it is their alpha-balanced form). Not for regression.</source>
+        <translation>0：普通损失。大于 0 时为焦点损失：每个样本（每个标签、每个标记）的损失乘以 (1 - p)^γ，p 为模型给出的真实类别概率；模型已经判对的样本权重降低，困难或稀有的样本权重提高（“Lin”等人 2017 年取 2；与平衡类别加权同用时即其 α 平衡形式）。不适用于回归。</translation>
     </message>
 </context>
 <context>

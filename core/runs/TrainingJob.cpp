@@ -1,6 +1,7 @@
 #include "runs/TrainingJob.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <fstream>
 
 #include "Error.h"
@@ -27,6 +28,14 @@ PreparedJob prepareJob(const TrainingJob& job) {
     // Pre-split words are tokenized as transformers' token-classification recipe loads the
     // tokenizer (RoBERTa's with add_prefix_space), and the run keeps that tokenizer.
     const auto& task = taskOf(job.data.task.kind);
+    if (job.training.focalGamma > 0.0 && !task.lossOverClasses()) {
+        char gamma[32];
+        std::snprintf(gamma, sizeof gamma, "%g", job.training.focalGamma);
+        throw InputError(std::string("--focal-gamma ") + gamma +
+                         ": focal loss reshapes a loss over classes, and " +
+                         std::string(task.id()) +
+                         " has none (its loss is a squared error); leave it at 0");
+    }
     auto tokenizer =
         task.perToken() ? loadTokenizerForWords(job.modelFolder) : loadTokenizer(job.modelFolder);
     auto data = prepareTrainingData(job.data, *tokenizer, job.training.maxLength,

@@ -62,6 +62,10 @@ public:
     /// "entity_f1"): the report's "main".
     virtual std::string_view headlineMetric() const = 0;
 
+    /// Whether the loss is a likelihood of classes (labels, tags), which focal loss reshapes;
+    /// regression's squared error is not.
+    virtual bool lossOverClasses() const { return true; }
+
     // ---- data ------------------------------------------------------------------------------
     /// What request's files become for this task. Throws InputError naming the file at fault.
     virtual TrainingData prepareData(const DataRequest& request) const = 0;

@@ -84,6 +84,11 @@ struct ObjectiveOptions {
     /// Single-label: classes weighted N / (classes x n_c) (scikit-learn's "balanced");
     /// multi-label: positives of each label weighted negatives / positives (BCE's pos_weight).
     bool balanced = false;
+    /// Focal loss's gamma (Lin et al. 2017), 0: the plain loss. Each unit's loss (an example's,
+    /// a label's, a tag's) times (1 - p)^gamma, p the probability given to its truth (a label's
+    /// p_t = p where it is present, 1 - p where not, as torchvision's sigmoid_focal_loss); with
+    /// balanced weights it is the paper's alpha-balanced form. Regression has none.
+    double focalGamma = 0.0;
     /// Multi-label: the probability from which a label is predicted; none: the threshold tuned
     /// on each evaluation's validation set, which predict, Try it and export then use (so the
     /// stored figures are those of the threshold that is served).

@@ -23,6 +23,8 @@ nlohmann::json checkedOptionValue(const OptionDescriptor& option, const nlohmann
 std::vector<OptionDescriptor> buildTrainingOptionTable();
 /// The long-text options, added after max length (LongTextOptions.cpp).
 void addLongTextOptions(std::vector<OptionDescriptor>& table);
+/// The options that reshape the loss, added after the evaluation schedule (LossOptions.cpp).
+void addLossOptions(std::vector<OptionDescriptor>& table);
 
 /// Fills d's get and set for a TrainingConfig member: enums through d.choices, an optional
 /// size as null or bytes, anything else as its JSON value; set checks with checkedOptionValue.

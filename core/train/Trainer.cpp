@@ -122,6 +122,7 @@ Trainer::Trainer(ModelBundle& model, const TrainingData& data, TrainingConfig co
     }
     ObjectiveOptions objective;
     objective.balanced = config_.classWeighting == ClassWeighting::Balanced;
+    objective.focalGamma = config_.focalGamma;
     objective.threshold = data_.threshold;
     objective_ = makeTaskObjective(data_, objective, device_);
 

@@ -90,6 +90,8 @@ struct TrainingConfig {
     /// several by default, so the validation curve fills while the first epoch runs.
     std::size_t evalsPerEpoch = 4;
     ClassWeighting classWeighting = ClassWeighting::Off;
+    /// Focal loss's gamma (Lin et al. 2017): 0 is the plain loss (task/TaskObjective.h).
+    double focalGamma = 0.0;
     BestMetric bestMetric = BestMetric::Task;
     /// Stop after this many evaluations in a row without a better bestMetric (0: never).
     std::size_t earlyStoppingPatience = 0;

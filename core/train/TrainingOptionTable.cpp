@@ -499,22 +499,7 @@ std::vector<OptionDescriptor> buildTrainingOptionTable() {
                    .minimum = 1,
                    .maximum = 1000},
                   &TrainingConfig::evalsPerEpoch));
-    add(bindField(
-        {.key = "class_weighting",
-         .flag = "--class-weighting",
-         .alias = "",
-         .label = QT_TRANSLATE_NOOP("TrainingOptions", "Class weighting"),
-         .help = QT_TRANSLATE_NOOP(
-             "TrainingOptions",
-             "balanced: each class's examples weigh N / (classes x its count) in the loss, so a "
-             "rare class is not ignored; off: every example weighs the same."),
-         .group = G::Optimisation,
-         .kind = K::Choice,
-         .choices = {{static_cast<int>(ClassWeighting::Off), "off",
-                      QT_TRANSLATE_NOOP("TrainingOptions", "off")},
-                     {static_cast<int>(ClassWeighting::Balanced), "balanced",
-                      QT_TRANSLATE_NOOP("TrainingOptions", "balanced")}}},
-        &TrainingConfig::classWeighting));
+    addLossOptions(table);  // class weighting, focal loss: LossOptions.cpp
     add(bindField(
         {.key = "best_metric",
          .flag = "--best-metric",

@@ -249,6 +249,34 @@ TEST_F(CliTasks, ATargetThatIsNotANumberEndsWithTheFileAndLineAndExitCode2) {
     EXPECT_NE(trained.err.find("line 4"), std::string::npos) << trained.err;
 }
 
+// Focal loss: a multi-label run with it trains and lists it among its techniques; regression has
+// no classes for it to reshape, so a regression job asking for it is refused naming the setting
+// (exit 2) before any run is stored.
+TEST_F(CliTasks, FocalLossTrainsWhereThereAreClassesAndIsRefusedForRegression) {
+    writeTaskCsv(dir_ / "tasks.csv", 40);
+    const auto focal =
+        runCli(taskArgs(db_, dir_.path(), dir_ / "tasks.csv",
+                        {"--label-column", "labels", "--focal-gamma", "2", "--epochs", "1"}),
+               dir_.path());
+    ASSERT_EQ(focal.code, 0) << focal.err;
+    const auto shown = runCli({"--db", db_, "runs", "show", "1"}, dir_.path());
+    ASSERT_EQ(shown.code, 0) << shown.err;
+    EXPECT_NE(shown.out.find("focal loss (gamma 2)"), std::string::npos) << shown.out;
+
+    const auto regression =
+        runCli(taskArgs(db_, dir_.path(), dir_ / "tasks.csv",
+                        {"--label-column", "words", "--task", "regression", "--focal-gamma", "2"}),
+               dir_.path());
+    EXPECT_EQ(regression.code, 2) << regression.err;
+    EXPECT_NE(regression.err.find("--focal-gamma 2: focal loss reshapes a loss over classes, and "
+                                  "regression has none"),
+              std::string::npos)
+        << regression.err;
+    const auto runs = runCli({"--db", db_, "runs", "list"}, dir_.path());
+    EXPECT_EQ(runs.out.find("\n2 "), std::string::npos) << "a refused run was stored:\n"
+                                                        << runs.out;
+}
+
 // Long texts: a strategy that cannot apply, or a stride that cannot cut, is refused before any
 // run is stored, naming the setting (exit 2); a strategy that applies says what it made.
 TEST_F(CliTasks, LongTextStrategiesSayWhatTheyMadeAndRefuseWhatCannotApply) {

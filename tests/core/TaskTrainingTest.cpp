@@ -195,15 +195,27 @@ TEST(TaskObjective, RegressionLossIsTransformersMseOnTheStandardisedTarget) {
 
 /// Gradients of one batch of 7 against micro-batches 2+2+2+1 for a task: accumulation must not
 /// change what a step computes, whatever the task's loss.
-double accumulationDifference(const TrainingData& data) {
+double accumulationDifference(const TrainingData& data, double focalGamma = 0.0,
+                              ClassWeighting weighting = ClassWeighting::Off) {
     const std::vector<std::size_t> window = {0, 1, 2, 3, 4, 5, 6};
     Recorder recorder;
-    auto full = test::makeModel(2, 32, 4, 0.0, 5, data.labels.names);
+    const auto make = [&] {
+        auto bundle = test::makeModel(2, 32, 4, 0.0, 5, data.labels.names);
+        if (data.task == TaskKind::TokenClassification) {
+            bundle.config.head = HeadKind::Token;
+            bundle.model = createClassifier(bundle.config);
+            bundle.model->initializeWeights(5);
+        }
+        return bundle;
+    };
+    auto full = make();
     auto config = smallConfig();
     config.batchSize = 7;
+    config.focalGamma = focalGamma;
+    config.classWeighting = weighting;
     Trainer fullTrainer(full, data, config, recorder);
     fullTrainer.computeGradients(window);
-    auto accumulated = test::makeModel(2, 32, 4, 0.0, 5, data.labels.names);
+    auto accumulated = make();
     config.batchSize = 2;
     config.accumulationSteps = 4;
     Trainer accumulatedTrainer(accumulated, data, config, recorder);
@@ -559,6 +571,24 @@ TEST(TaskTraining, EveryTaskTrainsWithEveryTechniqueAtOnceAndRecoversFromOutOfMe
                   << " with every technique: " << evaluationSummary(recorder.evaluations.back())
                   << "\n";
     }
+}
+
+// Focal loss, alone and alpha-balanced, is a sum over units like the plain loss: accumulation
+// gives one batch's gradients for every task that has it.
+TEST(TaskTraining, AccumulatedGradientsEqualFullBatchGradientsUnderFocalLoss) {
+    test::TempDir dir;
+    const auto file = writeTaskCsv(dir, 40);
+    for (const auto weighting : {ClassWeighting::Off, ClassWeighting::Balanced}) {
+        EXPECT_LT(
+            accumulationDifference(taskData(file, TaskKind::SingleLabel, "words"), 2.0, weighting),
+            1e-6);
+        EXPECT_LT(
+            accumulationDifference(taskData(file, TaskKind::MultiLabel, "labels"), 2.0, weighting),
+            1e-6);
+    }
+    EXPECT_LT(accumulationDifference(
+                  taskData(writeTaggedConll(dir, 40), TaskKind::TokenClassification, ""), 2.0),
+              1e-6);
 }
 
 }  // namespace

@@ -254,6 +254,14 @@ const Pattern kPatterns[] = {
                        "head tokens %1 leave no room for the tail: max length %2 holds %3 tokens "
                        "of text"),
      "--head-tokens 126 leaves no room for the tail: max length 128 holds 126 tokens of text"},
+    // core/runs/TrainingJob.cpp: focal loss on a task without classes.
+    {R"(--focal-gamma (\S+): focal loss reshapes a loss over classes, and (\S+) has none )"
+     R"(\(its loss is a squared error\); leave it at 0)",
+     QT_TRANSLATE_NOOP("EngineText",
+                       "Focal loss gamma %1: focal loss reshapes a loss over classes, and %2 has "
+                       "none (its loss is a squared error); leave it at 0"),
+     "--focal-gamma 2: focal loss reshapes a loss over classes, and regression has none (its "
+     "loss is a squared error); leave it at 0"},
     {R"(--long-text (windows|head-tail): token classification cuts its sentences at max length )"
      R"(\(truncate\); long sentences are not yet cut into windows for tagging)",
      QT_TRANSLATE_NOOP("EngineText",

@@ -92,7 +92,9 @@ class MultiLabelObjective final : public TaskObjective {
 public:
     MultiLabelObjective(const TrainingData& data, const ObjectiveOptions& options,
                         c10::Device device)
-        : labels_(data.labels.names), threshold_(options.threshold) {
+        : labels_(data.labels.names),
+          threshold_(options.threshold),
+          focalGamma_(options.focalGamma) {
         if (options.balanced) {
             // BCE's pos_weight: each label's positives weighted negatives / positives over the
             // training set (1 where a label has no positives or no negatives).
@@ -130,9 +132,18 @@ public:
     at::Tensor lossSum(const at::Tensor& logits, const at::Tensor& targets) const override {
         // The mean over labels of each example's BCE, summed over the examples: divided by the
         // step's examples it is BCEWithLogitsLoss's mean over examples x labels.
-        return at::binary_cross_entropy_with_logits(logits, targets, {}, positiveWeights_,
-                                                    at::Reduction::Sum) /
-               static_cast<double>(labels_.size());
+        const auto labels = static_cast<double>(labels_.size());
+        if (focalGamma_ == 0.0) {
+            return at::binary_cross_entropy_with_logits(logits, targets, {}, positiveWeights_,
+                                                        at::Reduction::Sum) /
+                   labels;
+        }
+        // Focal, per label as torchvision's sigmoid_focal_loss: BCE x (1 - p_t)^gamma.
+        const auto losses = at::binary_cross_entropy_with_logits(
+            logits, targets, {}, positiveWeights_, at::Reduction::None);
+        const auto p = logits.sigmoid();
+        const auto pTrue = p * targets + (1.0 - p) * (1.0 - targets);
+        return (losses * (1.0 - pTrue).pow(focalGamma_)).sum() / labels;
     }
 
     std::unique_ptr<TaskEvaluation> startEvaluation(const TokenizedSet& set,
@@ -144,6 +155,7 @@ public:
 private:
     std::vector<std::string> labels_;
     std::optional<double> threshold_;
+    double focalGamma_;
     at::Tensor positiveWeights_;  ///< undefined: unweighted
 };
 

@@ -22,6 +22,7 @@ public:
     TaskKind kind() const override { return TaskKind::Regression; }
     std::string_view id() const override { return "regression"; }
     std::string_view problemType() const override { return "regression"; }
+    bool lossOverClasses() const override { return false; }
     std::string_view description() const override { return "regression (a number per text)"; }
     std::string_view headlineMetric() const override { return "rmse"; }
 

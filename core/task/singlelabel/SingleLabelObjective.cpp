@@ -58,7 +58,7 @@ class SingleLabelObjective final : public TaskObjective {
 public:
     SingleLabelObjective(const TrainingData& data, const ObjectiveOptions& options,
                          c10::Device device)
-        : classes_(data.labels.size()) {
+        : classes_(data.labels.size()), focalGamma_(options.focalGamma) {
         if (options.balanced) {
             // scikit-learn's "balanced": N / (classes x n_c). A class absent from the training
             // set gets weight 0 (it has no examples to weigh).
@@ -88,7 +88,16 @@ public:
         // Weighted, the sum is over w[label] x loss: divided by the step's example count (not
         // the sum of weights) it stays exact under accumulation, and balanced weights average
         // 1 over the training set.
-        return at::cross_entropy_loss(logits, targets, weights_, at::Reduction::Sum);
+        if (focalGamma_ == 0.0) {
+            return at::cross_entropy_loss(logits, targets, weights_, at::Reduction::Sum);
+        }
+        // Focal: -(1 - p_t)^gamma log p_t, weighted as above.
+        const auto logTrue = logits.log_softmax(-1).gather(-1, targets.unsqueeze(-1)).squeeze(-1);
+        auto losses = -(1.0 - logTrue.exp()).pow(focalGamma_) * logTrue;
+        if (weights_.defined()) {
+            losses = losses * weights_.index_select(0, targets);
+        }
+        return losses.sum();
     }
 
     std::unique_ptr<TaskEvaluation> startEvaluation(const TokenizedSet&,
@@ -99,6 +108,7 @@ public:
 
 private:
     std::size_t classes_;
+    double focalGamma_;
     at::Tensor weights_;  ///< undefined: unweighted
 };
 

@@ -96,8 +96,9 @@ private:
 
 class TokenObjective final : public TaskObjective {
 public:
-    explicit TokenObjective(const TrainingData& data)
+    TokenObjective(const TrainingData& data, double focalGamma)
         : tags_(data.labels.names),
+          focalGamma_(focalGamma),
           mode_(entityModeFor(data.tagScheme)),
           wordSplit_(data.wordSplit),
           train_(&data.train),
@@ -139,8 +140,17 @@ public:
 
     at::Tensor lossSum(const at::Tensor& logits, const at::Tensor& targets) const override {
         const auto tags = static_cast<std::int64_t>(tags_.size());
-        return at::cross_entropy_loss(logits.reshape({-1, tags}), targets.select(1, 0), {},
-                                      at::Reduction::Sum, kIgnoredLabel);
+        const auto rows = logits.reshape({-1, tags});
+        const auto truth = targets.select(1, 0);
+        if (focalGamma_ == 0.0) {
+            return at::cross_entropy_loss(rows, truth, {}, at::Reduction::Sum, kIgnoredLabel);
+        }
+        // Focal per tagged token: -(1 - p_t)^gamma log p_t; untagged rows count nothing.
+        const auto tagged = truth != kIgnoredLabel;
+        const auto logTrue =
+            rows.log_softmax(-1).gather(-1, truth.clamp_min(0).unsqueeze(-1)).squeeze(-1);
+        const auto losses = -(1.0 - logTrue.exp()).pow(focalGamma_) * logTrue;
+        return at::where(tagged, losses, at::zeros_like(losses)).sum();
     }
 
     double units(const TokenizedSet& set, const std::vector<std::size_t>& examples) const override {
@@ -161,6 +171,7 @@ public:
 
 private:
     std::vector<std::string> tags_;
+    double focalGamma_;
     EntityMode mode_;
     WordSplit wordSplit_;
     const TokenizedSet* train_;
@@ -172,9 +183,9 @@ private:
 }  // namespace
 
 std::unique_ptr<TaskObjective> makeTokenClassificationObjective(const TrainingData& data,
-                                                                const ObjectiveOptions&,
+                                                                const ObjectiveOptions& options,
                                                                 c10::Device) {
-    return std::make_unique<TokenObjective>(data);
+    return std::make_unique<TokenObjective>(data, options.focalGamma);
 }
 
 }  // namespace bert

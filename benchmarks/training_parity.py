@@ -146,8 +146,8 @@ def task_data(task, data, scratch, train_limit):
         rows, scratch / "split", train_limit, "csv", write_csv)
     flags = ["--task", task, "--label-column", column]
     if task == "regression":
-        # Unstandardised: transformers' regression trains on the raw target.
-        return train, validation, (column,), flags, flags, "sequence", "regression"
+        # Unstandardised: transformers' regression trains on the raw target (ours standardises by default).
+        return train, validation, (column,), flags + ["--no-standardize-targets"], flags, "sequence", "regression"
 
     def label_set(cell):
         return {label.strip() for label in cell.split(SEPARATOR) if label.strip()}

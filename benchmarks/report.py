@@ -391,8 +391,8 @@ def parity_section(data):
            "Every task is compared so, through transformers' matching class: multi-label and "
            "regression through `AutoModelForSequenceClassification` with `problem_type` "
            "multi_label_classification (BCE with logits, the mean over examples x labels) and regression "
-           "(num_labels 1, MSE, the target unstandardised), token classification through "
-           "`AutoModelForTokenClassification` with run_ner.py's encoding (each word's first sub-word tagged, "
+           "(num_labels 1, MSE, the target unstandardised: ours `--no-standardize-targets`), token classification "
+           "through `AutoModelForTokenClassification` with run_ner.py's encoding (each word's first sub-word tagged, "
            "-100 elsewhere; the mean over tagged tokens). Their data is scripts/derive_task_sets.py's sets "
            "from the same e-mails (multilabel.csv, regression.csv, ner.conll), shuffled once (seed 42) into "
            "a training file of steps x micro-batch examples and a validation file of 40 given to both "
@@ -412,7 +412,13 @@ def parity_section(data):
     out += ["", "roberta-small, distilbert-small and electra-small (4 layers, 256 wide; ELECTRA's embeddings 128) "
             "and modernbert-small (6 layers, 256 wide, local window 64, max length 256 so that the window "
             "matters) start from random weights over MiniLM's vocabulary, their padding id its [PAD]: the "
-            "comparison is of the families' arithmetic.", "",
+            "comparison is of the families' arithmetic. So do the three newer families at the same size (4 "
+            "layers, 256 wide, 4 heads): mpnet-small (its relative position bias; padding index 1, as "
+            "transformers fixes it for MPNet), deberta-v3-small (DeBERTa-v3's form: no absolute positions or "
+            "token types, c2p and p2c over 256 log buckets from one LayerNorm'd table shared through the "
+            "query and key projections) and eurobert-small (4 query heads over 2 key-value heads, a SwiGLU "
+            "feed-forward of 384, RMSNorm, rotary base 250000 as released, late pooling: the head on every token, "
+            "its logits averaged over the real tokens).", "",
             "Until commit 397ba4b ModernBERT's rows were a hundred times the others': 2.7e-5 in its norm "
             "weights in every task, and 2.8e-4 in its regression losses, outside the bound. The cause was "
             "ours: the weight-decay rule looked for \"LayerNorm\" in a parameter's name, so it decayed "
@@ -420,11 +426,19 @@ def parity_section(data):
             "(sa_layer_norm, output_layer_norm), which Trainer leaves undecayed; a norm weight near 1 then "
             "moves by lr x decay every step. The rule is now Trainer's (core/train/WeightDecay.h), and "
             "`FamilyParity.EveryFamilyDecaysTheWeightsTransformersTrainerDecays` checks it against "
-            "`Trainer.get_decay_parameter_names` on every family."]
+            "`Trainer.get_decay_parameter_names` on every family.", "",
+            "One known difference outside these fp32 rows: under fp16, when the loss scaler skips a step "
+            "(non-finite gradients), Trainer leaves its learning-rate schedule where it was "
+            "(`optimizer_step_was_skipped`), while ours advances it with the step count. Following Trainer "
+            "would need the skip on the host before the next step's learning rate is set, a wait for the GPU "
+            "every step; the skip is decided and applied on the device instead (the fused AdamW skips its "
+            "update there). A run with a few skipped steps early (the scaler's first steps find the scale) "
+            "therefore ends its schedule those few steps earlier than Trainer's; bf16 and fp32 never skip."]
     return out + ["", "Reproduce: `benchmarks/training_parity.sh --models minilm bert-base roberta-small "
-                  "modernbert-small distilbert-small electra-small --steps 50` (single-label) and "
-                  "`benchmarks/training_parity.sh --models minilm roberta-small modernbert-small distilbert-small "
-                  "electra-small --tasks multi-label regression token-classification --steps 50`, then "
+                  "modernbert-small distilbert-small electra-small mpnet-small deberta-v3-small eurobert-small "
+                  "--steps 50` (single-label) and `benchmarks/training_parity.sh --models minilm roberta-small "
+                  "modernbert-small distilbert-small electra-small mpnet-small deberta-v3-small eurobert-small "
+                  "--tasks multi-label regression token-classification --steps 50`, then "
                   "`python3 benchmarks/report.py`.", ""]
 
 

@@ -608,11 +608,40 @@ def main():
         if data:
             out += section(data)
     if not load("technique_matrix-cuda") and not load("technique_matrix-gpu"):
-        out += ["## GPU", "", "No GPU figures yet: no session that worked on this was lent a GPU. The GPU kit is "
-                "ready for one: `benchmarks/gpu/prepare.sh` on this machine, then, through the device tool, "
-                "`bash benchmarks/gpu/run.sh build-and-test` and `bash benchmarks/gpu/run.sh matrix` carrying "
-                "`.gpu-kit` (and `build/gpu` for the second); copy `technique_matrix-gpu.json` from the results into "
-                "`benchmarks/results/` and run `python3 benchmarks/report.py`.", ""]
+        out += [
+            "## GPU",
+            "",
+            "No GPU figures yet: no session that worked on this was lent a GPU. The GPU kit is ready for one: "
+            "`benchmarks/gpu/prepare.sh` on this machine, then one call through the device tool, "
+            "`run(command=\"bash benchmarks/gpu/run.sh\", carry=[\".gpu-kit\"], timeout_s=600)`, which builds there "
+            "and writes `summary.txt`, its logs and `technique_matrix-gpu.json` to `$OUT`; copy that JSON into "
+            "`benchmarks/results/` and run `python3 benchmarks/report.py`. Rehearse the call here first with "
+            "`benchmarks/gpu/rehearse.sh`.",
+            "",
+            "The matrix runs BERT-base's shape first (every technique alone and all together, each beside Trainer"
+            " with equal settings), then ModernBERT-base's shape and token classification (NER, BERT-base's shape"
+            " on a synthetic CoNLL corpus made on the device), each at Trainer's best settings (dynamic padding, "
+            "bf16) and with ours unpadded against that same Trainer run. The JSON is rewritten after every row, "
+            "so a call cut by its time limit still returns the rows that ran.",
+            "",
+            "What the CUDA paths do that the CPU tests can only stand in for (`tests/core/StepClockTest.cpp`, "
+            "`tests/cuda/`):",
+            "",
+            "- A logged step is read one step late: its figures (loss sum, gradient norm, skipped steps, loss "
+            "scale) are copied into pinned host memory behind the step's work with an event after the copy, and "
+            "the host waits for that event only once the next step has been queued, so the device is never idle "
+            "while the host reads (with a log every step, the default, a read per step used to drain the GPU "
+            "every step). A logged step before an evaluation, an epoch's end or a stop is read at once, so the "
+            "curves and the evaluations keep their order. Its time runs from read to read.",
+            "- TF32 (`--tf32`) is set and read through PyTorch's `fp32_precision` settings, as transformers does "
+            "on torch 2.9 and newer; the legacy flags' getters throw once anything in the process used the new "
+            "settings.",
+            "- torch's wheel carries protobuf headers of its own (3.13 in torch 2.11, the GPU machine's; 3.21.12 "
+            "in 2.15, Debian's version), on a path searched before the system's; the ONNX export's files are "
+            "built against the protobuf that ONNX was generated with, through a folder that holds only a link to "
+            "it.",
+            "",
+        ]
     findings = ROOT / "benchmarks" / "findings.md"
     if findings.is_file():
         out += [findings.read_text()]

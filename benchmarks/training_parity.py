@@ -22,7 +22,8 @@ folder carries the task's head and names the labels in the order our engine numb
 head and Trainer reads the same ids; ours also gets the validation file, so both use one split.
 
 Usage: benchmarks/training_parity.sh [--models minilm bert-base roberta-small modernbert-small distilbert-small
-                                              electra-small] [--steps 50]
+                                              electra-small mpnet-small deberta-v3-small eurobert-small]
+                                     [--steps 50]
                                      [--tasks single-label multi-label regression token-classification]
 """
 import argparse
@@ -46,10 +47,13 @@ MODELS = {
     "modernbert-small": {"batch_size": 8, "max_length": 256},
     "distilbert-small": {"batch_size": 8, "max_length": 128},
     "electra-small": {"batch_size": 8, "max_length": 128},
+    "mpnet-small": {"batch_size": 8, "max_length": 128},
+    "deberta-v3-small": {"batch_size": 8, "max_length": 128},
+    "eurobert-small": {"batch_size": 8, "max_length": 128},
 }
 # Each family's names for the dropouts that must be off for an exact comparison.
 DROPOUT_KEYS = ("hidden_dropout_prob", "attention_probs_dropout_prob", "classifier_dropout", "embedding_dropout",
-                "attention_dropout", "mlp_dropout", "dropout", "seq_classif_dropout")
+                "attention_dropout", "mlp_dropout", "dropout", "seq_classif_dropout", "pooler_dropout", "cls_dropout")
 
 
 def without_dropout(folder):
@@ -146,8 +150,8 @@ def task_data(task, data, scratch, train_limit):
         rows, scratch / "split", train_limit, "csv", write_csv)
     flags = ["--task", task, "--label-column", column]
     if task == "regression":
-        # Unstandardised: transformers' regression trains on the raw target.
-        return train, validation, (column,), flags, flags, "sequence", "regression"
+        # Unstandardised: transformers' regression trains on the raw target (ours standardises by default).
+        return train, validation, (column,), flags + ["--no-standardize-targets"], flags, "sequence", "regression"
 
     def label_set(cell):
         return {label.strip() for label in cell.split(SEPARATOR) if label.strip()}

@@ -307,6 +307,14 @@
         <source>Focal loss gamma %1: focal loss reshapes a loss over classes, and %2 has none (its loss is a squared error); leave it at 0</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>rare classes: %1; a model can score well while ignoring them: Class weighting balanced or Focal loss gamma 2 weigh them up, and per-class F1 says more than accuracy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>rare labels: %1; a model can score well while ignoring them: Class weighting balanced or Focal loss gamma 2 weigh them up, and per-label F1 says more than accuracy</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>Names</name>

@@ -307,6 +307,14 @@
         <source>Focal loss gamma %1: focal loss reshapes a loss over classes, and %2 has none (its loss is a squared error); leave it at 0</source>
         <translation>焦点损失 γ %1：焦点损失作用于类别上的损失，而“%2”没有类别（其损失为平方误差）；请保持为 0</translation>
     </message>
+    <message>
+        <source>rare classes: %1; a model can score well while ignoring them: Class weighting balanced or Focal loss gamma 2 weigh them up, and per-class F1 says more than accuracy</source>
+        <translation>稀有类别：%1；模型即使忽略它们也可能得分很高：类别加权选“平衡”或焦点损失 γ 取 2 可提高其权重，且各类别的 F1 比准确率更能说明问题</translation>
+    </message>
+    <message>
+        <source>rare labels: %1; a model can score well while ignoring them: Class weighting balanced or Focal loss gamma 2 weigh them up, and per-label F1 says more than accuracy</source>
+        <translation>稀有标签：%1；模型即使忽略它们也可能得分很高：类别加权选“平衡”或焦点损失 γ 取 2 可提高其权重，且各标签的 F1 比准确率更能说明问题</translation>
+    </message>
 </context>
 <context>
     <name>Names</name>

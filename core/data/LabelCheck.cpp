@@ -168,6 +168,41 @@ std::vector<std::string> labelWarnings(
     return warnings;
 }
 
+std::string rareLabelWarning(const char* noun,
+                             const std::vector<std::pair<std::string, std::size_t>>& counts,
+                             std::size_t total, double share) {
+    constexpr std::size_t kNamed = 3;
+    if (total == 0 || counts.size() < 2) {
+        return {};
+    }
+    std::vector<std::pair<std::string, std::size_t>> rare;
+    for (const auto& entry : counts) {
+        if (entry.second > 0 &&
+            static_cast<double>(entry.second) < share * static_cast<double>(total)) {
+            rare.push_back(entry);
+        }
+    }
+    if (rare.empty()) {
+        return {};
+    }
+    std::stable_sort(rare.begin(), rare.end(),
+                     [](const auto& a, const auto& b) { return a.second < b.second; });
+    std::string list;
+    for (std::size_t i = 0; i < std::min(kNamed, rare.size()); ++i) {
+        char figures[64];
+        std::snprintf(figures, sizeof figures, " %.1f%% (%zu/%zu)",
+                      100.0 * static_cast<double>(rare[i].second) / static_cast<double>(total),
+                      rare[i].second, total);
+        list += (i == 0 ? "" : ", ") + jsonQuoted(rare[i].first) + figures;
+    }
+    if (rare.size() > kNamed) {
+        list += " +" + std::to_string(rare.size() - kNamed);
+    }
+    return std::string("rare ") + noun + ": " + list +
+           "; a model can score well while ignoring them: --class-weighting balanced or "
+           "--focal-gamma 2 weigh them up, and per-class F1 says more than accuracy";
+}
+
 std::vector<std::string> distinctLabelNames(const std::vector<std::string>& labels) {
     std::map<std::string, std::size_t> looks;  // how many labels look like each shown form
     for (const auto& label : labels) {

@@ -20,6 +20,14 @@ namespace bert {
 std::vector<std::string> labelWarnings(
     const std::vector<std::pair<std::string, std::size_t>>& classes);
 
+/// The classes (or labels) whose examples are under share of total, the rarest first (three
+/// named, "+N" for the others): "rare classes: \"spam\" 3.0% (90/3000); a model can score well
+/// while ignoring them: --class-weighting balanced or --focal-gamma 2 weigh them up, and
+/// per-class F1 says more than accuracy". noun is "classes" or "labels"; "" when none is rare.
+std::string rareLabelWarning(const char* noun,
+                             const std::vector<std::pair<std::string, std::size_t>>& counts,
+                             std::size_t total, double share);
+
 /// The labels as shown where they must be told apart: a label whose surrounding spaces or
 /// Unicode form would make it look like another (or like nothing) is shown as a JSON string,
 /// quoted, with non-ASCII characters as \u escapes ("pos " and "pos", "caf\u00e9" and

@@ -86,7 +86,15 @@ PreparedJob prepareJob(const TrainingJob& job) {
 
 std::vector<std::string> jobWarnings(const PreparedJob& prepared, const TrainingConfig& training) {
     // The task's own: imbalanced classes, a target far from unit scale.
-    auto warnings = taskOf(prepared.data.task).dataWarnings(prepared.data);
+    const auto& task = taskOf(prepared.data.task);
+    auto warnings = task.dataWarnings(prepared.data);
+    // A class under 5% of the examples, unless the run already weighs it up.
+    constexpr double kRareShare = 0.05;
+    if (training.classWeighting == ClassWeighting::Off && training.focalGamma == 0.0) {
+        if (auto rare = task.rareLabelsWarning(prepared.data, kRareShare); !rare.empty()) {
+            warnings.push_back(std::move(rare));
+        }
+    }
     // The user's choice stands, but not unsaid: fp16 diverges for some families (DeBERTa).
     if (training.precision == Precision::Fp16) {
         if (auto caution = fp16Caution(prepared.model.config); !caution.empty()) {

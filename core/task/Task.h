@@ -74,6 +74,12 @@ public:
     /// What this task's data deserves to be warned of before training (imbalanced classes, a
     /// target far from unit scale), each a sentence.
     virtual std::vector<std::string> dataWarnings(const TrainingData& /*data*/) const { return {}; }
+    /// The sentence that names the classes (labels) under share of the examples and what weighs
+    /// them up (data/LabelCheck.h rareLabelWarning); "" when none is rare or the task has no
+    /// classes to weigh.
+    virtual std::string rareLabelsWarning(const TrainingData& /*data*/, double /*share*/) const {
+        return {};
+    }
     /// How a long text's windows' logits become the text's by default (data/LongText.h): the
     /// mean (WindowPooling::Mean), or the largest per output (Max: multi-label, where one window
     /// that shows a label is enough).

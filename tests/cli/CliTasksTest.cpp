@@ -249,6 +249,34 @@ TEST_F(CliTasks, ATargetThatIsNotANumberEndsWithTheFileAndLineAndExitCode2) {
     EXPECT_NE(trained.err.find("line 4"), std::string::npos) << trained.err;
 }
 
+// A class under 5% of the examples is named before training with what weighs it up; a run that
+// weighs it up already is not told.
+TEST_F(CliTasks, ARareClassIsNamedWithItsRemediesUnlessTheRunWeighsItUp) {
+    {
+        std::ofstream out(dir_ / "rare.csv");
+        out << "text,label\n";
+        for (int i = 0; i < 100; ++i) {
+            out << (i % 33 == 5 ? "the film was bad,spam\n" : "the cat sat on the mat,ham\n");
+        }
+    }
+    const auto plain =
+        runCli(taskArgs(db_, dir_.path(), dir_ / "rare.csv", {"--epochs", "1"}), dir_.path());
+    ASSERT_EQ(plain.code, 0) << plain.err;
+    EXPECT_NE(plain.err.find("rare classes: \"spam\" 3.0% (3/100); a model can score well while "
+                             "ignoring them: --class-weighting balanced or --focal-gamma 2"),
+              std::string::npos)
+        << plain.err;
+    for (const auto& remedy : {std::vector<std::string>{"--class-weighting", "balanced"},
+                               std::vector<std::string>{"--focal-gamma", "2"}}) {
+        auto extra = remedy;
+        extra.insert(extra.end(), {"--epochs", "1"});
+        const auto weighed =
+            runCli(taskArgs(db_, dir_.path(), dir_ / "rare.csv", extra), dir_.path());
+        ASSERT_EQ(weighed.code, 0) << weighed.err;
+        EXPECT_EQ(weighed.err.find("rare classes"), std::string::npos) << weighed.err;
+    }
+}
+
 // Focal loss: a multi-label run with it trains and lists it among its techniques; regression has
 // no classes for it to reshape, so a regression job asking for it is refused naming the setting
 // (exit 2) before any run is stored.

@@ -33,6 +33,7 @@ TrainingConfig everyOptionChanged() {
     c.evalEverySteps = 9;
     c.evalsPerEpoch = 2;
     c.classWeighting = ClassWeighting::Balanced;
+    c.focalGamma = 2.5;
     c.lrSchedule = LrSchedule::Cosine;
     c.bestMetric = BestMetric::MacroF1;
     c.earlyStoppingPatience = 3;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "Error.h"
+#include "data/LabelCheck.h"
 #include "task/Task.h"
 #include "task/TaskKinds.h"
 #include "task/multilabel/LabelSets.h"
@@ -34,6 +35,23 @@ public:
         return prepareMultiLabelData(request);
     }
     WindowPooling windowPooling() const override { return WindowPooling::Max; }
+    std::string rareLabelsWarning(const TrainingData& data, double share) const override {
+        // Each label's positives, training and validation together.
+        std::vector<std::pair<std::string, std::size_t>> positives;
+        for (const auto& name : data.labels.names) {
+            positives.emplace_back(name, 0);
+        }
+        std::size_t rows = 0;
+        for (const auto* set : {&data.train, &data.validation}) {
+            for (const auto& row : set->targets) {
+                ++rows;
+                for (std::size_t l = 0; l < row.size() && l < positives.size(); ++l) {
+                    positives[l].second += row[l] > 0.5F ? 1 : 0;
+                }
+            }
+        }
+        return rareLabelWarning("labels", positives, rows, share);
+    }
 
     void readRunSettings(TaskSettings& settings, const nlohmann::json& runConfig,
                          const nlohmann::json& report) const override {

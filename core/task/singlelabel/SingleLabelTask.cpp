@@ -9,6 +9,20 @@ namespace bert {
 
 namespace {
 
+/// Each class with its examples, training and validation together.
+std::vector<std::pair<std::string, std::size_t>> classCounts(const TrainingData& data) {
+    std::vector<std::pair<std::string, std::size_t>> classes;
+    for (const auto& name : data.labels.names) {
+        classes.emplace_back(name, 0);
+    }
+    for (const auto* set : {&data.train, &data.validation}) {
+        for (const auto label : set->labels) {
+            ++classes[static_cast<std::size_t>(label)].second;
+        }
+    }
+    return classes;
+}
+
 class SingleLabelTask final : public Task {
 public:
     TaskKind kind() const override { return TaskKind::SingleLabel; }
@@ -24,16 +38,12 @@ public:
     }
     bool skipsUnlabelledRows() const override { return true; }
     std::vector<std::string> dataWarnings(const TrainingData& data) const override {
-        std::vector<std::pair<std::string, std::size_t>> classes;
-        for (const auto& name : data.labels.names) {
-            classes.emplace_back(name, 0);
-        }
-        for (const auto* set : {&data.train, &data.validation}) {
-            for (const auto label : set->labels) {
-                ++classes[static_cast<std::size_t>(label)].second;
-            }
-        }
+        const auto classes = classCounts(data);
         return classes.empty() ? std::vector<std::string>{} : labelWarnings(classes);
+    }
+    std::string rareLabelsWarning(const TrainingData& data, double share) const override {
+        return rareLabelWarning("classes", classCounts(data),
+                                data.train.labels.size() + data.validation.labels.size(), share);
     }
 
     void decide(TextPrediction& prediction, const TaskSettings& /*settings*/) const override {

@@ -20,6 +20,10 @@ namespace bert {
 std::vector<std::string> labelWarnings(
     const std::vector<std::pair<std::string, std::size_t>>& classes);
 
+/// Under this share of the examples a class (a label) is rare: the run's warning and the
+/// dataset tab say so.
+inline constexpr double kRareLabelShare = 0.05;
+
 /// The classes (or labels) whose examples are under share of total, the rarest first (three
 /// named, "+N" for the others): "rare classes: \"spam\" 3.0% (90/3000); a model can score well
 /// while ignoring them: --class-weighting balanced or --focal-gamma 2 weigh them up, and

@@ -89,9 +89,8 @@ std::vector<std::string> jobWarnings(const PreparedJob& prepared, const Training
     const auto& task = taskOf(prepared.data.task);
     auto warnings = task.dataWarnings(prepared.data);
     // A class under 5% of the examples, unless the run already weighs it up.
-    constexpr double kRareShare = 0.05;
     if (training.classWeighting == ClassWeighting::Off && training.focalGamma == 0.0) {
-        if (auto rare = task.rareLabelsWarning(prepared.data, kRareShare); !rare.empty()) {
+        if (auto rare = task.rareLabelsWarning(prepared.data, kRareLabelShare); !rare.empty()) {
             warnings.push_back(std::move(rare));
         }
     }

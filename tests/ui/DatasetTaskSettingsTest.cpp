@@ -1,12 +1,14 @@
 // What a newcomer found on the dataset tab (the task's own settings, the task guess, the counts,
 // a failed open). Files are opened through the Open dataset dialog, settings changed with the
 // mouse, runs trained through Start and brought back with Runs → Train again.
+#include <cstdlib>
 #include <fstream>
 
 #include <QCheckBox>
 #include <QDir>
 #include <QDoubleSpinBox>
 #include <QRadioButton>
+#include <QTest>
 
 #include "TaskDatasetFixture.h"
 #include "common/Language.h"
@@ -193,6 +195,47 @@ TEST_F(DatasetTaskSettings, MultiLabelCountsRowsWithoutLabelsAsExamplesAndSkipsO
         << page()->summaryText().toStdString();
     EXPECT_TRUE(page()->summaryText().contains(
         QStringLiteral("4 rows without text or label skipped (the first on line 5).")))
+        << page()->summaryText().toStdString();
+}
+
+// A class under 5% of the examples is named on the dataset tab with what weighs it up, in the
+// form's words, before anything trains; a balanced file says nothing of the kind.
+TEST_F(DatasetTaskSettings, ARareClassIsNamedWithTheFormsRemedies) {
+    ASSERT_TRUE(ui::installLanguage(QStringLiteral("en")));
+    const auto file = dir_ / "rare.csv";
+    {
+        std::ofstream csv(file);
+        csv << "text,label\n";
+        for (int i = 0; i < 100; ++i) {
+            csv << kTexts[i % 6] << " " << i << "," << (i % 33 == 5 ? "spam" : "ham") << "\n";
+        }
+    }
+    openDatasetThroughTheDialog(file);
+    ASSERT_EQ(page()->task(), TaskKind::SingleLabel);
+    const auto summary = page()->summaryText();
+    EXPECT_TRUE(summary.contains(
+        QStringLiteral("100 examples in 2 classes. Rare classes: \"spam\" 3.0% (3/100); a model "
+                       "can score well while ignoring them: Class weighting balanced or Focal "
+                       "loss gamma 2 weigh them up")))
+        << summary.toStdString();
+    // With BERT_STUDIO_SCREENSHOTS=<folder>, the tab as a user sees it (for docs/).
+    if (const char* shots = std::getenv("BERT_STUDIO_SCREENSHOTS"); shots && *shots) {
+        window_->resize(1100, 800);
+        QTest::qWait(200);
+        EXPECT_TRUE(window_->grab().save(QString::fromLocal8Bit(shots) +
+                                         QStringLiteral("/dataset-rare-class.png")));
+    }
+
+    const auto even = dir_ / "even.csv";
+    {
+        std::ofstream csv(even);
+        csv << "text,label\n";
+        for (int i = 0; i < 100; ++i) {
+            csv << kTexts[i % 6] << " " << i << "," << (i % 3 == 0 ? "spam" : "ham") << "\n";
+        }
+    }
+    openDatasetThroughTheDialog(even);
+    EXPECT_FALSE(page()->summaryText().contains(QStringLiteral("Rare")))
         << page()->summaryText().toStdString();
 }
 

@@ -18,9 +18,23 @@
 #include <QTableWidget>
 #include <QValueAxis>
 
+#include "common/EngineText.h"
 #include "common/NiceAxis.h"
+#include "data/LabelCheck.h"
 
 namespace bert::ui {
+
+QString rareLabelsSentence(const char* noun,
+                           const std::vector<std::pair<std::string, std::size_t>>& counts,
+                           std::size_t total) {
+    const auto warning = rareLabelWarning(noun, counts, total, kRareLabelShare);
+    if (warning.empty()) {
+        return {};
+    }
+    QString said = EngineText::translate(warning);
+    said[0] = said[0].toUpper();
+    return QLatin1Char(' ') + said + QLatin1Char('.');
+}
 
 namespace {
 
@@ -166,8 +180,8 @@ std::vector<HistogramTick> histogramTicks(double low, double width, std::size_t 
     return ticks;
 }
 
-void showHistogram(QChart* chart, const std::vector<std::size_t>& counts, double low,
-                   double width, std::size_t longer, const QString& axisTitle) {
+void showHistogram(QChart* chart, const std::vector<std::size_t>& counts, double low, double width,
+                   std::size_t longer, const QString& axisTitle) {
     const std::size_t bars = counts.size() + (longer > 0 ? 1 : 0);
     auto* inBins = new QBarSet(TaskSummary::tr("examples"));
     for (const auto count : counts) {
@@ -180,8 +194,8 @@ void showHistogram(QChart* chart, const std::vector<std::size_t>& counts, double
     const double edge = low + static_cast<double>(counts.size()) * width;
     if (longer > 0) {
         *inBins << 0.0;
-        auto* beyond = new QBarSet(
-            TaskSummary::tr("longer than %1").arg(QString::number(edge, 'g', 6)));
+        auto* beyond =
+            new QBarSet(TaskSummary::tr("longer than %1").arg(QString::number(edge, 'g', 6)));
         for (std::size_t b = 0; b < counts.size(); ++b) {
             *beyond << 0.0;
         }

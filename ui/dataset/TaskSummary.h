@@ -2,10 +2,11 @@
 
 // The dataset tab's summary of each task (issue 29, point 6): label counts and co-occurrence for
 // multi-label, the target's histogram for regression, entities per type and the tagged sentences
-// for token classification. Parsing is the engine's (task/multilabel/LabelSets.h, task/regression/RegressionTargets.h,
-// task/token/TagScheme.h); this only draws. GUI thread only.
+// for token classification. Parsing is the engine's (task/multilabel/LabelSets.h,
+// task/regression/RegressionTargets.h, task/token/TagScheme.h); this only draws. GUI thread only.
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <QString>
@@ -21,6 +22,13 @@ class QTableWidget;
 QT_END_NAMESPACE
 
 namespace bert::ui {
+
+/// The engine's sentence on the classes (labels) under kRareLabelShare of total examples and
+/// what weighs them up (data/LabelCheck.h rareLabelWarning), translated, as a sentence to add
+/// to a summary (" Rare classes: ..."); empty when none is rare.
+QString rareLabelsSentence(const char* noun,
+                           const std::vector<std::pair<std::string, std::size_t>>& counts,
+                           std::size_t total);
 
 /// Removes the chart's series and axes.
 void clearChart(QChart* chart);
@@ -43,8 +51,8 @@ ValueHistogram histogramOf(const std::vector<double>& values, std::size_t bins);
 /// touching bars over an axis labelled at a few round values of what was binned (histogramTicks),
 /// not under every bar, so that no label is ever cut short; longer > 0 adds a bar past the last
 /// bin for the values beyond it, in another colour and named in the legend.
-void showHistogram(QChart* chart, const std::vector<std::size_t>& counts, double low,
-                   double width, std::size_t longer, const QString& axisTitle);
+void showHistogram(QChart* chart, const std::vector<std::size_t>& counts, double low, double width,
+                   std::size_t longer, const QString& axisTitle);
 
 /// A label of a histogram's axis: a round value, and where it falls on the axis of the bars
 /// (bar b spans b - 0.5 to b + 0.5).

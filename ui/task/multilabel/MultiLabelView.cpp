@@ -64,6 +64,10 @@ public:
             labelsGiven += counts.back();
         }
         showCounts(parts.chart, DatasetPage::tr("Examples per label"), names, counts);
+        std::vector<std::pair<std::string, std::size_t>> rareCandidates;
+        for (std::size_t i = 0; i < map.size(); ++i) {
+            rareCandidates.emplace_back(map.names()[i], counts[i]);
+        }
         fillCoOccurrence(parts.table, map, together);
         parts.table->setToolTip(
             DatasetPage::tr("Label co-occurrence: examples that have both labels"));
@@ -95,6 +99,7 @@ public:
                  : QString()) +
             QLatin1Char(' ') +
             DatasetPage::tr("The table counts the examples that have both labels.") +
+            rareLabelsSentence("labels", rareCandidates, set.examples.size()) +
             parts.readingNotice(set, false));
         if (map.size() < 2) {
             parts.showError(parts.labelsFromColumns

@@ -11,6 +11,7 @@
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
+#include <QLabel>
 #include <QLineEdit>
 #include <QRegularExpressionValidator>
 #include <QSignalBlocker>
@@ -272,6 +273,34 @@ void OptionForm::write(const TrainingConfig& config) {
 QWidget* OptionForm::editor(const std::string& key) const {
     const auto it = rows_.find(key);
     return it == rows_.end() ? nullptr : it->second.editor;
+}
+
+void OptionForm::setNote(const std::string& key, const QString& note) {
+    auto* field = editor(key);
+    if (field == nullptr) {
+        return;
+    }
+    auto it = notes_.find(key);
+    if (it == notes_.end()) {
+        if (note.isEmpty()) {
+            return;
+        }
+        auto* layout = qobject_cast<QFormLayout*>(field->parentWidget()->layout());
+        int row = -1;
+        QFormLayout::ItemRole role{};
+        if (layout == nullptr) {
+            return;
+        }
+        layout->getWidgetPosition(field, &row, &role);
+        auto* label = new QLabel(field->parentWidget());
+        label->setObjectName(QStringLiteral("note_") + QString::fromStdString(key));
+        label->setWordWrap(true);
+        label->setStyleSheet(QStringLiteral("color: #d35400;"));  // legible on light and dark
+        layout->insertRow(row + 1, label);
+        it = notes_.emplace(key, label).first;
+    }
+    it->second->setText(note);
+    it->second->setVisible(!note.isEmpty());
 }
 
 void OptionForm::setMaximum(const std::string& key, int maximum) {

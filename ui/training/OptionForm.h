@@ -10,6 +10,7 @@
 
 QT_BEGIN_NAMESPACE
 class QGroupBox;
+class QLabel;
 QT_END_NAMESPACE
 
 namespace bert::ui {
@@ -39,6 +40,9 @@ public:
     QWidget* editor(const std::string& key) const;
     /// Caps a Count option's spin box (freeze_layers at the model's layer count).
     void setMaximum(const std::string& key, int maximum);
+    /// A note in the row under an option's (object name "note_<key>"), shown where it concerns
+    /// that choice (fp16 for a family it makes diverge); an empty note hides it.
+    void setNote(const std::string& key, const QString& note);
 
 Q_SIGNALS:
     /// A row changed by the user or by write().
@@ -59,7 +63,8 @@ private:
 
     std::map<OptionGroup, QGroupBox*> groups_;
     std::map<std::string, Row> rows_;
-    bool writing_ = false;  ///< inside write(): rows' own signals are not forwarded
+    std::map<std::string, QLabel*> notes_;  ///< made on first use, in the row under the option
+    bool writing_ = false;                  ///< inside write(): rows' own signals are not forwarded
 };
 
 }  // namespace bert::ui

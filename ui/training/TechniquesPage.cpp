@@ -366,6 +366,7 @@ void TechniquesPage::updateForecast() {
     advice_.reset();
     applyAdvice_->hide();
     warningLabel_->clear();
+    options_->setNote("precision", QString());
     if (!modelConfig_) {
         forecastLabel_->setText(tr("Choose a readable model to see the memory forecast."));
         return;
@@ -491,16 +492,13 @@ void TechniquesPage::updateForecast() {
             warningLabel_->setText(tr("This will not fit, even with every memory technique on."));
         }
     }
-    // fp16 stays the user's choice, but the form says why bf16 is the one for this family: the
-    // engine's own sentence (what a run is warned), translated.
-    if (const auto caution =
-            c.precision == Precision::Fp16 ? fp16Caution(*modelConfig_) : std::string();
-        !caution.empty()) {
-        const QString said = EngineText::translate(caution) + QLatin1Char('.');
-        warningLabel_->setText(warningLabel_->text().isEmpty()
-                                   ? said
-                                   : warningLabel_->text() + QLatin1Char(' ') + said);
-    }
+    // fp16 stays the user's choice, but the form says why bf16 is the one for this family, under
+    // the precision it concerns: the engine's own sentence (what a run is warned), translated.
+    const auto caution =
+        c.precision == Precision::Fp16 ? fp16Caution(*modelConfig_) : std::string();
+    options_->setNote("precision", caution.empty()
+                                       ? QString()
+                                       : EngineText::translate(caution) + QLatin1Char('.'));
     // An applied suggestion can be undone until something else changes.
     if (applied_ && c.toJson() != applied_->toJson()) {
         applied_.reset();

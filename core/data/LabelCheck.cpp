@@ -198,9 +198,11 @@ std::string rareLabelWarning(const char* noun,
     if (rare.size() > kNamed) {
         list += " +" + std::to_string(rare.size() - kNamed);
     }
+    const bool labels = std::string(noun) == "labels";
     return std::string("rare ") + noun + ": " + list +
            "; a model can score well while ignoring them: --class-weighting balanced or "
-           "--focal-gamma 2 weigh them up, and per-class F1 says more than accuracy";
+           "--focal-gamma 2 weigh them up, and " +
+           (labels ? "per-label" : "per-class") + " F1 says more than accuracy";
 }
 
 std::vector<std::string> distinctLabelNames(const std::vector<std::string>& labels) {

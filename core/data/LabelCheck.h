@@ -27,7 +27,8 @@ inline constexpr double kRareLabelShare = 0.05;
 /// The classes (or labels) whose examples are under share of total, the rarest first (three
 /// named, "+N" for the others): "rare classes: \"spam\" 3.0% (90/3000); a model can score well
 /// while ignoring them: --class-weighting balanced or --focal-gamma 2 weigh them up, and
-/// per-class F1 says more than accuracy". noun is "classes" or "labels"; "" when none is rare.
+/// per-class F1 says more than accuracy" ("per-label" for labels). noun is "classes" or "labels";
+/// "" when none is rare.
 std::string rareLabelWarning(const char* noun,
                              const std::vector<std::pair<std::string, std::size_t>>& counts,
                              std::size_t total, double share);

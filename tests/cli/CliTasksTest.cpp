@@ -275,6 +275,25 @@ TEST_F(CliTasks, ARareClassIsNamedWithItsRemediesUnlessTheRunWeighsItUp) {
         ASSERT_EQ(weighed.code, 0) << weighed.err;
         EXPECT_EQ(weighed.err.find("rare classes"), std::string::npos) << weighed.err;
     }
+    // Multi-label: a label on 3 of 100 examples.
+    {
+        std::ofstream out(dir_ / "rare-labels.csv");
+        out << "text,labels\n";
+        for (int i = 0; i < 100; ++i) {
+            out << "the cat sat on the mat," << (i % 2 == 0 ? "reply;list" : "reply")
+                << (i % 33 == 5 ? ";urgent" : "") << "\n";
+        }
+    }
+    const auto labels =
+        runCli(taskArgs(db_, dir_.path(), dir_ / "rare-labels.csv",
+                        {"--label-column", "labels", "--task", "multi-label", "--epochs", "1"}),
+               dir_.path());
+    ASSERT_EQ(labels.code, 0) << labels.err;
+    EXPECT_NE(labels.err.find("rare labels: \"urgent\" 3.0% (3/100); a model can score well "
+                              "while ignoring them"),
+              std::string::npos)
+        << labels.err;
+    EXPECT_NE(labels.err.find("per-label F1"), std::string::npos) << labels.err;
 }
 
 // Focal loss: a multi-label run with it trains and lists it among its techniques; regression has

@@ -265,14 +265,14 @@ const Pattern kPatterns[] = {
      "--class-weighting balanced or --focal-gamma 2 weigh them up, and per-class F1 says more "
      "than accuracy"},
     {R"(rare labels: (.+); a model can score well while ignoring them: --class-weighting )"
-     R"(balanced or --focal-gamma 2 weigh them up, and per-class F1 says more than accuracy)",
+     R"(balanced or --focal-gamma 2 weigh them up, and per-label F1 says more than accuracy)",
      QT_TRANSLATE_NOOP("EngineText",
                        "rare labels: %1; a model can score well while ignoring them: Class "
                        "weighting balanced or Focal loss gamma 2 weigh them up, and per-label F1 "
                        "says more than accuracy"),
      "rare labels: \"urgent\" 1.5% (3/200), \"legal\" 2.0% (4/200) +1; a model can score well "
      "while ignoring them: --class-weighting balanced or --focal-gamma 2 weigh them up, and "
-     "per-class F1 says more than accuracy"},
+     "per-label F1 says more than accuracy"},
     // core/runs/TrainingJob.cpp: focal loss on a task without classes.
     {R"(--focal-gamma (\S+): focal loss reshapes a loss over classes, and (\S+) has none )"
      R"(\(its loss is a squared error\); leave it at 0)",

@@ -604,6 +604,19 @@ def main():
                     "token-classification-128-minilm --rows best --repeats 3 --results side_by_side_tasks`, then "
                     "`python3 benchmarks/report.py`.", "side-by-side-tasks")),
                 ("long_text", long_text_section),
+                ("side_by_side_second_set", lambda data: side_by_side_section(
+                    data, None, "## 1h. DeBERTa-v3 and MPNet beside Trainer",
+                    "The second set's two most used families in their base shapes (random weights over MiniLM's "
+                    "vocabulary, as BERT-base and ModernBERT-base in section 1e) on the same subsets: ours at our "
+                    "best against Trainer's best, the two alternating, three repeats. DeBERTa's attention is "
+                    "materialised on both sides (no fused kernel takes its content-dependent c2p and p2c scores): "
+                    "per layer it computes the [B, H, L, L] scores three ways and gathers [B, H, L, 2k] relative "
+                    "terms, which is why its MFU is the lowest of the families on either side. Section 1e's "
+                    "BERT-base and ModernBERT-base rows ran on another machine: compare ratios and MFU (each "
+                    "against its own run's GEMM peak), not samples/s. Reproduce: `benchmarks/side_by_side.sh "
+                    "--cases subjects-128-mpnet-base subjects-128-deberta-v3-base emails-512-mpnet-base "
+                    "emails-512-deberta-v3-base --rows best --repeats 3 --results side_by_side_second_set`, then "
+                    "`python3 benchmarks/report.py`.", "side-by-side-second-set")),
                 ("training_parity", parity_section), ("unpadded", unpadded_section), ("first_step", first_step_section),
                 ("technique_matrix-cpu", matrix_section), ("technique_matrix-families-cpu", families_section),
                 ("technique_matrix-cuda", matrix_section), ("technique_matrix-gpu", gpu_section),

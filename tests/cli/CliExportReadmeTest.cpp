@@ -52,6 +52,15 @@ std::vector<std::string> pythonBlocks(const std::string& readme) {
     return blocks;
 }
 
+void expectSameProbabilities(const nlohmann::json& ours, const nlohmann::json& theirs) {
+    ASSERT_TRUE(theirs.is_object()) << theirs;
+    ASSERT_EQ(ours.size(), theirs.size()) << ours << "\n" << theirs;
+    for (const auto& [label, p] : ours.items()) {
+        ASSERT_TRUE(theirs.contains(label)) << label << " missing from " << theirs;
+        EXPECT_NEAR(theirs[label].get<double>(), p.get<double>(), kTolerance) << label;
+    }
+}
+
 class ReadmeRun : public CliFixture {
 protected:
     void SetUp() override {
@@ -99,6 +108,36 @@ protected:
             runCli({"--db", db_, "export", "1", folder.string(), "--format", format}, dir_.path());
         EXPECT_EQ(outcome.code, 0) << outcome.err;
         return readFile(folder / "README.md");
+    }
+
+    /// dir/model: a random model of modelType with its tokenizer files removed (the test writes
+    /// the family's own).
+    std::filesystem::path familyFolderWithoutTokenizer(const std::string& modelType,
+                                                       std::int64_t vocabulary) {
+        auto bundle = makeFamilyModel(modelType, 2, 32, 4, 0.1, 3, {"neg", "pos"}, vocabulary);
+        const auto folder = dir_ / "model";
+        std::filesystem::remove_all(folder);
+        exportModelFolder(folder, *bundle.model, *bundle.tokenizer);
+        for (const char* file :
+             {"vocab.txt", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json"}) {
+            std::filesystem::remove(folder / file);
+        }
+        return folder;
+    }
+
+    /// Each export format's README example gives run 1's labels and probabilities for texts.
+    void expectExportsPredictAsRun(const std::vector<std::string>& texts) {
+        const auto ours = predicted(texts);
+        ASSERT_EQ(ours.size(), texts.size());
+        for (const auto& format : formats()) {
+            SCOPED_TRACE(format);
+            const auto theirs = runExample(exported(format), texts);
+            ASSERT_EQ(theirs.size(), texts.size());
+            for (std::size_t i = 0; i < texts.size(); ++i) {
+                EXPECT_EQ(theirs[i]["label"], ours[i]["label"]) << texts[i];
+                expectSameProbabilities(ours[i]["probabilities"], theirs[i]["probabilities"]);
+            }
+        }
     }
 
     /// Runs the README's one Python example on texts (its texts line replaced by them); what it
@@ -151,15 +190,6 @@ protected:
 
     int examples_ = 0;
 };
-
-void expectSameProbabilities(const nlohmann::json& ours, const nlohmann::json& theirs) {
-    ASSERT_TRUE(theirs.is_object()) << theirs;
-    ASSERT_EQ(ours.size(), theirs.size()) << ours << "\n" << theirs;
-    for (const auto& [label, p] : ours.items()) {
-        ASSERT_TRUE(theirs.contains(label)) << label << " missing from " << theirs;
-        EXPECT_NEAR(theirs[label].get<double>(), p.get<double>(), kTolerance) << label;
-    }
-}
 
 TEST_F(ReadmeRun, SingleLabelExamplesGiveThePredictedLabelAndProbabilities) {
     train(dir_ / "reviews.csv",
@@ -381,32 +411,14 @@ std::string tinyDebertaSentencePiece() {
 // and ONNX Runtime what predict gives, on texts with runs of spaces and tabs, capitals (not
 // lowercased: do_lower_case is off), letters outside the words and a character no piece has.
 TEST_F(ReadmeRun, DebertaFolderWithSpmModelAloneTrainsAndItsExportPredictsTheSame) {
-    auto bundle = makeFamilyModel("deberta-v2", 2, 32, 4, 0.1, 3, {"neg", "pos"}, 128);
-    const auto folder = dir_ / "model";
-    std::filesystem::remove_all(folder);
-    exportModelFolder(folder, *bundle.model, *bundle.tokenizer);
-    for (const char* file :
-         {"vocab.txt", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json"}) {
-        std::filesystem::remove(folder / file);
-    }
+    const auto folder = familyFolderWithoutTokenizer("deberta-v2", 128);
     writeFile(folder / "spm.model", tinyDebertaSentencePiece());
     writeFile(folder / "tokenizer_config.json", R"({"do_lower_case": false, "vocab_type": "spm"})");
     train(dir_ / "reviews.csv",
           {"--text-column", "review", "--label-column", "sentiment", "--epochs", "2"});
     const std::vector<std::string> texts = {"i loved it , a great film !",
                                             "the  film\twas very BAD ,\t\tawful  ", "zebra 猫 ok"};
-    const auto ours = predicted(texts);
-    ASSERT_EQ(ours.size(), texts.size());
-    for (const auto& format : formats()) {
-        SCOPED_TRACE(format);
-        const auto readme = exported(format);
-        const auto theirs = runExample(readme, texts);
-        ASSERT_EQ(theirs.size(), texts.size());
-        for (std::size_t i = 0; i < texts.size(); ++i) {
-            EXPECT_EQ(theirs[i]["label"], ours[i]["label"]) << texts[i];
-            expectSameProbabilities(ours[i]["probabilities"], theirs[i]["probabilities"]);
-        }
-    }
+    expectExportsPredictAsRun(texts);
 }
 
 /// tokenizer.json in Gemma's layout as mmBERT ships it: <pad> 0, <eos> 1, <bos> 2, <unk> 3,
@@ -510,14 +522,7 @@ std::string tinyGemmaTokenizerJson() {
 // and ONNX Runtime what predict gives: on runs of spaces, tabs, and characters no piece has
 // (spelled in bytes).
 TEST_F(ReadmeRun, MmbertShapedFolderWithGemmaTokenizerTrainsAndItsExportPredictsTheSame) {
-    auto bundle = makeFamilyModel("modernbert", 2, 32, 4, 0.1, 3, {"neg", "pos"}, 512);
-    const auto folder = dir_ / "model";
-    std::filesystem::remove_all(folder);
-    exportModelFolder(folder, *bundle.model, *bundle.tokenizer);
-    for (const char* file :
-         {"vocab.txt", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json"}) {
-        std::filesystem::remove(folder / file);
-    }
+    const auto folder = familyFolderWithoutTokenizer("modernbert", 512);
     writeFile(folder / "tokenizer.json", tinyGemmaTokenizerJson());
     writeFile(folder / "tokenizer_config.json",
               R"({"tokenizer_class": "GemmaTokenizer", "bos_token": "<bos>", "eos_token": "<eos>",
@@ -538,18 +543,7 @@ TEST_F(ReadmeRun, MmbertShapedFolderWithGemmaTokenizerTrainsAndItsExportPredicts
           {"--text-column", "review", "--label-column", "sentiment", "--epochs", "2"});
     const std::vector<std::string> texts = {
         "i loved it , a great film !", "the  film\twas very bad ,\t\tawful  ", "zebra 猫 ok 🦜"};
-    const auto ours = predicted(texts);
-    ASSERT_EQ(ours.size(), texts.size());
-    for (const auto& format : formats()) {
-        SCOPED_TRACE(format);
-        const auto readme = exported(format);
-        const auto theirs = runExample(readme, texts);
-        ASSERT_EQ(theirs.size(), texts.size());
-        for (std::size_t i = 0; i < texts.size(); ++i) {
-            EXPECT_EQ(theirs[i]["label"], ours[i]["label"]) << texts[i];
-            expectSameProbabilities(ours[i]["probabilities"], theirs[i]["probabilities"]);
-        }
-    }
+    expectExportsPredictAsRun(texts);
 }
 
 }  // namespace

@@ -166,20 +166,6 @@ def logits_of(model, inputs, with_types):
         return model(**arguments).logits.contiguous()
 
 
-def legacy_modernbert_config(folder):
-    """Rewrites a saved ModernBERT config.json in the first releases' form."""
-    path = os.path.join(folder, "config.json")
-    with open(path, encoding="utf-8") as f:
-        config = json.load(f)
-    rope = config.pop("rope_parameters")
-    config.pop("layer_types")
-    config["global_attn_every_n_layers"] = 3
-    config["global_rope_theta"] = rope["full_attention"]["rope_theta"]
-    config["local_rope_theta"] = rope["sliding_attention"]["rope_theta"]
-    with open(path, "w", encoding="utf-8") as f:
-        json.dump(config, f, indent=2)
-
-
 def edit_config(folder, edit):
     path = os.path.join(folder, "config.json")
     with open(path, encoding="utf-8") as f:
@@ -187,6 +173,15 @@ def edit_config(folder, edit):
     edit(config)
     with open(path, "w", encoding="utf-8") as f:
         json.dump(config, f, indent=2)
+
+
+def legacy_modernbert_config(config):
+    """ModernBERT's config.json in the first releases' form."""
+    rope = config.pop("rope_parameters")
+    config.pop("layer_types")
+    config["global_attn_every_n_layers"] = 3
+    config["global_rope_theta"] = rope["full_attention"]["rope_theta"]
+    config["local_rope_theta"] = rope["sliding_attention"]["rope_theta"]
 
 
 def mmbert_config(config):
@@ -203,7 +198,9 @@ def ettin_config(config):
     config.update(global_rope_theta=160000.0, local_rope_theta=160000.0)
 
 
-CONFIG_EDITS = {"modernbert-mmbert": mmbert_config, "modernbert-ettin": ettin_config}
+# The cases whose saved config.json is rewritten as some checkpoints write theirs.
+CONFIG_EDITS = {"modernbert-long-legacy": legacy_modernbert_config,
+                "modernbert-mmbert": mmbert_config, "modernbert-ettin": ettin_config}
 
 
 def cmd_make(args):
@@ -218,8 +215,6 @@ def cmd_make(args):
         folder = os.path.join(args.out, name)
         model.save_pretrained(folder)
         shutil.copy(vocab_file(), os.path.join(folder, "vocab.txt"))
-        if name.endswith("legacy"):
-            legacy_modernbert_config(folder)
         if name in CONFIG_EDITS:
             edit_config(folder, CONFIG_EDITS[name])
         tensors = {}
@@ -228,7 +223,7 @@ def cmd_make(args):
             for key, value in inputs.items():
                 tensors[f"{kind}.{key}"] = value
             tensors[f"{kind}.logits"] = logits_of(model, inputs, types)
-            if name in CONFIG_EDITS or name.endswith("legacy"):
+            if name in CONFIG_EDITS:
                 # The edited config.json must mean the same model to transformers.
                 reloaded = AutoModelForSequenceClassification.from_pretrained(folder).eval()
                 difference = (logits_of(reloaded, inputs, types) - tensors[f"{kind}.logits"])

@@ -27,8 +27,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from families import (CONFIG_EDITS, batch, cases, edit_config,  # noqa: E402
-                      legacy_modernbert_config, logits_of, vocab_file)
+from families import (CONFIG_EDITS, batch, cases, edit_config, logits_of,  # noqa: E402
+                      vocab_file)
 
 import torch  # noqa: E402
 from safetensors.torch import load_file, save_file  # noqa: E402
@@ -74,8 +74,6 @@ def cmd_make(args):
         folder = os.path.join(args.out, name)
         model.save_pretrained(folder)
         shutil.copy(vocab_file(), os.path.join(folder, "vocab.txt"))
-        if name.endswith("legacy"):
-            legacy_modernbert_config(folder)
         if name in CONFIG_EDITS:
             edit_config(folder, CONFIG_EDITS[name])
         tensors = {}

@@ -449,6 +449,14 @@ const std::vector<QRegularExpression>& compiledPatterns() {
 
 }  // namespace
 
+QString EngineText::sentence(const std::string& english) {
+    QString said = translate(english);
+    if (!said.isEmpty()) {
+        said[0] = said[0].toUpper();
+    }
+    return said + QLatin1Char('.');
+}
+
 QString EngineText::translate(const QString& english) {
     const auto& compiled = compiledPatterns();
     for (std::size_t i = 0; i < compiled.size(); ++i) {

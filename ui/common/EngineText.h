@@ -20,6 +20,9 @@ public:
     static QString translate(const std::string& english) {
         return translate(QString::fromStdString(english));
     }
+    /// translate() as a sentence of the interface: its first letter capitalised, a full stop
+    /// after it (the engine's notes are clauses: "the embeddings hold ...").
+    static QString sentence(const std::string& english);
     /// The engine texts the patterns are written for, one per pattern (for tests: each must
     /// translate to a different text than itself under zh_CN).
     static QStringList examples();

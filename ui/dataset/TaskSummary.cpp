@@ -31,9 +31,7 @@ QString rareLabelsSentence(const char* noun,
     if (warning.empty()) {
         return {};
     }
-    QString said = EngineText::translate(warning);
-    said[0] = said[0].toUpper();
-    return QLatin1Char(' ') + said + QLatin1Char('.');
+    return QLatin1Char(' ') + EngineText::sentence(warning);
 }
 
 namespace {

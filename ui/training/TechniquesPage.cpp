@@ -474,10 +474,8 @@ void TechniquesPage::updateForecast() {
              : QString()));
     // A large vocabulary's embeddings are most of the optimizer state: say what freezing frees.
     if (const auto note = largeEmbeddingNote(*modelConfig_, c); !note.empty()) {
-        QString said = EngineText::translate(note);
-        said[0] = said[0].toUpper();
-        forecastLabel_->setText(forecastLabel_->text() + QLatin1Char('\n') + said +
-                                QLatin1Char('.'));
+        forecastLabel_->setText(forecastLabel_->text() + QLatin1Char('\n') +
+                                EngineText::sentence(note));
     }
     if (!fits_) {
         const auto advice = suggestFit(*modelConfig_, c, lengths, budget, deviceTraits(c.device));

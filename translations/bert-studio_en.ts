@@ -315,6 +315,22 @@
         <source>rare labels: %1; a model can score well while ignoring them: Class weighting balanced or Focal loss gamma 2 weigh them up, and per-label F1 says more than accuracy</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>bf16 is %1&apos;s default on a device with native bf16: fp16 overflows its attention scores (microsoft/DeBERTa issue 77), bf16 keeps fp32&apos;s range and halves the activations</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no temperature minimises the validation loss (it falls as the temperature goes to 0: the set is predicted without error)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no temperature minimises the validation loss (it falls as the temperature grows: the model&apos;s probabilities are no better than uniform ones)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the temperature did not converge (at %1 the loss still changes by %2 per unit)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>Names</name>
@@ -934,6 +950,22 @@
     </message>
     <message>
         <source>0: the plain loss. Above 0, focal loss: the loss of each example (each label, each tag) is scaled by (1 - p)^gamma, p the probability the model gives its true class, so what the model already gets right counts less and hard or rare examples more (Lin et al. 2017 use 2; with balanced class weighting it is their alpha-balanced form). Not for regression.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Temperature scaling</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Single-label: divide the logits by one temperature fitted on the validation set (the negative log-likelihood, minimised with L-BFGS: Guo et al. 2017), so that a probability of 0.8 is right about 8 times in 10. Predict, Try it and exports apply it; the predicted labels stay the same. Every evaluation measures the calibration (ECE, Model quality) either way.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Balanced sampling</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Single-label: each epoch draws as many examples as the training set holds, with replacement, every class equally likely (PyTorch&apos;s WeightedRandomSampler with weights 1 / the class&apos;s count): a rare class is seen as often as a common one, its examples repeated, a common class&apos;s partly left out.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2179,6 +2211,73 @@
     </message>
 </context>
 <context>
+    <name>bert::ui::ReliabilityDiagram</name>
+    <message>
+        <source>Expected calibration error: the predictions grouped into 15 bins by their confidence, the mean gap between each bin&apos;s confidence and its accuracy, weighted by its share of the examples (Guo et al. 2017). 0: a probability of 0.8 is right 8 times in 10.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Reliability diagram</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Expected calibration error (ECE) %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>At temperature %1, fitted on the validation set: ECE %2 (the labels predicted stay the same).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Temperature scaling is on: predict, Try it and exports use it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Turn on Temperature scaling (Training tab) for predictions to use it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No temperature: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>calibrated</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>accuracy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This evaluation has no calibration figures.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Expected calibration error (ECE) %1, every label&apos;s probability against whether the label is present.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a label&apos;s probability</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>confidence</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>share present</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>as trained</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>at T = %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>bert::ui::RunDialog</name>
     <message>
         <source>Run %1: %2</source>
@@ -2692,10 +2791,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>A Hugging Face model folder of a supported family (BERT, RoBERTa, XLM-RoBERTa, CamemBERT, DistilBERT, ELECTRA, ModernBERT): config.json, model.safetensors (or its shards) and tokenizer.json or vocab.txt</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>%8: %1 layers, hidden size %2, %3 heads; %4 M parameters, %5 of weights (fp32); vocabulary %6 (%7)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2713,6 +2808,10 @@
     </message>
     <message>
         <source> and NCCL&apos;s buffers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A Hugging Face model folder of a supported family (%1): config.json, model.safetensors (or its shards) and a tokenizer (tokenizer.json, vocab.txt or spm.model)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2884,6 +2983,10 @@
     </message>
     <message>
         <source>accuracy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, ECE %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

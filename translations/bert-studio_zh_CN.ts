@@ -315,6 +315,22 @@
         <source>rare labels: %1; a model can score well while ignoring them: Class weighting balanced or Focal loss gamma 2 weigh them up, and per-label F1 says more than accuracy</source>
         <translation>稀有标签：%1；模型即使忽略它们也可能得分很高：类别加权选“平衡”或焦点损失 γ 取 2 可提高其权重，且各标签的 F1 比准确率更能说明问题</translation>
     </message>
+    <message>
+        <source>bf16 is %1&apos;s default on a device with native bf16: fp16 overflows its attention scores (microsoft/DeBERTa issue 77), bf16 keeps fp32&apos;s range and halves the activations</source>
+        <translation>在原生支持 bf16 的设备上，“%1” 默认使用 bf16：fp16 会使其注意力分数溢出（microsoft/DeBERTa 问题 77），bf16 保持 fp32 的数值范围，并使激活值减半</translation>
+    </message>
+    <message>
+        <source>no temperature minimises the validation loss (it falls as the temperature goes to 0: the set is predicted without error)</source>
+        <translation>没有使验证损失最小的温度（温度趋于 0 时损失一直下降：验证集全部预测正确）</translation>
+    </message>
+    <message>
+        <source>no temperature minimises the validation loss (it falls as the temperature grows: the model&apos;s probabilities are no better than uniform ones)</source>
+        <translation>没有使验证损失最小的温度（温度增大时损失一直下降：模型的概率不比均匀分布更好）</translation>
+    </message>
+    <message>
+        <source>the temperature did not converge (at %1 the loss still changes by %2 per unit)</source>
+        <translation>温度没有收敛（在 %1 处，损失每单位仍变化 %2）</translation>
+    </message>
 </context>
 <context>
     <name>Names</name>
@@ -935,6 +951,22 @@
     <message>
         <source>0: the plain loss. Above 0, focal loss: the loss of each example (each label, each tag) is scaled by (1 - p)^gamma, p the probability the model gives its true class, so what the model already gets right counts less and hard or rare examples more (Lin et al. 2017 use 2; with balanced class weighting it is their alpha-balanced form). Not for regression.</source>
         <translation>0：普通损失。大于 0 时为焦点损失：每个样本（每个标签、每个标记）的损失乘以 (1 - p)^γ，p 为模型给出的真实类别概率；模型已经判对的样本权重降低，困难或稀有的样本权重提高（“Lin”等人 2017 年取 2；与平衡类别加权同用时即其 α 平衡形式）。不适用于回归。</translation>
+    </message>
+    <message>
+        <source>Temperature scaling</source>
+        <translation>温度缩放</translation>
+    </message>
+    <message>
+        <source>Single-label: divide the logits by one temperature fitted on the validation set (the negative log-likelihood, minimised with L-BFGS: Guo et al. 2017), so that a probability of 0.8 is right about 8 times in 10. Predict, Try it and exports apply it; the predicted labels stay the same. Every evaluation measures the calibration (ECE, Model quality) either way.</source>
+        <translation>单标签：把对数几率除以在验证集上拟合的一个温度（用有限内存拟牛顿法最小化负对数似然：郭川等，2017），使 0.8 的概率大约十次对八次。预测、试用和导出都会应用它；预测的标签不变。无论是否开启，每次评估都会测量校准程度（期望校准误差，见模型质量）。</translation>
+    </message>
+    <message>
+        <source>Balanced sampling</source>
+        <translation>均衡采样</translation>
+    </message>
+    <message>
+        <source>Single-label: each epoch draws as many examples as the training set holds, with replacement, every class equally likely (PyTorch&apos;s WeightedRandomSampler with weights 1 / the class&apos;s count): a rare class is seen as often as a common one, its examples repeated, a common class&apos;s partly left out.</source>
+        <translation>单标签：每轮有放回地抽取与训练集同样多的样本，每个类别被抽中的可能性相同（按 1 / 该类样本数加权抽样）：稀有类别与常见类别出现得一样频繁，其样本会重复，常见类别的样本则部分被跳过。</translation>
     </message>
 </context>
 <context>
@@ -2165,6 +2197,73 @@
     </message>
 </context>
 <context>
+    <name>bert::ui::ReliabilityDiagram</name>
+    <message>
+        <source>Expected calibration error: the predictions grouped into 15 bins by their confidence, the mean gap between each bin&apos;s confidence and its accuracy, weighted by its share of the examples (Guo et al. 2017). 0: a probability of 0.8 is right 8 times in 10.</source>
+        <translation>期望校准误差：按置信度把预测分成 15 个区间，每个区间的置信度与准确率之差，按其样本占比加权平均（郭川等，2017）。0 表示概率为 0.8 的预测十次对八次。</translation>
+    </message>
+    <message>
+        <source>Reliability diagram</source>
+        <translation>可靠性图</translation>
+    </message>
+    <message>
+        <source>Expected calibration error (ECE) %1.</source>
+        <translation>期望校准误差 %1。</translation>
+    </message>
+    <message>
+        <source>At temperature %1, fitted on the validation set: ECE %2 (the labels predicted stay the same).</source>
+        <translation>在验证集上拟合的温度 %1 下：期望校准误差 %2（预测的标签不变）。</translation>
+    </message>
+    <message>
+        <source>Temperature scaling is on: predict, Try it and exports use it.</source>
+        <translation>温度缩放已开启：预测、试用和导出都会使用它。</translation>
+    </message>
+    <message>
+        <source>Turn on Temperature scaling (Training tab) for predictions to use it.</source>
+        <translation>在训练页开启“温度缩放”，预测才会使用它。</translation>
+    </message>
+    <message>
+        <source>No temperature: %1.</source>
+        <translation>没有温度：%1。</translation>
+    </message>
+    <message>
+        <source>calibrated</source>
+        <translation>完全校准</translation>
+    </message>
+    <message>
+        <source>accuracy</source>
+        <translation>准确率</translation>
+    </message>
+    <message>
+        <source>This evaluation has no calibration figures.</source>
+        <translation>这次评估没有校准数据。</translation>
+    </message>
+    <message>
+        <source>Expected calibration error (ECE) %1, every label&apos;s probability against whether the label is present.</source>
+        <translation>期望校准误差 %1，每个标签的概率对照该标签是否出现。</translation>
+    </message>
+    <message>
+        <source>a label&apos;s probability</source>
+        <translation>标签的概率</translation>
+    </message>
+    <message>
+        <source>confidence</source>
+        <translation>置信度</translation>
+    </message>
+    <message>
+        <source>share present</source>
+        <translation>出现的占比</translation>
+    </message>
+    <message>
+        <source>as trained</source>
+        <translation>训练所得</translation>
+    </message>
+    <message>
+        <source>at T = %1</source>
+        <translation>温度 %1 下</translation>
+    </message>
+</context>
+<context>
     <name>bert::ui::RunDialog</name>
     <message>
         <source>Run %1: %2</source>
@@ -2676,10 +2775,6 @@
         <translation>，总计%1</translation>
     </message>
     <message>
-        <source>A Hugging Face model folder of a supported family (BERT, RoBERTa, XLM-RoBERTa, CamemBERT, DistilBERT, ELECTRA, ModernBERT): config.json, model.safetensors (or its shards) and tokenizer.json or vocab.txt</source>
-        <translation>受支持模型家族（BERT、RoBERTa、XLM-RoBERTa、CamemBERT、DistilBERT、ELECTRA、ModernBERT）的 Hugging Face 模型文件夹：config.json、model.safetensors（或其分片），以及 tokenizer.json 或 vocab.txt</translation>
-    </message>
-    <message>
         <source>%8: %1 layers, hidden size %2, %3 heads; %4 M parameters, %5 of weights (fp32); vocabulary %6 (%7)</source>
         <translation>%8：%1 层，隐藏维度 %2，%3 个注意力头；%4 M 个参数，权重 %5（fp32）；词表 %6（%7）</translation>
     </message>
@@ -2698,6 +2793,10 @@
     <message>
         <source> and NCCL&apos;s buffers</source>
         <translation>及 NCCL 缓冲区</translation>
+    </message>
+    <message>
+        <source>A Hugging Face model folder of a supported family (%1): config.json, model.safetensors (or its shards) and a tokenizer (tokenizer.json, vocab.txt or spm.model)</source>
+        <translation>受支持模型系列（%1）的 Hugging Face 模型文件夹：config.json、model.safetensors（或其分片）以及分词器（tokenizer.json、vocab.txt 或 spm.model）</translation>
     </message>
 </context>
 <context>
@@ -2869,6 +2968,10 @@
     <message>
         <source>accuracy</source>
         <translation>准确率</translation>
+    </message>
+    <message>
+        <source>, ECE %1</source>
+        <translation>，期望校准误差 %1</translation>
     </message>
 </context>
 <context>

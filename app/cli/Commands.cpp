@@ -30,6 +30,7 @@
 #include "runs/OutputPaths.h"
 #include "task/TaskGuess.h"
 #include "text/Format.h"
+#include "train/DefaultPrecision.h"
 #include "train/EvaluationForecast.h"
 #include "train/EventStream.h"
 #include "train/MemoryForecast.h"
@@ -221,6 +222,11 @@ public:
                 evaluation["undefined"] = undefined;
             }
         }
+        if (m.calibration.is_object()) {
+            for (const auto* key : {"ece", "temperature", "calibrated_ece"}) {
+                evaluation["calibration"][key] = m.calibration.value(key, nlohmann::json());
+            }
+        }
         evaluations_.push_back(std::move(evaluation));
     }
 
@@ -304,12 +310,15 @@ void loadConfigFile(const std::filesystem::path& file, TrainArguments& args) {
             const auto model = args.job.modelFolder;
             args.job = TrainingJob::fromJson(json);
             args.taskFromConfig = json["data"].is_object() && json["data"].contains("task");
+            args.precisionGiven = json.contains("training") && json["training"].is_object() &&
+                                  json["training"].contains("precision");
             if (args.job.modelFolder.empty()) {
                 args.job.modelFolder = model;
             }
         } else {
-            args.job.training =
-                TrainingConfig::fromJson(json.contains("training") ? json["training"] : json);
+            const auto& training = json.contains("training") ? json["training"] : json;
+            args.job.training = TrainingConfig::fromJson(training);
+            args.precisionGiven = training.is_object() && training.contains("precision");
         }
     } catch (const InputError& error) {
         throw InputError(file, error.problem());
@@ -351,6 +360,25 @@ TrainingJob TrainArguments::resolve(std::string* note) const {
             *note =
                 "task: " + toString(guess.kind) + " (" + guess.reason + "; --task chooses another)";
         }
+    }
+    // A model that fp16 makes diverge trains in bf16 where bf16 is native, unless told
+    // otherwise. A folder that cannot be read is left to prepareJob, which says why.
+    const auto config = resolved.modelFolder / "config.json";
+    if (!precisionGiven && resolved.preset.empty() && !resolved.modelFolder.empty() &&
+        std::filesystem::is_regular_file(config)) {
+        try {
+            const auto model = EncoderConfig::fromFile(config);
+            const auto device = deviceTraits(resolved.training.device);
+            resolved.training.precision = defaultPrecision(model, device);
+            if (const auto reason = defaultPrecisionReason(model, device);
+                !reason.empty() && note != nullptr) {
+                *note += (note->empty() ? "" : "\n") + std::string("precision: ") +
+                         toString(resolved.training.precision) + " (" + reason +
+                         "; --precision chooses another)";
+            }
+        } catch (const InputError&) {
+        }
+        resolved.training.validate();
     }
     return resolved;
 }

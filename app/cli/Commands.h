@@ -48,8 +48,12 @@ struct TrainArguments {
     /// --task as given; empty: the job's (a --config file's), else guessed from the data.
     std::string task;
     bool taskFromConfig = false;  ///< the --config file's job named its task
-    /// The job, checked as a whole, its task chosen; throws InputError for an impossible
-    /// combination. note, when given, receives what was guessed ("" when nothing was).
+    /// --precision was given, as a flag or in the --config file; else the model's default
+    /// (train/DefaultPrecision.h) is taken and said.
+    bool precisionGiven = false;
+    /// The job, checked as a whole, its task and precision chosen; throws InputError for an
+    /// impossible combination. note, when given, receives what was guessed or defaulted, a line
+    /// each ("" when nothing was).
     TrainingJob resolve(std::string* note = nullptr) const;
 };
 

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <iostream>
 #include <signal.h>
+#include <string_view>
 
 #include <CLI/CLI.hpp>
 
@@ -151,6 +152,7 @@ void addTrainingFlags(CLI::App& command, bert::cli::TrainArguments& args) {
                 names,
                 [&args, &option](const std::string& text) {
                     option.setFromText(args.job.training, text);
+                    args.precisionGiven |= std::string_view(option.key) == "precision";
                 },
                 option.help)
             ->type_name(typeName(option))

@@ -23,7 +23,36 @@ std::vector<std::size_t> shuffled(std::size_t n, std::uint64_t seed, std::size_t
     return order;
 }
 
+std::vector<std::size_t> drawn(const std::vector<double>& weights, std::uint64_t seed,
+                               std::size_t epoch) {
+    // Its own stream, apart from the shuffle's.
+    std::seed_seq sequence{seed, static_cast<std::uint64_t>(epoch),
+                           std::uint64_t{0x5851f42d4c957f2dULL}};
+    std::mt19937_64 random(sequence);
+    std::discrete_distribution<std::size_t> pick(weights.begin(), weights.end());
+    std::vector<std::size_t> order(weights.size());
+    for (auto& index : order) {
+        index = pick(random);
+    }
+    return order;
+}
+
 }  // namespace
+
+std::vector<double> balancedWeights(const std::vector<std::int64_t>& labels) {
+    std::vector<double> counts;
+    for (const auto label : labels) {
+        const auto c = static_cast<std::size_t>(std::max<std::int64_t>(label, 0));
+        counts.resize(std::max(counts.size(), c + 1), 0.0);
+        counts[c] += 1.0;
+    }
+    std::vector<double> weights;
+    weights.reserve(labels.size());
+    for (const auto label : labels) {
+        weights.push_back(1.0 / counts[static_cast<std::size_t>(std::max<std::int64_t>(label, 0))]);
+    }
+    return weights;
+}
 
 std::vector<std::vector<std::size_t>> splitWindow(const std::vector<std::size_t>& window,
                                                   std::size_t microBatch) {
@@ -41,14 +70,19 @@ std::vector<std::vector<std::size_t>> splitWindow(const std::vector<std::size_t>
 
 std::vector<std::vector<std::size_t>> planEpoch(const std::vector<std::size_t>& lengths,
                                                 std::size_t stepExamples, BatchOrder order,
-                                                std::uint64_t seed, std::size_t epoch,
-                                                bool shuffle) {
+                                                std::uint64_t seed, std::size_t epoch, bool shuffle,
+                                                const std::vector<double>& weights) {
     if (stepExamples == 0) {
         throw std::invalid_argument("planEpoch: a step of 0 examples");
     }
+    if (!weights.empty() && weights.size() != lengths.size()) {
+        throw std::invalid_argument("planEpoch: a weight per example");
+    }
     const std::size_t n = lengths.size();
     std::vector<std::size_t> indices(n);
-    if (!shuffle) {
+    if (!weights.empty() && n > 0) {
+        indices = drawn(weights, seed, epoch);
+    } else if (!shuffle) {
         std::iota(indices.begin(), indices.end(), std::size_t{0});
     } else {
         indices = shuffled(n, seed, epoch);

@@ -21,10 +21,19 @@ enum class BatchOrder {
 /// of all to the very front, so an out-of-memory error shows on the first step, not hours later.
 /// With shuffle false the epoch starts from the file's order instead of a seeded shuffle (Random
 /// is then the file's order; LengthGrouped sorts megabatches of consecutive examples).
+/// With weights (one per example), the epoch is instead n draws with replacement, each example
+/// drawn with probability weight / sum (PyTorch's WeightedRandomSampler, replacement=True,
+/// num_samples=n): an example may appear several times or not at all; the draws are then
+/// ordered as above.
 std::vector<std::vector<std::size_t>> planEpoch(const std::vector<std::size_t>& lengths,
                                                 std::size_t stepExamples, BatchOrder order,
                                                 std::uint64_t seed, std::size_t epoch,
-                                                bool shuffle = true);
+                                                bool shuffle = true,
+                                                const std::vector<double>& weights = {});
+
+/// Each example's weight for a class-balanced draw: 1 / its class's count, so that every class
+/// present is drawn equally often (a class of 5 examples as often as one of 500).
+std::vector<double> balancedWeights(const std::vector<std::int64_t>& labels);
 
 /// Splits a window into consecutive micro-batches of at most microBatch examples.
 std::vector<std::vector<std::size_t>> splitWindow(const std::vector<std::size_t>& window,

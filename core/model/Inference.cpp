@@ -48,18 +48,20 @@ void requireSequenceHead(const SequenceClassifier& model) {
 
 }  // namespace
 
-at::Tensor outputsOfLogits(const EncoderConfig& config, const at::Tensor& logits) {
+at::Tensor outputsOfLogits(const EncoderConfig& config, const at::Tensor& logits,
+                           double temperature) {
     // What the head's outputs mean for its problem_type (transformers' own reading): a
     // distribution over the classes, a probability per label, or the number itself.
+    const auto scaled = temperature == 1.0 ? logits : logits / temperature;
     switch (effectiveProblemType(config)) {
         case ProblemType::MultiLabel:
-            return at::sigmoid(logits);
+            return at::sigmoid(scaled);
         case ProblemType::Regression:
             return logits;
         case ProblemType::SingleLabel:
             break;
     }
-    return at::softmax(logits, -1);
+    return at::softmax(scaled, -1);
 }
 
 at::Tensor predictLogits(SequenceClassifier& model, const Tokenizer& tokenizer,
@@ -92,12 +94,10 @@ at::Tensor predictLogits(SequenceClassifier& model, const Tokenizer& tokenizer,
     return at::cat(parts).contiguous();
 }
 
-std::vector<std::vector<float>> predictProbabilities(SequenceClassifier& model,
-                                                     const Tokenizer& tokenizer,
-                                                     const std::vector<std::string>& texts,
-                                                     std::size_t maxLength, std::size_t batchSize,
-                                                     c10::Device device,
-                                                     const std::vector<std::string>& pairs) {
+std::vector<std::vector<float>> predictProbabilities(
+    SequenceClassifier& model, const Tokenizer& tokenizer, const std::vector<std::string>& texts,
+    std::size_t maxLength, std::size_t batchSize, c10::Device device,
+    const std::vector<std::string>& pairs, double temperature) {
     requireSequenceHead(model);
     std::vector<Encoding> encodings;
     encodings.reserve(texts.size());
@@ -108,7 +108,7 @@ std::vector<std::vector<float>> predictProbabilities(SequenceClassifier& model,
     }
     const auto probabilities =
         outputsOfLogits(model.config(),
-                        predictLogits(model, tokenizer, encodings, batchSize, device))
+                        predictLogits(model, tokenizer, encodings, batchSize, device), temperature)
             .contiguous();
     std::vector<std::vector<float>> result;
     result.reserve(texts.size());

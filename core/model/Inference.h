@@ -22,12 +22,10 @@ namespace bert {
 /// through the pair template, truncated longest first as transformers does.
 /// The model's training mode is restored afterwards. A LibTorch failure (out of memory
 /// included) throws EngineError; a token head (no label per text) InputError.
-std::vector<std::vector<float>> predictProbabilities(SequenceClassifier& model,
-                                                     const Tokenizer& tokenizer,
-                                                     const std::vector<std::string>& texts,
-                                                     std::size_t maxLength, std::size_t batchSize,
-                                                     c10::Device device,
-                                                     const std::vector<std::string>& pairs = {});
+std::vector<std::vector<float>> predictProbabilities(
+    SequenceClassifier& model, const Tokenizer& tokenizer, const std::vector<std::string>& texts,
+    std::size_t maxLength, std::size_t batchSize, c10::Device device,
+    const std::vector<std::string>& pairs = {}, double temperature = 1.0);
 
 /// The model's logits for encodings, [encodings, outputs] in fp32 on the CPU, in eval mode
 /// without gradients, batchSize at a time (long texts' windows: runs/TaskPrediction.cpp).
@@ -35,8 +33,10 @@ std::vector<std::vector<float>> predictProbabilities(SequenceClassifier& model,
 at::Tensor predictLogits(SequenceClassifier& model, const Tokenizer& tokenizer,
                          const std::vector<Encoding>& encodings, std::size_t batchSize,
                          c10::Device device);
-/// What logits [rows, outputs] are for config's problem_type: softmax, sigmoid, or themselves.
-at::Tensor outputsOfLogits(const EncoderConfig& config, const at::Tensor& logits);
+/// What logits [rows, outputs] are for config's problem_type: softmax, sigmoid, or themselves;
+/// a classifier's logits divided by temperature first (temperature scaling).
+at::Tensor outputsOfLogits(const EncoderConfig& config, const at::Tensor& logits,
+                           double temperature = 1.0);
 
 /// Each sentence's tag id per word from a token head: its first sub-word's prediction, as
 /// transformers' token-classification recipe reads it (tokenizer/WordEncoding.h); kIgnoredLabel

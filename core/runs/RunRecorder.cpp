@@ -277,7 +277,8 @@ void RunRecorder::write(const std::vector<Item>& items) {
             SQLite::Statement insert(db,
                                      "INSERT OR REPLACE INTO evaluations (run_id, step, epoch, "
                                      "loss, accuracy, macro_f1, "
-                                     "confusion_json, task_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+                                     "confusion_json, task_json, calibration_json) VALUES (?, ?, "
+                                     "?, ?, ?, ?, ?, ?, ?)");
             insert.bind(1, runId_);
             insert.bind(2, static_cast<std::int64_t>(e->step));
             insert.bind(3, e->epoch);
@@ -287,6 +288,9 @@ void RunRecorder::write(const std::vector<Item>& items) {
             insert.bind(7, confusionToJson(e->confusion).dump());
             if (!e->task.is_null()) {
                 insert.bind(8, e->task.dump());
+            }
+            if (!e->calibration.is_null()) {
+                insert.bind(9, e->calibration.dump());
             }
             insert.exec();
         } else if (const auto* s = std::get_if<EpochSummary>(&item)) {

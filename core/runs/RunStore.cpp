@@ -396,7 +396,8 @@ std::vector<EvalMetrics> RunStore::evaluations(std::int64_t runId) {
         std::vector<EvalMetrics> result;
         SQLite::Statement query(
             *db_,
-            "SELECT step, epoch, loss, accuracy, macro_f1, confusion_json, task_json "
+            "SELECT step, epoch, loss, accuracy, macro_f1, confusion_json, task_json, "
+            "calibration_json "
             "FROM evaluations "
             "WHERE run_id = ? ORDER BY step, rowid");
         query.bind(1, runId);
@@ -411,6 +412,9 @@ std::vector<EvalMetrics> RunStore::evaluations(std::int64_t runId) {
                 storedJson(query.getColumn(5).getString(), nlohmann::json::array()));
             if (!query.getColumn(6).isNull()) {
                 m.task = storedJson(query.getColumn(6).getString(), nlohmann::json());
+            }
+            if (!query.getColumn(7).isNull()) {
+                m.calibration = storedJson(query.getColumn(7).getString(), nlohmann::json());
             }
             result.push_back(m);
         }

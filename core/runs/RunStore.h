@@ -94,7 +94,7 @@ public:
     RunStore& operator=(const RunStore&) = delete;
 
     /// The schema version this build writes.
-    static constexpr int kSchemaVersion = 6;
+    static constexpr int kSchemaVersion = 7;
     /// Default location: $BERT_STUDIO_DB, else $XDG_DATA_HOME
     /// (~/.local/share)/bert-studio/runs.sqlite.
     static std::filesystem::path defaultLocation();

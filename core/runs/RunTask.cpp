@@ -6,6 +6,7 @@
 #include "io/InputFile.h"
 #include "io/Json.h"
 #include "runs/RunExport.h"
+#include "task/Calibration.h"
 #include "task/Task.h"
 #include "train/Metrics.h"
 #include "train/TrainingConfig.h"
@@ -32,6 +33,14 @@ TaskSettings taskSettingsOfRun(const RunRecord& run, const std::vector<EvalMetri
     const auto* best = bestEvaluation(evaluations, bestMetricOfRunConfig(run.config));
     if (best != nullptr && best->task.is_object()) {
         taskOf(settings.kind).readRunSettings(settings, run.config, best->task);
+    }
+    // Temperature scaling, when the run asked for it: the temperature fitted at that evaluation
+    // (none where the fit found no minimum: the probabilities stay the model's).
+    if (best != nullptr && training.is_object() && training.value("temperature_scaling", false)) {
+        if (const auto calibration = CalibrationReport::fromJson(best->calibration);
+            calibration && calibration->temperature) {
+            settings.temperature = calibration->temperature;
+        }
     }
     return settings;
 }

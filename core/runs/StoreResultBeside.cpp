@@ -25,6 +25,9 @@ nlohmann::json evalToJson(const EvalMetrics& m) {
     if (!m.task.is_null()) {
         json["task"] = m.task;
     }
+    if (!m.calibration.is_null()) {
+        json["calibration"] = m.calibration;
+    }
     return json;
 }
 
@@ -38,6 +41,7 @@ EvalMetrics evalFromJson(const nlohmann::json& json) {
     m.macroF1 = jsonField(json, "macro_f1", 0.0, {});
     m.confusion = confusionFromJson(json.value("confusion", nlohmann::json::array()));
     m.task = json.value("task", nlohmann::json());
+    m.calibration = json.value("calibration", nlohmann::json());
     return m;
 }
 }  // namespace

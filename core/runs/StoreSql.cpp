@@ -188,6 +188,11 @@ const char* const kMigrations[] = {
     R"SQL(
     ALTER TABLE evaluations ADD COLUMN task_json TEXT;
     )SQL",
+    // 7: single-label's calibration (task/Calibration.h: ECE, the reliability diagram, the
+    // fitted temperature); NULL for the other tasks and for evaluations stored before.
+    R"SQL(
+    ALTER TABLE evaluations ADD COLUMN calibration_json TEXT;
+    )SQL",
 };
 static_assert(std::size(kMigrations) == kSchemaVersion);
 
@@ -197,6 +202,9 @@ nlohmann::json evalJson(const EvalMetrics& m) {
                            {"macro_f1", m.macroF1}, {"confusion", confusionToJson(m.confusion)}};
     if (!m.task.is_null()) {
         json["task"] = m.task;
+    }
+    if (!m.calibration.is_null()) {
+        json["calibration"] = m.calibration;
     }
     return json;
 }

@@ -88,7 +88,7 @@ struct LongTextScores {
 LongTextScores predictLongTexts(const LongTextSpec& spec, SequenceClassifier& model,
                                 const Tokenizer& tokenizer, const std::vector<std::string>& texts,
                                 std::size_t maxLength, std::size_t batchSize, c10::Device device,
-                                const TemplateShape& shape) {
+                                const TemplateShape& shape, double temperature) {
     checkLongTextSpec(spec, maxLength, shape);
     LongTextScores scores;
     std::vector<Encoding> encodings;
@@ -105,11 +105,11 @@ LongTextScores predictLongTexts(const LongTextSpec& spec, SequenceClassifier& mo
     scores.firstWindow.push_back(encodings.size());
     auto logits = predictLogits(model, tokenizer, encodings, batchSize, device);
     if (spec.windows()) {
-        scores.windows = rowsOf(outputsOfLogits(model.config(), logits));
+        scores.windows = rowsOf(outputsOfLogits(model.config(), logits, temperature));
         logits = poolByDocument(logits, at::tensor(documentOf, at::kLong),
                                 static_cast<std::int64_t>(texts.size()), spec.pooling);
     }
-    scores.texts = rowsOf(outputsOfLogits(model.config(), logits));
+    scores.texts = rowsOf(outputsOfLogits(model.config(), logits, temperature));
     return scores;
 }
 
@@ -161,13 +161,15 @@ std::vector<TextPrediction> predictTexts(const TaskSettings& settings, SequenceC
     const auto shape =
         spec.mode == LongTextMode::Truncate ? TemplateShape{} : templateShapeOf(tokenizer);
     LongTextScores cut;
+    const double temperature = settings.temperature.value_or(1.0);
     if (spec.mode == LongTextMode::Truncate) {
-        for (auto& row :
-             predictProbabilities(model, tokenizer, texts, maxLength, batchSize, device, pairs)) {
+        for (auto& row : predictProbabilities(model, tokenizer, texts, maxLength, batchSize, device,
+                                              pairs, temperature)) {
             cut.texts.emplace_back(row.begin(), row.end());
         }
     } else {
-        cut = predictLongTexts(spec, model, tokenizer, texts, maxLength, batchSize, device, shape);
+        cut = predictLongTexts(spec, model, tokenizer, texts, maxLength, batchSize, device, shape,
+                               temperature);
     }
     std::vector<TextPrediction> out(texts.size());
     for (std::size_t i = 0; i < texts.size(); ++i) {

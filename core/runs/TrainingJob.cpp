@@ -36,6 +36,18 @@ PreparedJob prepareJob(const TrainingJob& job) {
                          std::string(task.id()) +
                          " has none (its loss is a squared error); leave it at 0");
     }
+    if (job.training.balancedSampling && !task.oneClassPerExample()) {
+        throw InputError("--balanced-sampling draws single-label classes equally often, not " +
+                         std::string(task.id()) +
+                         " examples; turn it off (class weighting and focal loss apply to " +
+                         std::string(task.id()) + ")");
+    }
+    if (job.training.temperatureScaling && !task.calibrates()) {
+        throw InputError(
+            "--temperature-scaling calibrates single-label classification (one "
+            "softmax per text), not " +
+            std::string(task.id()) + "; turn it off");
+    }
     auto tokenizer =
         task.perToken() ? loadTokenizerForWords(job.modelFolder) : loadTokenizer(job.modelFolder);
     auto data = prepareTrainingData(job.data, *tokenizer, job.training.maxLength,
@@ -89,7 +101,8 @@ std::vector<std::string> jobWarnings(const PreparedJob& prepared, const Training
     const auto& task = taskOf(prepared.data.task);
     auto warnings = task.dataWarnings(prepared.data);
     // A class under 5% of the examples, unless the run already weighs it up.
-    if (training.classWeighting == ClassWeighting::Off && training.focalGamma == 0.0) {
+    if (training.classWeighting == ClassWeighting::Off && training.focalGamma == 0.0 &&
+        !training.balancedSampling) {
         if (auto rare = task.rareLabelsWarning(prepared.data, kRareLabelShare); !rare.empty()) {
             warnings.push_back(std::move(rare));
         }

@@ -65,6 +65,12 @@ public:
     /// Whether the loss is a likelihood of classes (labels, tags), which focal loss reshapes;
     /// regression's squared error is not.
     virtual bool lossOverClasses() const { return true; }
+    /// Whether its evaluations measure calibration and fit a temperature (task/Calibration.h):
+    /// one softmax per text.
+    virtual bool calibrates() const { return false; }
+    /// Whether each example has one class (TokenizedSet::labels), which balanced sampling draws
+    /// by (data/Sampler.h).
+    virtual bool oneClassPerExample() const { return false; }
 
     // ---- data ------------------------------------------------------------------------------
     /// What request's files become for this task. Throws InputError naming the file at fault.

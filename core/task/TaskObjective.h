@@ -40,6 +40,9 @@ struct TaskScores {
     /// it was fed (a long text's windows scored as their document: task/DocumentPooling.h);
     /// it replaces the mean over the examples. None: the examples' mean stands.
     std::optional<double> loss;
+    /// Whether the probabilities mean what they say (task/Calibration.h, CalibrationReport's
+    /// JSON): single-label; null for the other tasks.
+    nlohmann::json calibration;
 };
 
 /// One evaluation's running sums for a task: fed batch by batch, read from the device once.

@@ -7,6 +7,7 @@
 // exported folder give the same answers. Each task reads and writes its own fields (task/Task.h).
 
 #include <filesystem>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
@@ -26,6 +27,9 @@ struct TaskSettings {
     /// How texts longer than the max length are made to fit, as the run's were (its windows'
     /// pooling resolved: never WindowPooling::Task). Written only when not truncate.
     LongTextSpec longText;
+    /// Single-label, with temperature scaling on: the logits are divided by it before the
+    /// softmax (task/TemperatureScaling.h). None: probabilities as the model gives them.
+    std::optional<double> temperature;
 
     /// {"task": "multi-label", "threshold": 0.5}: the task's name and its own fields.
     nlohmann::json toJson() const;

@@ -64,6 +64,9 @@ Json evaluationJson(const EvalMetrics& metrics) {
     if (!metrics.task.is_null()) {
         json["task"] = metrics.task;
     }
+    if (!metrics.calibration.is_null()) {
+        json["calibration"] = metrics.calibration;
+    }
     return json;
 }
 
@@ -76,6 +79,7 @@ EvalMetrics evaluationOf(const Json& json) {
     metrics.macroF1 = json.value("macro_f1", 0.0);
     metrics.confusion = confusionFromJson(json.value("confusion", nlohmann::json::array()));
     metrics.task = json.value("task", nlohmann::json());
+    metrics.calibration = json.value("calibration", nlohmann::json());
     return metrics;
 }
 

@@ -2,10 +2,12 @@
 
 #include "train/OptionBinding.h"
 
-// The options that reshape a task's loss (task/TaskObjective.h ObjectiveOptions): class
-// weighting and focal loss. Part of the option table, declared here to keep
-// TrainingOptionTable.cpp to one screenful per group; buildTrainingOptionTable adds them after
-// the evaluation schedule. scripts/update_translations.sh scans this file too.
+// The options for imbalanced classes and calibrated probabilities: class weighting and focal
+// loss (task/TaskObjective.h ObjectiveOptions), balanced sampling (data/Sampler.h), temperature
+// scaling (task/TemperatureScaling.h). Part of the option table,
+// declared here to keep TrainingOptionTable.cpp to one screenful per group;
+// buildTrainingOptionTable adds them after the evaluation schedule. scripts/update_translations.sh
+// scans this file too.
 #ifndef QT_TRANSLATE_NOOP
 #define QT_TRANSLATE_NOOP(context, text) text
 #endif
@@ -58,6 +60,37 @@ void addLossOptions(std::vector<OptionDescriptor>& table) {
                  return "focal loss (gamma " + std::string(gamma) + ")";
              }},
         &TrainingConfig::focalGamma));
+    table.push_back(bindField(
+        {.key = "balanced_sampling",
+         .flag = "--balanced-sampling",
+         .alias = "",
+         .label = QT_TRANSLATE_NOOP("TrainingOptions", "Balanced sampling"),
+         .help = QT_TRANSLATE_NOOP(
+             "TrainingOptions",
+             "Single-label: each epoch draws as many examples as the training set holds, with "
+             "replacement, every class equally likely (PyTorch's WeightedRandomSampler with "
+             "weights 1 / the class's count): a rare class is seen as often as a common one, "
+             "its examples repeated, a common class's partly left out."),
+         .group = G::Optimisation,
+         .kind = K::Flag,
+         .summary = whenOn(&TrainingConfig::balancedSampling, "balanced sampling")},
+        &TrainingConfig::balancedSampling));
+    table.push_back(bindField(
+        {.key = "temperature_scaling",
+         .flag = "--temperature-scaling",
+         .alias = "",
+         .label = QT_TRANSLATE_NOOP("TrainingOptions", "Temperature scaling"),
+         .help = QT_TRANSLATE_NOOP(
+             "TrainingOptions",
+             "Single-label: divide the logits by one temperature fitted on the validation set "
+             "(the negative log-likelihood, minimised with L-BFGS: Guo et al. 2017), so that a "
+             "probability of 0.8 is right about 8 times in 10. Predict, Try it and exports "
+             "apply it; the predicted labels stay the same. Every evaluation measures the "
+             "calibration (ECE, Model quality) either way."),
+         .group = G::Optimisation,
+         .kind = K::Flag,
+         .summary = whenOn(&TrainingConfig::temperatureScaling, "temperature scaling")},
+        &TrainingConfig::temperatureScaling));
 }
 
 }  // namespace bert

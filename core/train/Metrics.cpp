@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <optional>
 
+#include "task/Calibration.h"
+
 namespace bert {
 
 namespace {
@@ -197,7 +199,18 @@ std::string evaluationSummary(const EvalMetrics& eval) {
     };
     const auto& task = eval.task;
     if (!task.is_object() || !task.contains("figures") || !task["figures"].is_object()) {
-        return figure("accuracy", eval.accuracy) + ", " + figure("macro-F1", eval.macroF1);
+        auto line = figure("accuracy", eval.accuracy) + ", " + figure("macro-F1", eval.macroF1);
+        // Whether its probabilities mean what they say, and what temperature scaling makes of
+        // them (task/Calibration.h).
+        if (const auto calibration = CalibrationReport::fromJson(eval.calibration)) {
+            line += ", " + figure("ECE", calibration->before.ece);
+            if (calibration->temperature) {
+                std::snprintf(number, sizeof number, "%.2f", *calibration->temperature);
+                line += " (" + figure("", calibration->after.ece).substr(1) + " at temperature " +
+                        number + ")";
+            }
+        }
+        return line;
     }
     const auto main = task.value("main", std::string());
     std::string line;

@@ -125,6 +125,10 @@ Trainer::Trainer(ModelBundle& model, const TrainingData& data, TrainingConfig co
     objective.focalGamma = config_.focalGamma;
     objective.threshold = data_.threshold;
     objective_ = makeTaskObjective(data_, objective, device_);
+    // Class-balanced sampling: every class drawn equally often (data/Sampler.h).
+    if (config_.balancedSampling) {
+        sampleWeights_ = balancedWeights(data_.train.labels);
+    }
 
     totalSteps_ = plannedSteps();
 }
@@ -482,8 +486,9 @@ void Trainer::trainLoop(const std::atomic<bool>& cancel, RunResult& result, std:
         return true;
     };
     while (position_.epoch < epochs && position_.step < totalSteps_) {
-        const auto windows = planEpoch(data_.train.lengths, globalStepExamples(), order,
-                                       config_.seed, position_.epoch, config_.shuffle);
+        const auto windows =
+            planEpoch(data_.train.lengths, globalStepExamples(), order, config_.seed,
+                      position_.epoch, config_.shuffle, sampleWeights_);
         epoch = EpochSummary{};
         epoch.epoch = position_.epoch + 1;
         const auto epochStart = Clock::now();

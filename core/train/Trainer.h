@@ -207,6 +207,8 @@ private:
     ModelBundle& bundle_;
     const TrainingData& data_;
     TrainingConfig config_;
+    /// Balanced sampling's weight of each training example; empty: each once an epoch.
+    std::vector<double> sampleWeights_;
     TrainerObserver& observer_;
     std::filesystem::path checkpointFolder_;
     c10::Device device_;

@@ -45,6 +45,9 @@ struct EvalMetrics {
     /// Tasks other than single-label: the task's report (task/TaskObjective.h, TaskScores):
     /// its headline metric and every figure and table; null for single-label.
     nlohmann::json task;
+    /// Single-label: whether the probabilities mean what they say and the temperature that
+    /// makes them (task/Calibration.h, CalibrationReport's JSON); null otherwise.
+    nlohmann::json calibration;
 };
 
 /// One finished epoch: how much of what was computed was padding.

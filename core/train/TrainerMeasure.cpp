@@ -142,6 +142,7 @@ EvalMetrics Trainer::evaluate() {
     metrics.macroF1 = scores.macroF1;
     metrics.confusion = std::move(scores.confusion);
     metrics.task = std::move(scores.report);
+    metrics.calibration = std::move(scores.calibration);
     return metrics;
 }
 

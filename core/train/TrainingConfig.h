@@ -92,6 +92,13 @@ struct TrainingConfig {
     ClassWeighting classWeighting = ClassWeighting::Off;
     /// Focal loss's gamma (Lin et al. 2017): 0 is the plain loss (task/TaskObjective.h).
     double focalGamma = 0.0;
+    /// Single-label: predict, Try it and exports divide the logits by the temperature fitted on
+    /// validation (task/TemperatureScaling.h). Every evaluation measures the calibration and
+    /// fits the temperature either way.
+    bool temperatureScaling = false;
+    /// Single-label: each epoch draws its examples with replacement, every class equally
+    /// likely (data/Sampler.h balancedWeights).
+    bool balancedSampling = false;
     BestMetric bestMetric = BestMetric::Task;
     /// Stop after this many evaluations in a row without a better bestMetric (0: never).
     std::size_t earlyStoppingPatience = 0;

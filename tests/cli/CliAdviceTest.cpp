@@ -11,6 +11,7 @@
 
 #include "../core/TinyModel.h"
 #include "CliSupport.h"
+#include "memory/DeviceTraits.h"
 #include "runs/RunStore.h"
 
 namespace bert::test {
@@ -183,6 +184,49 @@ TEST_F(CliAdvice, Fp16ForDebertaIsWarnedAndTheWarningKept) {
             }
             EXPECT_TRUE(kept) << "the warning is kept with the run";
         }
+    }
+}
+
+// DeBERTa's default precision is bf16 where bf16 is native (this machine's CPU may or may not
+// have AVX512-BF16 or AMX: the expectation follows what it has): a run that names no precision
+// takes it and says so; --precision, or a --config file's precision, keeps the user's choice; a
+// BERT run stays in fp32.
+TEST_F(CliAdvice, ADebertaRunThatNamesNoPrecisionTakesBf16WhereBf16IsNative) {
+    auto bundle = makeFamilyModel("deberta-v2", 2, 32, 4, 0.1, 3);
+    exportModelFolder(dir_ / "deberta", *bundle.model, *bundle.tokenizer);
+    const bool native = deviceTraits("cpu").nativeBf16;
+    const auto config = dir_ / "fp32.json";
+    writeFile(config, R"({"precision": "fp32"})");
+    struct Case {
+        std::string model;
+        std::vector<std::string> flags;
+        std::string precision;
+    };
+    const std::vector<Case> cases{
+        {"deberta", {}, native ? "bf16" : "fp32"},
+        {"deberta", {"--precision", "fp32"}, "fp32"},
+        {"deberta", {"--config", config.string()}, "fp32"},
+        {"model", {}, "fp32"},
+    };
+    int run = 0;
+    for (const auto& c : cases) {
+        auto flags = c.flags;
+        for (const auto* word : {"--max-steps", "1", "--no-checkpoints"}) {
+            flags.emplace_back(word);
+        }
+        auto args = trainArgs(flags);
+        args[4] = (dir_ / c.model).string();
+        const auto trained = runCli(args, dir_.path());
+        ASSERT_EQ(trained.code, 0) << trained.err;
+        RunStore store(db_, RunStore::Access::ReadOnly);
+        const auto stored = store.run(++run);
+        ASSERT_TRUE(stored) << trained.err;
+        const auto what = c.model + (c.flags.empty() ? "" : " " + c.flags.front());
+        EXPECT_EQ(stored->config["job"]["training"]["precision"], c.precision) << what;
+        const bool said = trained.err.find(
+                              "precision: bf16 (bf16 is DeBERTa-v2's default on a "
+                              "device with native bf16") != std::string::npos;
+        EXPECT_EQ(said, c.precision == "bf16") << what << ": " << trained.err;
     }
 }
 

@@ -7,6 +7,7 @@
 // were wrong (NER's named AutoModelForSequenceClassification and its ONNX example raised
 // KeyError, multi-label's printed only the top label, regression's left the target
 // standardised and its card read "accuracy 0.0000").
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -544,6 +545,59 @@ TEST_F(ReadmeRun, MmbertShapedFolderWithGemmaTokenizerTrainsAndItsExportPredicts
     const std::vector<std::string> texts = {
         "i loved it , a great film !", "the  film\twas very bad ,\t\tawful  ", "zebra 猫 ok 🦜"};
     expectExportsPredictAsRun(texts);
+}
+
+// Temperature scaling (--temperature-scaling): the temperature fitted on validation at the
+// served evaluation divides the logits in predict, in the export's config.json and README, and
+// in both README examples (transformers and ONNX Runtime give our probabilities); without it,
+// the same export's log-odds are T times as large. The validation file has three of its ten
+// labels wrong, so that the fit has a minimum (a set predicted without an error has none).
+TEST_F(ReadmeRun, TemperatureScalingIsAppliedByPredictAndByEveryExport) {
+    {
+        std::ofstream validation(dir_ / "validation.csv");
+        validation << "review,sentiment\n";
+        for (int i = 0; i < 10; ++i) {
+            const bool positive = i % 2 == 0;
+            const bool flipped = i % 3 == 0;
+            validation << (positive ? "\"i loved it, a great film !\""
+                                    : "\"the film was very bad , awful\"")
+                       << "," << (positive != flipped ? "pos" : "neg") << "\n";
+        }
+    }
+    train(dir_ / "reviews.csv",
+          {"--text-column", "review", "--label-column", "sentiment", "--epochs", "2",
+           "--validation", (dir_ / "validation.csv").string(), "--temperature-scaling"});
+    const std::vector<std::string> texts = {"i loved it , a great film !",
+                                            "the film was very bad , awful", "ok"};
+    expectExportsPredictAsRun(texts);
+
+    // The temperature the export carries is the served evaluation's.
+    const auto folder = dir_ / "exported-transformers";
+    auto config = nlohmann::json::parse(readFile(folder / "config.json"));
+    ASSERT_TRUE(config["bert_studio_task"].contains("temperature")) << config.dump(1);
+    const double t = config["bert_studio_task"]["temperature"].get<double>();
+    EXPECT_GT(std::abs(t - 1.0), 0.05) << "a temperature that changes nothing tells nothing";
+    EXPECT_NE(readFile(folder / "README.md").find("- Temperature: "), std::string::npos);
+    // Without it (config.json's key removed), the log-odds are T times ours.
+    const auto ours = predicted(texts);
+    config["bert_studio_task"].erase("temperature");
+    writeFile(folder / "config.json", config.dump(2));
+    std::vector<std::string> args = {"predict", "--model", folder.string(), "--json"};
+    args.insert(args.end(), texts.begin(), texts.end());
+    const auto plain = runCli(args, dir_.path());
+    ASSERT_EQ(plain.code, 0) << plain.err;
+    const auto unscaled = jsonLines(plain.out);
+    ASSERT_EQ(unscaled.size(), texts.size());
+    for (std::size_t i = 0; i < texts.size(); ++i) {
+        const auto logOdds = [](const nlohmann::json& line) {
+            const auto& p = line["probabilities"];
+            return std::log(p["pos"].get<double>() / p["neg"].get<double>());
+        };
+        EXPECT_EQ(unscaled[i]["label"], ours[i]["label"]) << "the label stays";
+        EXPECT_NEAR(logOdds(unscaled[i]), t * logOdds(ours[i]),
+                    1e-3 * std::abs(logOdds(unscaled[i])) + 1e-4)
+            << texts[i];
+    }
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "CliSupport.h"
+#include "runs/RunStore.h"
 
 namespace bert::test {
 namespace {
@@ -319,6 +320,64 @@ TEST_F(CliTasks, FocalLossTrainsWhereThereAreClassesAndIsRefusedForRegression) {
                                   "regression has none"),
               std::string::npos)
         << regression.err;
+    const auto runs = runCli({"--db", db_, "runs", "list"}, dir_.path());
+    EXPECT_EQ(runs.out.find("\n2 "), std::string::npos) << "a refused run was stored:\n"
+                                                        << runs.out;
+}
+
+// Every single-label evaluation measures its calibration: the final line and `runs show` say the
+// expected calibration error. --temperature-scaling and --balanced-sampling are single-label
+// settings, refused for the other tasks before any run is stored, naming them (exit 2).
+TEST_F(CliTasks, EceIsSaidForSingleLabelAndItsOwnSettingsRefusedForOtherTasks) {
+    const auto trained = runCli(trainArgs({"--epochs", "1", "--balanced-sampling"}), dir_.path());
+    ASSERT_EQ(trained.code, 0) << trained.err;
+    EXPECT_NE(trained.out.find(", ECE 0."), std::string::npos) << trained.out;
+    const auto shown = runCli({"--db", db_, "runs", "show", "1"}, dir_.path());
+    ASSERT_EQ(shown.code, 0) << shown.err;
+    EXPECT_NE(shown.out.find("balanced sampling"), std::string::npos) << shown.out;
+    EXPECT_NE(shown.out.find("ECE 0."), std::string::npos) << shown.out;
+    RunStore store(db_, RunStore::Access::ReadOnly);
+    const auto evaluations = store.evaluations(1);
+    ASSERT_FALSE(evaluations.empty());
+    const auto& calibration = evaluations.back().calibration;
+    ASSERT_TRUE(calibration.is_object()) << "stored with the evaluation";
+    std::int64_t counted = 0;
+    for (const auto& bin : calibration["reliability"]) {
+        counted += bin["count"].get<std::int64_t>();
+    }
+    std::int64_t examples = 0;
+    for (const auto& row : evaluations.back().confusion) {
+        for (const auto cell : row) {
+            examples += cell;
+        }
+    }
+    EXPECT_GT(examples, 0);
+    EXPECT_EQ(counted, examples) << "every validation example in a bin";
+
+    writeTaskCsv(dir_ / "tasks.csv", 40);
+    for (const std::string task : {"multi-label", "regression"}) {
+        const auto column = task == "regression" ? "words" : "labels";
+        const auto scaling =
+            runCli(taskArgs(db_, dir_.path(), dir_ / "tasks.csv",
+                            {"--label-column", column, "--task", task, "--temperature-scaling"}),
+                   dir_.path());
+        EXPECT_EQ(scaling.code, 2) << scaling.err;
+        EXPECT_NE(scaling.err.find("--temperature-scaling calibrates single-label classification "
+                                   "(one softmax per text), not " +
+                                   task),
+                  std::string::npos)
+            << scaling.err;
+        const auto sampling =
+            runCli(taskArgs(db_, dir_.path(), dir_ / "tasks.csv",
+                            {"--label-column", column, "--task", task, "--balanced-sampling"}),
+                   dir_.path());
+        EXPECT_EQ(sampling.code, 2) << sampling.err;
+        EXPECT_NE(sampling.err.find("--balanced-sampling draws single-label classes equally "
+                                    "often, not " +
+                                    task),
+                  std::string::npos)
+            << sampling.err;
+    }
     const auto runs = runCli({"--db", db_, "runs", "list"}, dir_.path());
     EXPECT_EQ(runs.out.find("\n2 "), std::string::npos) << "a refused run was stored:\n"
                                                         << runs.out;

@@ -8,6 +8,7 @@
 
 #include "memory/CudaFootprint.h"
 #include "memory/DeviceTraits.h"
+#include "train/DefaultPrecision.h"
 #include "train/MemoryForecast.h"
 
 namespace bert {
@@ -187,6 +188,32 @@ TEST(Tf32, WithTf32OnBf16IsAdvisedForItsMemoryAtASmallerSpeedGain) {
     EXPECT_EQ(on.config.precision, Precision::Bf16) << on.description;
     EXPECT_LT(off.timeFactor, on.timeFactor);
     EXPECT_TRUE(on.config.tf32) << "the advice keeps the user's TF32";
+}
+
+// DeBERTa diverges under fp16 (microsoft/DeBERTa issue 77): where bf16 is native, a run that
+// chose no precision takes bf16, and says why; elsewhere, and for every other family, fp32.
+TEST(DefaultPrecision, Bf16ForDebertaWhereBf16IsNativeElseFp32) {
+    EncoderConfig deberta;
+    deberta.modelType = "deberta-v2";
+    EncoderConfig bert;
+    bert.modelType = "bert";
+    const DeviceTraits ampere{.cuda = true, .nativeBf16 = true, .name = "A100"};
+    const DeviceTraits turing{.cuda = true, .fastFp16 = true, .name = "T4"};
+    const DeviceTraits amxCpu{.nativeBf16 = true, .name = "CPU"};
+    const DeviceTraits olderCpu{.name = "CPU"};
+    for (const auto& device : {ampere, amxCpu}) {
+        EXPECT_EQ(defaultPrecision(deberta, device), Precision::Bf16) << device.name;
+        const auto reason = defaultPrecisionReason(deberta, device);
+        EXPECT_NE(reason.find("bf16 is DeBERTa-v2's default"), std::string::npos) << reason;
+        EXPECT_NE(reason.find("microsoft/DeBERTa issue 77"), std::string::npos) << reason;
+        EXPECT_EQ(defaultPrecision(bert, device), Precision::Fp32) << device.name;
+        EXPECT_TRUE(defaultPrecisionReason(bert, device).empty());
+    }
+    for (const auto& device : {turing, olderCpu}) {
+        EXPECT_EQ(defaultPrecision(deberta, device), Precision::Fp32)
+            << device.name << ": emulated bf16 is slower than fp32";
+        EXPECT_TRUE(defaultPrecisionReason(deberta, device).empty());
+    }
 }
 
 }  // namespace

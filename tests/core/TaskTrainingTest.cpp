@@ -18,6 +18,7 @@
 #include "model/Inference.h"
 #include "runs/TaskPrediction.h"
 #include "support/TestSupport.h"
+#include "task/Calibration.h"
 #include "task/TaskGuess.h"
 #include "task/TaskObjective.h"
 #include "tokenizer/WordEncoding.h"
@@ -261,6 +262,26 @@ TEST(TaskTraining, MultiLabelLearnsBothLabelsAndReportsItsFigures) {
     EXPECT_EQ(last.task["per_label"].size(), 2U);
     EXPECT_EQ(last.task["per_label"][0]["label"], "bad");
     EXPECT_EQ(last.task["threshold_curve"].size(), 19U);
+    // Calibration, the binary form: every label of every example in a bin, and each bin's
+    // "accuracy" the share of its labels present.
+    const auto calibration = CalibrationReport::fromJson(last.calibration);
+    ASSERT_TRUE(calibration);
+    EXPECT_EQ(calibration->form, CalibrationForm::Binary);
+    EXPECT_FALSE(calibration->temperature) << "no temperature is fitted but for single-label";
+    double pairs = 0.0;
+    double present = 0.0;
+    for (const auto& bin : calibration->before.bins) {
+        pairs += static_cast<double>(bin.count);
+        present += bin.accuracy * static_cast<double>(bin.count);
+    }
+    double truth = 0.0;
+    for (const auto& row : data.validation.targets) {
+        for (const auto value : row) {
+            truth += value;
+        }
+    }
+    EXPECT_EQ(pairs, static_cast<double>(data.validation.size() * data.labels.names.size()));
+    EXPECT_NEAR(present, truth, 1e-6);
     EXPECT_DOUBLE_EQ(last.accuracy, last.task["figures"]["subset_accuracy"].get<double>());
     EXPECT_DOUBLE_EQ(metricOf(last, BestMetric::Task), microF1);
 }
@@ -343,6 +364,14 @@ TEST(TaskTraining, WindowsAreScoredPerDocumentNotPerWindow) {
         }
     }
     EXPECT_EQ(counted, static_cast<std::int64_t>(single.validationDocuments.size()));
+    // Its calibration counts documents too.
+    const auto calibration = CalibrationReport::fromJson(scored.back().calibration);
+    ASSERT_TRUE(calibration);
+    std::int64_t binned = 0;
+    for (const auto& bin : calibration->before.bins) {
+        binned += bin.count;
+    }
+    EXPECT_EQ(binned, counted);
     EXPECT_GT(single.validation.size(), single.validationDocuments.size());
 }
 
@@ -510,6 +539,25 @@ TEST(TaskTraining, TokenClassificationFindsTheEntitiesAndReportsThemByType) {
     ASSERT_EQ(last.task["per_type"].size(), 2U);
     EXPECT_EQ(last.task["per_type"][0]["type"], "ANIMAL");
     EXPECT_GT(last.task["per_type"][1]["support"].get<std::int64_t>(), 0);
+    // Its calibration counts every tagged token (each word's first sub-word) once, and the
+    // right ones among them make the token accuracy.
+    const auto calibration = CalibrationReport::fromJson(last.calibration);
+    ASSERT_TRUE(calibration);
+    EXPECT_EQ(calibration->form, CalibrationForm::TopLabel);
+    double tagged = 0.0;
+    double right = 0.0;
+    for (const auto& bin : calibration->before.bins) {
+        tagged += static_cast<double>(bin.count);
+        right += bin.accuracy * static_cast<double>(bin.count);
+    }
+    std::size_t words = 0;
+    for (const auto& sentence : data.validation.tokenLabels) {
+        words += static_cast<std::size_t>(
+            std::count_if(sentence.begin(), sentence.end(),
+                          [](std::int64_t tag) { return tag != kIgnoredLabel; }));
+    }
+    EXPECT_EQ(tagged, static_cast<double>(words));
+    EXPECT_NEAR(right / tagged, last.accuracy, 1e-9);
 }
 
 /// A BERT with the head data's task needs (per token for token classification).

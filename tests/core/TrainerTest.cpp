@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <map>
 #include <numeric>
+#include <set>
 #include <thread>
 
 #include <ATen/ATen.h>
@@ -204,6 +205,56 @@ TEST(Sampler, LengthGroupingIsAPermutationWithTheLongestFirst) {
               planEpoch(data.train.lengths, 8, BatchOrder::Random, 42, 1));
     EXPECT_EQ(planEpoch(data.train.lengths, 8, BatchOrder::Random, 42, 1),
               planEpoch(data.train.lengths, 8, BatchOrder::Random, 42, 1));
+}
+
+// Balanced sampling: with 1 / class-count weights, a class of 10 examples in 100 is drawn as
+// often as the class of 90 (PyTorch's WeightedRandomSampler's law: each draw independent, with
+// replacement); an epoch is still 100 draws, the same for the same seed and epoch, and length
+// grouping still puts the longest drawn example first.
+TEST(Sampler, BalancedSamplingDrawsEveryClassEquallyOften) {
+    std::vector<std::int64_t> labels(100, 0);
+    for (std::size_t i = 0; i < 10; ++i) {
+        labels[i * 10] = 1;
+    }
+    const auto weights = balancedWeights(labels);
+    EXPECT_DOUBLE_EQ(weights[0], 1.0 / 10.0);
+    EXPECT_DOUBLE_EQ(weights[1], 1.0 / 90.0);
+    std::vector<std::size_t> lengths(100);
+    for (std::size_t i = 0; i < lengths.size(); ++i) {
+        lengths[i] = 1 + (i * 37) % 61;
+    }
+    double rare = 0.0;
+    double draws = 0.0;
+    std::set<std::size_t> distinct;
+    constexpr std::size_t kEpochs = 40;
+    for (std::size_t epoch = 0; epoch < kEpochs; ++epoch) {
+        const auto windows =
+            planEpoch(lengths, 8, BatchOrder::LengthGrouped, 42, epoch, true, weights);
+        EXPECT_EQ(windows,
+                  planEpoch(lengths, 8, BatchOrder::LengthGrouped, 42, epoch, true, weights));
+        std::size_t drawn = 0;
+        std::size_t longest = 0;
+        for (const auto& window : windows) {
+            for (const auto index : window) {
+                ASSERT_LT(index, labels.size());
+                rare += labels[index] == 1 ? 1.0 : 0.0;
+                draws += 1.0;
+                distinct.insert(index);
+                longest = std::max(longest, lengths[index]);
+                ++drawn;
+            }
+        }
+        EXPECT_EQ(drawn, 100U) << "an epoch is as many draws as examples";
+        EXPECT_EQ(lengths[windows.front().front()], longest) << "the longest drawn first";
+    }
+    // 4,000 draws at p = 0.5: the share's standard deviation is 0.008.
+    EXPECT_NEAR(rare / draws, 0.5, 0.04);
+    EXPECT_EQ(distinct.size(), 100U) << "over 40 epochs every example is drawn";
+    EXPECT_NE(planEpoch(lengths, 8, BatchOrder::Random, 42, 0, true, weights),
+              planEpoch(lengths, 8, BatchOrder::Random, 42, 1, true, weights));
+    EXPECT_NE(planEpoch(lengths, 8, BatchOrder::Random, 42, 0, true, weights),
+              planEpoch(lengths, 8, BatchOrder::Random, 42, 0))
+        << "drawn, not shuffled";
 }
 
 TEST(LossScaler, SkipsAStepWithInfAndBacksOffThenGrows) {

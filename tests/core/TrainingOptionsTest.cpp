@@ -34,6 +34,8 @@ TrainingConfig everyOptionChanged() {
     c.evalsPerEpoch = 2;
     c.classWeighting = ClassWeighting::Balanced;
     c.focalGamma = 2.5;
+    c.balancedSampling = true;
+    c.temperatureScaling = true;
     c.lrSchedule = LrSchedule::Cosine;
     c.bestMetric = BestMetric::MacroF1;
     c.earlyStoppingPatience = 3;

@@ -7,7 +7,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cp "$root/translations/bert-studio_zh_CN.ts" "$work/check.ts"
 # Merge the code's current strings into a copy: new strings arrive unfinished.
-(cd "$root" && "$lupdate" -no-obsolete -locations none ui app/studio core/train/TrainingOptionTable.cpp -ts "$work/check.ts" >/dev/null)
+(cd "$root" && "$lupdate" -no-obsolete -locations none ui app/studio core/train/TrainingOptionTable.cpp core/train/LongTextOptions.cpp core/train/LossOptions.cpp -ts "$work/check.ts" >/dev/null)
 unfinished=$(grep -c 'type="unfinished"' "$work/check.ts" || true)
 total=$(grep -c '<message' "$work/check.ts")
 echo "zh_CN: $total strings, $unfinished unfinished"

@@ -22,6 +22,7 @@
 #include "StudioFixture.h"
 #include "hf/ModelFolder.h"
 #include "main/MainWindow.h"
+#include "memory/DeviceTraits.h"
 #include "training/OptionForm.h"
 #include "training/TechniquesPage.h"
 #include "training/TrainingPage.h"
@@ -218,6 +219,50 @@ TEST_F(Forecast, Fp16ForADebertaModelSaysWhyBf16) {
     QTest::keyClick(precision, Qt::Key_Up);  // fp32, bf16, fp16: one up is bf16
     ASSERT_EQ(techniques->config().precision, Precision::Bf16);
     EXPECT_TRUE(note().isEmpty()) << note().toStdString();
+}
+
+// DeBERTa's default precision is bf16 where bf16 is native (train/DefaultPrecision.h): choosing
+// a DeBERTa folder in an untouched fp32 form switches it to bf16 and says why under Precision;
+// a BERT folder puts fp32 back; fp32 chosen by the user stays, the note gone. Where this CPU
+// has no native bf16 (neither AVX512-BF16 nor AMX) the form stays in fp32 throughout.
+TEST_F(Forecast, ChoosingADebertaModelTakesBf16WhereBf16IsNativeAndSaysWhy) {
+    auto bundle = makeFamilyModel("deberta-v2", 2, 32, 4, 0.1, 3);
+    exportModelFolder(dir_ / "deberta", *bundle.model, *bundle.tokenizer);
+    const bool native = deviceTraits("cpu").nativeBf16;
+    auto* techniques = window_->techniquesPage();
+    const auto note = [&]() -> QString {
+        auto* label = techniques->findChild<QLabel*>(QStringLiteral("note_precision"));
+        return label != nullptr && label->isVisibleTo(techniques) ? label->text() : QString();
+    };
+    auto* folder = findLineEdit(window_.get(), QStringLiteral("modelFolder"));
+    const auto choose = [&](const char* name) {
+        typeInto(folder, QString::fromStdString((dir_ / name).string()));
+        ASSERT_TRUE(techniques->modelError().isEmpty()) << techniques->modelError().toStdString();
+    };
+    window_->tabs()->setCurrentWidget(techniques);
+    chooseTinyModel();
+    ASSERT_EQ(techniques->config().precision, Precision::Fp32);
+
+    choose("deberta");
+    EXPECT_EQ(techniques->config().precision, native ? Precision::Bf16 : Precision::Fp32);
+    EXPECT_EQ(note().contains(QStringLiteral("default")), native) << note().toStdString();
+    if (native) {
+        EXPECT_TRUE(note().contains(QStringLiteral("microsoft/DeBERTa issue 77")))
+            << note().toStdString();
+    }
+    choose("model");
+    EXPECT_EQ(techniques->config().precision, Precision::Fp32) << "BERT's own default is back";
+    EXPECT_TRUE(note().isEmpty()) << note().toStdString();
+
+    choose("deberta");
+    auto* precision = qobject_cast<QComboBox*>(techniques->options()->editor("precision"));
+    ASSERT_NE(precision, nullptr);
+    precision->setFocus();
+    QTest::keyClick(precision, Qt::Key_Home);  // fp32, the first choice
+    ASSERT_EQ(techniques->config().precision, Precision::Fp32);
+    EXPECT_TRUE(note().isEmpty()) << "the user chose: " << note().toStdString();
+    choose("model");
+    EXPECT_EQ(techniques->config().precision, Precision::Fp32);
 }
 
 // mmBERT-base's shape (Gemma's 256,000 pieces: an embedding of 197M parameters, two thirds of

@@ -1,6 +1,7 @@
 // A stored run's dialog (Runs → Open): a run of many classes whose warnings pushed Close off the
 // screen, charts left white under the dark palette, loss-axis labels that repeated, and the
 // "predicted = true" line drawn under the points it is read against.
+#include <cstdlib>
 #include <fstream>
 #include <set>
 
@@ -9,6 +10,7 @@
 #include <QApplication>
 #include <QChart>
 #include <QChartView>
+#include <QCheckBox>
 #include <QDialogButtonBox>
 #include <QImage>
 #include <QLabel>
@@ -30,12 +32,16 @@
 #include "main/MainWindow.h"
 #include "runs/CompareDialog.h"
 #include "runs/ModelReport.h"
+#include "runs/ReliabilityDiagram.h"
 #include "runs/RunDialog.h"
 #include "runs/RunRecorder.h"
 #include "runs/RunStore.h"
 #include "runs/RunsPage.h"
 #include "runs/TaskReport.h"
 #include "runs/TrainingJob.h"
+#include "task/Calibration.h"
+#include "training/OptionForm.h"
+#include "training/TechniquesPage.h"
 #include "training/TrainingPage.h"
 
 namespace bert::test {
@@ -279,6 +285,67 @@ TEST_F(RunDialogs, TheLastEvaluationOfARegressionRunIsMadeOnce) {
         logged += line.contains(last) ? 1 : 0;
     }
     EXPECT_EQ(logged, 1) << window_->trainingPage()->log().join(QLatin1Char('\n')).toStdString();
+}
+
+// A single-label run trained through Start with Temperature scaling ticked: Model quality shows
+// its reliability diagram (the diagonal and the bins as trained, and at the fitted temperature
+// when the fit found one) and the expected calibration error, and says the run applies it. One
+// review in seven has the other label, so that the validation set has errors to calibrate on.
+TEST_F(RunDialogs, ModelQualityShowsTheReliabilityDiagramOfASingleLabelRun) {
+    {
+        std::ofstream csv(dir_ / "noisy.csv");
+        csv << "review,sentiment\n";
+        for (int i = 0; i < 120; ++i) {
+            const bool positive = i % 2 == 0;
+            csv << (positive ? "\"i loved it, a great film !\""
+                             : "\"the film was very bad , awful\"")
+                << "," << ((positive != (i % 7 == 0)) ? "pos" : "neg") << "\n";
+        }
+    }
+    openDatasetThroughTheDialog(dir_ / "noisy.csv");
+    ASSERT_TRUE(waitUntil([&] { return window_->datasetPage()->hasData(); }, 30000));
+    chooseTinyModel();
+    setConfig(quickConfig(2));
+    auto* techniques = window_->techniquesPage();
+    auto* scaling = qobject_cast<QCheckBox*>(techniques->options()->editor("temperature_scaling"));
+    ASSERT_NE(scaling, nullptr);
+    window_->tabs()->setCurrentWidget(techniques);
+    scaling->click();
+    ASSERT_TRUE(techniques->config().temperatureScaling);
+    const auto run = trainThroughTheStartButton();
+    ASSERT_GT(run, 0);
+    RunStore store(dir_ / "runs.sqlite", RunStore::Access::ReadOnly);
+    const auto evaluations = store.evaluations(run);
+    ASSERT_FALSE(evaluations.empty());
+    const auto calibration = CalibrationReport::fromJson(evaluations.back().calibration);
+    ASSERT_TRUE(calibration) << "every single-label evaluation measures it";
+
+    auto* report = openModelQualityOf(run);
+    ASSERT_NE(report, nullptr);
+    report->showEvaluation(static_cast<int>(evaluations.size()) - 1);
+    auto* diagram = report->reliabilityDiagram();
+    ASSERT_NE(diagram, nullptr);
+    EXPECT_TRUE(diagram->isVisibleTo(report));
+    const auto summary = diagram->summary();
+    EXPECT_TRUE(
+        summary.contains(QStringLiteral("(ECE) %1").arg(calibration->before.ece, 0, 'f', 4)))
+        << summary.toStdString();
+    auto* chart = diagram->chartView()->chart();
+    ASSERT_NE(chart, nullptr);
+    EXPECT_EQ(chart->series().size(), calibration->temperature ? 3 : 2);
+    if (calibration->temperature) {
+        EXPECT_TRUE(summary.contains(QStringLiteral("Temperature scaling is on")))
+            << summary.toStdString();
+    } else {
+        EXPECT_TRUE(summary.contains(QStringLiteral("No temperature"))) << summary.toStdString();
+    }
+    // With BERT_STUDIO_SCREENSHOTS=<folder>, the page as a user sees it (for docs/).
+    if (const char* shots = std::getenv("BERT_STUDIO_SCREENSHOTS"); shots && *shots) {
+        report->window()->resize(1100, 760);
+        QTest::qWait(200);
+        EXPECT_TRUE(report->window()->grab().save(QString::fromLocal8Bit(shots) +
+                                                  QStringLiteral("/reliability-diagram.png")));
+    }
 }
 
 // After a refresh the metric, peak, duration and disk columns were pushed off the table's right

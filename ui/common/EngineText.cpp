@@ -361,6 +361,37 @@ const Pattern kPatterns[] = {
                        "range: choose bf16, or fp32"),
      "fp16 is known to make DeBERTa-v2 training diverge: its attention scores overflow fp16's "
      "range (microsoft/DeBERTa issue 77); bf16 has fp32's range: choose bf16, or fp32"},
+    // train/DefaultPrecision.cpp: bf16 taken for such a family where bf16 is native.
+    {R"(bf16 is (\S+)'s default on a device with native bf16: fp16 overflows its attention )"
+     R"(scores \(microsoft/DeBERTa issue 77\), bf16 keeps fp32's range and halves the )"
+     R"(activations)",
+     QT_TRANSLATE_NOOP("EngineText",
+                       "bf16 is %1's default on a device with native bf16: fp16 overflows its "
+                       "attention scores (microsoft/DeBERTa issue 77), bf16 keeps fp32's range "
+                       "and halves the activations"),
+     "bf16 is DeBERTa-v2's default on a device with native bf16: fp16 overflows its attention "
+     "scores (microsoft/DeBERTa issue 77), bf16 keeps fp32's range and halves the activations"},
+    // task/TemperatureScaling.cpp: a fit that found no temperature.
+    {R"(no temperature minimises the validation loss \(it falls as the temperature goes to 0: )"
+     R"(the set is predicted without error\))",
+     QT_TRANSLATE_NOOP("EngineText",
+                       "no temperature minimises the validation loss (it falls as the "
+                       "temperature goes to 0: the set is predicted without error)"),
+     "no temperature minimises the validation loss (it falls as the temperature goes to 0: the "
+     "set is predicted without error)"},
+    {R"(no temperature minimises the validation loss \(it falls as the temperature grows: the )"
+     R"(model's probabilities are no better than uniform ones\))",
+     QT_TRANSLATE_NOOP("EngineText",
+                       "no temperature minimises the validation loss (it falls as the "
+                       "temperature grows: the model's probabilities are no better than uniform "
+                       "ones)"),
+     "no temperature minimises the validation loss (it falls as the temperature grows: the "
+     "model's probabilities are no better than uniform ones)"},
+    {R"(the temperature did not converge \(at (\S+) the loss still changes by (\S+) per unit\))",
+     QT_TRANSLATE_NOOP("EngineText",
+                       "the temperature did not converge (at %1 the loss still changes by %2 per "
+                       "unit)"),
+     "the temperature did not converge (at 0.01 the loss still changes by 0.003 per unit)"},
     {R"(does not exist)", QT_TRANSLATE_NOOP("EngineText", "does not exist"), "does not exist"},
     {R"(could not be read)", QT_TRANSLATE_NOOP("EngineText", "could not be read"),
      "could not be read"},

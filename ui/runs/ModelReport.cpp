@@ -16,6 +16,7 @@
 #include <QVBoxLayout>
 
 #include "common/Names.h"
+#include "runs/ReliabilityDiagram.h"
 #include "runs/TaskReport.h"
 #include "train/Metrics.h"
 
@@ -27,6 +28,8 @@ namespace {
 constexpr int kNeverPredictedNamed = 10;
 /// Lines of warnings shown at most; more scroll.
 constexpr int kWarningLines = 6;
+/// The reliability diagram's width at least, beside the task's tables.
+constexpr int kCalibrationWidth = 320;
 
 QTableWidgetItem* cell(const QString& text, double shade = -1.0) {
     auto* item = new QTableWidgetItem(text);
@@ -120,14 +123,21 @@ ModelReport::ModelReport(std::vector<EvalMetrics> evaluations, std::vector<std::
     auto* right = new QVBoxLayout();
     right->addWidget(new QLabel(tr("Per class"), singleLabel_));
     right->addWidget(classes_);
+    calibration_ = new ReliabilityDiagram(this);
+    calibration_->setMinimumWidth(kCalibrationWidth);
     tables->addLayout(left, 1);
     tables->addLayout(right, 1);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(top);
     layout->addWidget(summary_);
     layout->addWidget(warningsArea_);
-    layout->addWidget(singleLabel_, 1);
-    layout->addWidget(taskReport_, 1);
+    // The task's tables, and the reliability diagram beside them (square-ish, as such
+    // diagrams are read).
+    auto* body = new QHBoxLayout();
+    body->addWidget(singleLabel_, 2);
+    body->addWidget(taskReport_, 2);
+    body->addWidget(calibration_, 1);
+    layout->addLayout(body, 1);
 
     connect(chooser_, &QComboBox::currentIndexChanged, this, &ModelReport::showEvaluation);
     connect(normalised_, &QCheckBox::toggled, this, [this] { refresh(); });
@@ -156,6 +166,11 @@ void ModelReport::setNormalised(bool normalised) {
     normalised_->setChecked(normalised);
 }
 
+void ModelReport::setTemperatureScaling(bool applied) {
+    temperatureScaling_ = applied;
+    refresh();
+}
+
 QString ModelReport::warningText() const {
     return warnings_->text();
 }
@@ -169,6 +184,9 @@ void ModelReport::refresh() {
     singleLabel_->setVisible(!otherTask);
     normalised_->setVisible(!otherTask);
     taskReport_->setVisible(otherTask);
+    // Every task with classes measures its calibration; regression has none.
+    calibration_->setVisible(eval.calibration.is_object());
+    calibration_->showCalibration(eval.calibration, temperatureScaling_);
     if (otherTask) {
         taskReport_->showReport(eval.task);
         summary_->setText(tr("Validation loss %1.").arg(eval.loss, 0, 'f', 4));

@@ -18,14 +18,16 @@ QT_END_NAMESPACE
 
 namespace bert::ui {
 
+class ReliabilityDiagram;
 class TaskReport;
 
 /// "Model quality" of a stored run: for a chosen evaluation (the best by the run's metric, the
 /// last, or any step), the task's report (TaskReport) for multi-label, regression and token
 /// classification runs; for single-label ones the confusion matrix (counts, or each true label's
-/// row as shares), the per-class precision, recall, F1 and support, and the warnings a practitioner
-/// must see (a class never predicted, imbalanced labels, accuracy far above macro-F1;
-/// train/Metrics.h). GUI thread only; reads nothing after construction.
+/// row as shares), the per-class precision, recall, F1 and support, the reliability diagram
+/// (ReliabilityDiagram), and the warnings a practitioner must see (a class never predicted,
+/// imbalanced labels, accuracy far above macro-F1; train/Metrics.h). GUI thread only; reads
+/// nothing after construction.
 class ModelReport : public QWidget {
     Q_OBJECT
 
@@ -48,6 +50,9 @@ public:
     TaskReport* taskReport() const { return taskReport_; }
     /// Row-normalised shares instead of counts.
     void setNormalised(bool normalised);
+    /// Whether the run applies its fitted temperature (the reliability diagram says so).
+    void setTemperatureScaling(bool applied);
+    ReliabilityDiagram* reliabilityDiagram() const { return calibration_; }
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
@@ -68,6 +73,8 @@ private:
     QLabel* warnings_;
     QScrollArea* warningsArea_;  ///< holds warnings_: a long list scrolls
     QWidget* singleLabel_;       ///< the confusion matrix and the per-class table
+    ReliabilityDiagram* calibration_;
+    bool temperatureScaling_ = false;
     TaskReport* taskReport_;
 };
 

@@ -33,6 +33,8 @@ RunDialog::RunDialog(const std::filesystem::path& database, qint64 runId, QWidge
     const std::size_t bestStep = best != nullptr ? best->step : 0;
     report_ = new ModelReport(evaluations, run ? run->labels : std::vector<std::string>{}, bestStep,
                               this);
+    report_->setTemperatureScaling(
+        run && run->config.value("/job/training/temperature_scaling"_json_pointer, false));
     tabs_ = new QTabWidget(this);
     tabs_->addTab(charts_, tr("&Curves"));
     tabs_->addTab(report_, tr("&Model quality"));

@@ -35,6 +35,7 @@
 #include "memory/MemoryMonitor.h"
 #include "model/FamilyTraits.h"
 #include "tokenizer/Tokenizer.h"
+#include "train/DefaultPrecision.h"
 #include "train/EvaluationForecast.h"
 #include "training/ModelPicker.h"
 #include "training/OptionForm.h"
@@ -80,10 +81,15 @@ TechniquesPage::TechniquesPage(QWidget* parent) : QWidget(parent) {
     fineTune_->setChecked(true);
     modelFolder_ = new QLineEdit(QString::fromStdString(defaultModelFolder().string()), this);
     modelFolder_->setObjectName(QStringLiteral("modelFolder"));
+    QStringList families;
+    for (const auto* family : modelFamilies()) {
+        families << QString::fromStdString(family->name);
+    }
     modelFolder_->setToolTip(
-        tr("A Hugging Face model folder of a supported family (BERT, RoBERTa, XLM-RoBERTa, "
-           "CamemBERT, DistilBERT, ELECTRA, ModernBERT): config.json, model.safetensors (or its "
-           "shards) and tokenizer.json or vocab.txt"));
+        tr("A Hugging Face model folder of a supported family (%1): config.json, "
+           "model.safetensors (or its shards) and a tokenizer (tokenizer.json, vocab.txt or "
+           "spm.model)")
+            .arg(families.join(QStringLiteral(", "))));
     picker_ = new ModelPicker(this);
     connect(picker_, &ModelPicker::folderChosen, this, &TechniquesPage::setModelFolder);
     auto* browse = new QPushButton(tr("Browse…"), this);
@@ -301,6 +307,7 @@ void TechniquesPage::loadModel() {
                 .arg(QString::fromStdString(familyOf(modelConfig_->modelType).name)));
         options_->setMaximum("freeze_layers", static_cast<int>(modelConfig_->numHiddenLayers));
         options_->setMaximum("max_length", static_cast<int>(modelConfig_->maxSequenceLength()));
+        followModelPrecision();
     } catch (...) {
         // A folder that cannot be read is shown on the page, whatever the reason.
         modelConfig_.reset();
@@ -310,6 +317,22 @@ void TechniquesPage::loadModel() {
     }
     Q_EMIT modelChanged();
     updateForecast();
+}
+
+void TechniquesPage::followModelPrecision() {
+    auto c = config();
+    const auto preferred = defaultPrecision(*modelConfig_, deviceTraits(c.device));
+    if (preferred == Precision::Bf16 && c.precision == Precision::Fp32) {
+        c.precision = Precision::Bf16;
+        precisionFromModel_ = true;
+    } else if (preferred == Precision::Fp32 && precisionFromModel_ &&
+               c.precision == Precision::Bf16) {
+        c.precision = Precision::Fp32;
+        precisionFromModel_ = false;
+    } else {
+        return;
+    }
+    options_->write(c);
 }
 
 void TechniquesPage::setExampleLengths(const std::vector<std::size_t>& tokens) {
@@ -492,11 +515,13 @@ void TechniquesPage::updateForecast() {
     }
     // fp16 stays the user's choice, but the form says why bf16 is the one for this family, under
     // the precision it concerns: the engine's own sentence (what a run is warned), translated.
-    const auto caution =
-        c.precision == Precision::Fp16 ? fp16Caution(*modelConfig_) : std::string();
-    options_->setNote("precision", caution.empty()
-                                       ? QString()
-                                       : EngineText::translate(caution) + QLatin1Char('.'));
+    // bf16 the model chose says so there too, until the user chooses another.
+    precisionFromModel_ = precisionFromModel_ && c.precision == Precision::Bf16;
+    const auto caution = c.precision == Precision::Fp16 ? fp16Caution(*modelConfig_)
+                         : precisionFromModel_
+                             ? defaultPrecisionReason(*modelConfig_, deviceTraits(c.device))
+                             : std::string();
+    options_->setNote("precision", caution.empty() ? QString() : EngineText::sentence(caution));
     // An applied suggestion can be undone until something else changes.
     if (applied_ && c.toJson() != applied_->toJson()) {
         applied_.reset();

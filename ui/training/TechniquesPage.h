@@ -7,8 +7,8 @@
 #include <QPointF>
 #include <QWidget>
 
-#include "train/MemoryForecast.h"
 #include "model/EncoderConfig.h"
+#include "train/MemoryForecast.h"
 #include "train/TrainingConfig.h"
 
 QT_BEGIN_NAMESPACE
@@ -101,6 +101,9 @@ protected:
 private:
     static QString describeAdvice(const FitAdvice& advice);
     void loadModel();
+    /// A model that fp16 makes diverge takes bf16 in place of an untouched fp32 where bf16 is
+    /// native (train/DefaultPrecision.h); the next model that does not puts fp32 back.
+    void followModelPrecision();
     void updateForecast();
     void updateLearningRatePreview();
 
@@ -115,6 +118,9 @@ private:
     std::optional<TrainingConfig> beforeAdvice_;  ///< what "Undo the change" restores
     std::optional<TrainingConfig> applied_;       ///< the advice applied; undo lasts while shown
     bool constructed_ = false;  ///< widgets fire signals while the constructor builds them
+    /// The precision is bf16 because the model asked for it (followModelPrecision), not the
+    /// user: the form says why, and another model may put fp32 back.
+    bool precisionFromModel_ = false;
 
     QRadioButton* fineTune_;
     QRadioButton* fromScratch_;

@@ -18,6 +18,7 @@
 #include "common/MetricsCharts.h"
 #include "common/Names.h"
 #include "runs/RunStore.h"
+#include "task/Calibration.h"
 
 namespace bert::ui {
 
@@ -361,11 +362,14 @@ void TrainingPage::onEvaluation(const EvalMetrics& m) {
                       .arg(headlineOf(m), 0, 'f', 4));
         return;
     }
+    // Whether its probabilities mean what they say (task/Calibration.h).
+    const auto calibration = CalibrationReport::fromJson(m.calibration);
     appendLog(tr("evaluation at step %1: loss %2, accuracy %3, macro-F1 %4")
                   .arg(m.step)
                   .arg(m.loss, 0, 'f', 4)
                   .arg(m.accuracy, 0, 'f', 4)
-                  .arg(m.macroF1, 0, 'f', 4));
+                  .arg(m.macroF1, 0, 'f', 4) +
+              (calibration ? tr(", ECE %1").arg(calibration->before.ece, 0, 'f', 4) : QString()));
 }
 
 void TrainingPage::onEvent(const TrainerEvent& event) {

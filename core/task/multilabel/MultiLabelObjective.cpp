@@ -7,6 +7,7 @@
 #include <ATen/ATen.h>
 
 #include "data/Batch.h"
+#include "task/Calibration.h"
 #include "task/Task.h"
 #include "task/TaskMetricsJson.h"
 #include "task/TaskObjectiveKinds.h"
@@ -77,6 +78,15 @@ public:
                          {"tuned_micro_f1", tuned.microF1},
                          {"per_label", perLabel},
                          {"threshold_curve", toJson(tuned.curve)}};
+        // Whether a probability of 0.8 means a label present 8 times in 10: every label's
+        // probability against its presence, pooled (task/Calibration.h, the binary form).
+        if (!figures.empty()) {
+            CalibrationReport calibration;
+            calibration.form = CalibrationForm::Binary;
+            calibration.before =
+                calibrationOf(figures, std::vector<bool>(truth.begin(), truth.end()));
+            scores.calibration = calibration.toJson();
+        }
         return scores;
     }
 

@@ -1,14 +1,19 @@
 // Single-label classification: softmax cross-entropy over the classes, optionally weighted, and
-// the confusion matrix counted on the device (read once per evaluation: train/HostReads.h).
+// the confusion matrix counted on the device (read once per evaluation: train/HostReads.h) with
+// every example's logits, whose calibration (task/TemperatureScaling.h) the evaluation reports.
 #include <ATen/ATen.h>
 
 #include "data/Batch.h"
 #include "task/TaskObjectiveKinds.h"
+#include "task/TemperatureScaling.h"
 #include "task/singlelabel/ConfusionMetrics.h"
 
 namespace bert {
 
 namespace {
+
+// The most logits an evaluation keeps for its calibration: 64 MiB of doubles on the device.
+constexpr std::size_t kCalibrationValues = std::size_t{1} << 23;
 
 at::Tensor labelsOf(const TokenizedSet& set, const std::vector<std::size_t>& examples,
                     c10::Device device) {
@@ -22,19 +27,43 @@ at::Tensor labelsOf(const TokenizedSet& set, const std::vector<std::size_t>& exa
 
 class SingleLabelEvaluation final : public TaskEvaluation {
 public:
-    SingleLabelEvaluation(std::size_t classes, c10::Device device)
-        : classes_(classes),
+    SingleLabelEvaluation(const TokenizedSet& set, std::vector<std::size_t> order,
+                          std::size_t classes, c10::Device device)
+        : set_(set),
+          order_(std::move(order)),
+          classes_(classes),
           // In double: exact below 2^53 examples, and summed over ranks as it is.
           counts_(at::zeros({static_cast<std::int64_t>(classes * classes)},
-                            at::TensorOptions().dtype(at::kDouble).device(device))) {}
+                            at::TensorOptions().dtype(at::kDouble).device(device))),
+          // Every example's logits in its own place (zeros where another rank's are), for the
+          // calibration: summed over ranks, each rank's rows come together. Not kept past
+          // kCalibrationValues (a validation set of 100,000 texts in 84 classes): no
+          // calibration then.
+          logits_(set.size() * classes <= kCalibrationValues
+                      ? at::zeros({static_cast<std::int64_t>(set.size()),
+                                   static_cast<std::int64_t>(classes)},
+                                  at::TensorOptions().dtype(at::kDouble).device(device))
+                      : at::Tensor()) {}
 
-    void add(const at::Tensor& logits, const at::Tensor& targets, std::size_t) override {
+    void add(const at::Tensor& logits, const at::Tensor& targets, std::size_t first) override {
         // cell [true label][predicted] of the confusion matrix, flattened
         const auto cells = targets * static_cast<std::int64_t>(classes_) + logits.argmax(-1);
         counts_.index_add_(0, cells, at::ones({cells.size(0)}, counts_.options()));
+        if (logits_.defined()) {
+            std::vector<std::int64_t> places;
+            places.reserve(static_cast<std::size_t>(logits.size(0)));
+            for (std::int64_t b = 0; b < logits.size(0); ++b) {
+                places.push_back(
+                    static_cast<std::int64_t>(order_[first + static_cast<std::size_t>(b)]));
+            }
+            logits_.index_put_({toDevice(at::tensor(places, at::kLong), logits_.device())},
+                               logits.to(at::kDouble));
+        }
     }
 
-    at::Tensor figures() override { return counts_; }
+    at::Tensor figures() override {
+        return logits_.defined() ? at::cat({counts_, logits_.reshape({-1})}) : counts_;
+    }
 
     TaskScores finish(const std::vector<double>& figures) const override {
         TaskScores scores;
@@ -46,12 +75,27 @@ public:
         }
         scores.accuracy = accuracyOf(scores.confusion);
         scores.macroF1 = macroF1Of(scores.confusion);
+        // Whether the probabilities mean what they say, and the temperature that makes them.
+        const auto cells = static_cast<std::int64_t>(classes_ * classes_);
+        const auto rows = static_cast<std::int64_t>(set_.size());
+        if (rows > 0 && static_cast<std::int64_t>(figures.size()) ==
+                            cells + rows * static_cast<std::int64_t>(classes_)) {
+            const auto logits =
+                at::from_blob(const_cast<double*>(figures.data()) + cells,
+                              {rows, static_cast<std::int64_t>(classes_)}, at::kDouble)
+                    .clone();
+            const auto labels = at::tensor(set_.labels, at::kLong);
+            scores.calibration = calibrationReport(logits, labels).toJson();
+        }
         return scores;
     }
 
 private:
+    const TokenizedSet& set_;
+    std::vector<std::size_t> order_;
     std::size_t classes_;
     at::Tensor counts_;
+    at::Tensor logits_;
 };
 
 class SingleLabelObjective final : public TaskObjective {
@@ -100,10 +144,10 @@ public:
         return losses.sum();
     }
 
-    std::unique_ptr<TaskEvaluation> startEvaluation(const TokenizedSet&,
-                                                    const std::vector<std::size_t>&,
+    std::unique_ptr<TaskEvaluation> startEvaluation(const TokenizedSet& set,
+                                                    const std::vector<std::size_t>& order,
                                                     c10::Device device) const override {
-        return std::make_unique<SingleLabelEvaluation>(classes_, device);
+        return std::make_unique<SingleLabelEvaluation>(set, order, classes_, device);
     }
 
 private:

@@ -1,6 +1,8 @@
 // Single-label classification: one label per text or pair, a softmax over the classes.
 #include <algorithm>
+#include <cmath>
 
+#include "Error.h"
 #include "data/LabelCheck.h"
 #include "task/Task.h"
 #include "task/TaskKinds.h"
@@ -32,6 +34,8 @@ public:
         return "single-label classification (one label per text)";
     }
     std::string_view headlineMetric() const override { return "accuracy"; }
+    bool calibrates() const override { return true; }
+    bool oneClassPerExample() const override { return true; }
 
     TrainingData prepareData(const DataRequest& request) const override {
         return prepareSingleLabelData(request);
@@ -44,6 +48,31 @@ public:
     std::string rareLabelsWarning(const TrainingData& data, double share) const override {
         return rareLabelWarning("classes", classCounts(data),
                                 data.train.labels.size() + data.validation.labels.size(), share);
+    }
+
+    void writeSettings(const TaskSettings& settings, nlohmann::json& block) const override {
+        if (settings.temperature) {
+            block["temperature"] = *settings.temperature;
+        }
+    }
+    void readSettings(TaskSettings& settings, const nlohmann::json& block,
+                      const std::filesystem::path& source) const override {
+        if (const auto t = block.find("temperature"); t != block.end()) {
+            if (!t->is_number() || !(t->get<double>() > 0.0) || !std::isfinite(t->get<double>())) {
+                throw InputError(source, std::string("\"") + kTaskSettingsKey +
+                                             "\": \"temperature\" must be a positive number");
+            }
+            settings.temperature = t->get<double>();
+        }
+    }
+    std::string describeSettings(const TaskSettings& settings) const override {
+        if (!settings.temperature) {
+            return {};
+        }
+        return "- Temperature: " + fixedNumber(*settings.temperature) +
+               " (temperature scaling, fitted on the validation set: the logits are divided by "
+               "it before the softmax, so that the probabilities match how often the model is "
+               "right; the predicted label is the same)\n";
     }
 
     void decide(TextPrediction& prediction, const TaskSettings& /*settings*/) const override {
@@ -85,7 +114,13 @@ public:
         return "the most likely label and every label's probability (a softmax)";
     }
     std::string pythonReading(bool onnx, const PredictionContext& context) const override {
+        // Temperature scaling, as predict applies it: after the model (its ONNX graph gives
+        // the logits as transformers' model does).
+        const auto& t = context.settings.temperature;
         return sequenceLogitsPython(onnx, context.settings) +
+               (t ? "logits = logits / " + fixedNumber(*t, "%.17g") +
+                        "  # temperature scaling (the README's Temperature)\n"
+                  : std::string()) +
                (onnx ? "exp = np.exp(logits - logits.max(-1, keepdims=True))\n"
                        "probabilities = (exp / exp.sum(-1, keepdims=True)).tolist()\n"
                      : "probabilities = logits.softmax(-1).tolist()\n") +

@@ -5,6 +5,7 @@
 #include <ATen/ATen.h>
 
 #include "data/Batch.h"
+#include "task/Calibration.h"
 #include "task/Task.h"
 #include "task/TaskMetricsJson.h"
 #include "task/TaskObjectiveKinds.h"
@@ -40,7 +41,8 @@ public:
           offsets_(taggedOffsets(set)),
           // One slot per tagged token, and a last one that untagged rows write to.
           predictions_(at::zeros({offsets_.back() + 1},
-                                 at::TensorOptions().dtype(at::kDouble).device(device))) {}
+                                 at::TensorOptions().dtype(at::kDouble).device(device))),
+          confidence_(at::zeros_like(predictions_)) {}
 
     void add(const at::Tensor& logits, const at::Tensor& targets, std::size_t) override {
         // targets: [rows, 2], each row's tag and its slot (-1: not tagged); logits [rows, tags]
@@ -51,23 +53,38 @@ public:
         // from the device, a wait for the GPU at every evaluation batch.
         const auto scratch = at::full_like(slots, offsets_.back());
         const auto slotOrScratch = at::where(slots >= 0, slots, scratch);
-        const auto predicted = logits.reshape({rows.size(0), -1}).argmax(-1);
+        const auto [confidence, predicted] =
+            logits.reshape({rows.size(0), -1}).to(at::kDouble).softmax(-1).max(-1);
         predictions_.index_put_({slotOrScratch}, predicted.to(at::kDouble));
+        confidence_.index_put_({slotOrScratch}, confidence);
     }
 
-    at::Tensor figures() override { return predictions_.narrow(0, 0, offsets_.back()); }
+    at::Tensor figures() override {
+        return at::cat({predictions_.narrow(0, 0, offsets_.back()),
+                        confidence_.narrow(0, 0, offsets_.back())});
+    }
 
     TaskScores finish(const std::vector<double>& figures) const override {
         // Each tagged token's prediction back in its sentence; untagged positions are dropped
         // by the report (their truth is kIgnoredLabel), so each word counts once.
+        const auto slots = static_cast<std::size_t>(offsets_.back());
         std::vector<std::vector<std::int64_t>> predicted;
+        // Each tagged token's top tag probability and whether that tag is right: its
+        // calibration (task/Calibration.h), as single-label's but per token.
+        std::vector<double> confidence;
+        std::vector<bool> correct;
         for (std::size_t i = 0; i < set_.size(); ++i) {
             const auto& truth = set_.tokenLabels[i];
             predicted.emplace_back(truth.size(), 0);
             auto slot = static_cast<std::size_t>(offsets_[i]);
             for (std::size_t t = 0; t < truth.size(); ++t) {
                 if (truth[t] != kIgnoredLabel) {
-                    predicted.back()[t] = static_cast<std::int64_t>(figures[slot++]);
+                    predicted.back()[t] = static_cast<std::int64_t>(figures[slot]);
+                    if (slots + slot < figures.size()) {
+                        confidence.push_back(figures[slots + slot]);
+                        correct.push_back(predicted.back()[t] == truth[t]);
+                    }
+                    ++slot;
                 }
             }
         }
@@ -82,6 +99,12 @@ public:
         scores.report["higher_is_better"] = true;
         // How the text was cut into words, which predict must repeat (data/WordSplit.h).
         scores.report["word_split"] = toString(wordSplit_);
+        if (!confidence.empty()) {
+            CalibrationReport calibration;
+            calibration.form = CalibrationForm::TopLabel;
+            calibration.before = calibrationOf(confidence, correct);
+            scores.calibration = calibration.toJson();
+        }
         return scores;
     }
 
@@ -92,6 +115,7 @@ private:
     WordSplit wordSplit_;
     std::vector<std::int64_t> offsets_;
     at::Tensor predictions_;
+    at::Tensor confidence_;  ///< the predicted tag's probability, per slot
 };
 
 class TokenObjective final : public TaskObjective {

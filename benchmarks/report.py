@@ -579,6 +579,97 @@ def long_text_section(data):
     return out + ["", "Reproduce: `benchmarks/long_text.sh --train-limit 800 --validation-limit 300 --epochs 3`, then `python3 benchmarks/report.py`.", ""]
 
 
+def spread_text(figure, fmt):
+    """The median, with the spread (lowest to highest) when the runs differ."""
+    low, high = figure["low"], figure["high"]
+    middle = format(figure["median"], fmt)
+    return middle if low == high else f"{middle} ({format(low, fmt)}–{format(high, fmt)})"
+
+
+def calibration_section(data):
+    seeds = ", ".join(str(seed) for seed in data["seeds"])
+    out = ["## 7. Calibration: temperature scaling", "",
+           f"Machine: {machine_line(data['machine'])}. The shared e-mails, stratified: {data['train_limit']} "
+           f"training e-mails; {data['validation_limit']} held out, half of each label to fit the temperature "
+           "(the run's validation set) and half as a test set it never saw. At max length "
+           f"{data['max_length']}, micro-batch {data['batch_size']}, {data['epochs']} epochs, learning rate "
+           f"{data['learning_rate']:g}, one evaluation per epoch, seeds {seeds}. Each run trains with "
+           "`--temperature-scaling`; `predict --run --file` gives the test set's probabilities at the served "
+           "evaluation's temperature, and the same probabilities without it. ECE over "
+           f"{data['bins']} bins, as Guo et al.'s reference computes it. Medians over the seeds, the spread in "
+           "brackets. ModernBERT's shape has random weights (the architecture's calibration after the same "
+           "training, not a checkpoint's).", "",
+           "| model | temperature | test ECE before | test ECE after | validation ECE before / after (fitted there) "
+           "| test accuracy |", "|---|---|---|---|---|---|"]
+    for row in data["rows"]:
+        out.append(f"| {row['model']} | {spread_text(row['temperature'], '.2f')} | "
+                   f"{spread_text(row['test_ece'], '.4f')} | {spread_text(row['test_calibrated_ece'], '.4f')} | "
+                   f"{row['validation_ece']['median']:.4f} / {row['validation_calibrated_ece']['median']:.4f} | "
+                   f"{spread_text(row['test_accuracy'], '.4f')} |")
+    return out + ["", "Reproduce: `benchmarks/calibration.sh`, then `python3 benchmarks/report.py`.", ""]
+
+
+def imbalance_section(data):
+    seeds = ", ".join(str(seed) for seed in data["seeds"])
+    spam = max(1, data["ham"] // data["ratio"])
+    out = ["## 8. Class imbalance: four remedies", "",
+           f"Machine: {machine_line(data['machine'])}. The shared e-mails subsampled to ham:spam "
+           f"{data['ratio']}:1: {data['ham']} ham and {spam} spam e-mails to train on, "
+           f"{data['ham'] * 2 // 5} and {max(1, data['ham'] * 2 // 5 // data['ratio'])} to validate on. MiniLM at "
+           f"max length {data['max_length']}, micro-batch {data['batch_size']}, {data['epochs']} epochs, learning "
+           f"rate {data['learning_rate']:g}, unpadded with length grouping; one run per remedy and seed (seeds "
+           f"{seeds}), the remedies alternating which goes first. Figures of each run's last evaluation, the "
+           "median over the seeds with the spread in brackets.", "",
+           "| remedy | macro-F1 | spam recall | spam precision | accuracy |", "|---|---|---|---|---|"]
+    for row in data["rows"]:
+        out.append(f"| {row['remedy']} | {spread_text(row['macro_f1'], '.4f')} | "
+                   f"{spread_text(row['spam_recall'], '.3f')} | {spread_text(row['spam_precision'], '.3f')} | "
+                   f"{spread_text(row['accuracy'], '.4f')} |")
+    return out + ["", "Reproduce: `benchmarks/imbalance.sh`, then `python3 benchmarks/report.py`.", ""]
+
+
+FOUR_ENCODERS = [("bert-base", "BERT-base"), ("modernbert-base", "ModernBERT-base"), ("mpnet-base", "MPNet-base"),
+                 ("deberta-v3-base", "DeBERTa-v3-base")]
+
+
+def four_encoders_summary(data):
+    """Section 1h's question: what each base shape costs beside BERT-base in the same run, and how far
+    materialised attention (DeBERTa) falls behind the fused kernels the others use."""
+    names = " / ".join(title for _, title in FOUR_ENCODERS)
+    out = ["### The four encoders side by side", "",
+           f"| corpus | samples/s ours: {names} | ratio ours / Trainer (median of the repeats) | MFU ours | MFU Trainer "
+           "| process peak ours (MiB) |", "|---|---|---|---|---|---|"]
+    by_corpus = {}
+    for row in data["rows"]:
+        by_corpus.setdefault((row["corpus"], row["max_length"]), {})[row["model"]] = row
+    costs = []
+    for (corpus, length), models in by_corpus.items():
+        present = [models.get(key) for key, _ in FOUR_ENCODERS]
+        if not all(present):
+            continue
+
+        def each(side, key, form):
+            return " / ".join(form.format(row[side][key]) for row in present)
+
+        out.append(f"| {corpus} at {length} | {each('ours', 'samples_per_second', '{:.2f}')} | "
+                   + " / ".join(f"{row['throughput_ratio']:.2f}x" for row in present)
+                   + f" | {each('ours', 'mfu', '{:.1%}')} | {each('reference', 'mfu', '{:.1%}')} | "
+                   f"{each('ours', 'peak_resident_mib', '{:.0f}')} |")
+        bert, deberta = models["bert-base"], models["deberta-v3-base"]
+        costs.append(f"at {length} DeBERTa-v3-base trains at "
+                     f"{deberta['ours']['samples_per_second'] / bert['ours']['samples_per_second']:.2f}x BERT-base's "
+                     f"samples/s for {deberta['ours']['flops_per_real_token'] / bert['ours']['flops_per_real_token']:.2f}x "
+                     f"its model FLOPs per token, at {deberta['ours']['mfu']:.0%} MFU against BERT-base's "
+                     f"{bert['ours']['mfu']:.0%}")
+    if costs:
+        out += ["", "The cost of materialised attention, said plainly: " + "; ".join(costs) + ". Its "
+                "relative-position terms are counted as model FLOPs (bench_common.py's `relative_terms`), so the "
+                "MFU gap is the time its unfused attention (three score products, two gathers, a softmax and its "
+                "backward over [B, H, L, L] in memory) spends beyond the arithmetic; the other three run through "
+                "fused attention kernels on both sides.", ""]
+    return out
+
+
 def main():
     out = ["# Benchmarks", "",
            "Generated by `benchmarks/report.py` from `benchmarks/results/*.json`; do not edit by hand. "
@@ -605,24 +696,26 @@ def main():
                     "`python3 benchmarks/report.py`.", "side-by-side-tasks")),
                 ("long_text", long_text_section),
                 ("side_by_side_second_set", lambda data: side_by_side_section(
-                    data, None, "## 1h. DeBERTa-v3 and MPNet beside Trainer",
+                    data, None, "## 1h. DeBERTa-v3 and MPNet beside Trainer, BERT-base and ModernBERT-base",
                     "The second set's two most used families in their base shapes (random weights over MiniLM's "
                     "vocabulary, as BERT-base and ModernBERT-base in section 1e) on the same subsets: ours at our "
                     "best against Trainer's best, the two alternating, three repeats. DeBERTa's attention is "
                     "materialised on both sides (no fused kernel takes its content-dependent c2p and p2c scores): "
                     "per layer it computes the [B, H, L, L] scores three ways and gathers [B, H, L, 2k] relative "
-                    "terms, which is why its MFU is the lowest of the families on either side. Section 1e's "
-                    "BERT-base and ModernBERT-base rows ran on another machine: compare ratios and MFU (each "
-                    "against its own run's GEMM peak), not samples/s. Reproduce: `benchmarks/side_by_side.sh "
-                    "--cases subjects-128-mpnet-base subjects-128-deberta-v3-base emails-512-mpnet-base "
+                    "terms, which is why its MFU is the lowest of the families on either side. BERT-base and "
+                    "ModernBERT-base ran in the same run, so the four compare in samples/s too (the last table). "
+                    "Reproduce: `benchmarks/side_by_side.sh --cases subjects-128-bert-base "
+                    "subjects-128-modernbert-base subjects-128-mpnet-base subjects-128-deberta-v3-base "
+                    "emails-512-bert-base emails-512-modernbert-base emails-512-mpnet-base "
                     "emails-512-deberta-v3-base --rows best --repeats 3 --results side_by_side_second_set`, then "
-                    "`python3 benchmarks/report.py`.", "side-by-side-second-set")),
+                    "`python3 benchmarks/report.py`.", "side-by-side-second-set", four_encoders_summary)),
                 ("training_parity", parity_section), ("unpadded", unpadded_section), ("first_step", first_step_section),
                 ("technique_matrix-cpu", matrix_section), ("technique_matrix-families-cpu", families_section),
                 ("technique_matrix-cuda", matrix_section), ("technique_matrix-gpu", gpu_section),
                 ("tokenizer", tokenizer_section),
                 ("optimizer", optimizer_section), ("packages", packages_section),
-                ("data_parallel-cpu", data_parallel_section), ("data_parallel-cuda", data_parallel_section)]
+                ("data_parallel-cpu", data_parallel_section), ("data_parallel-cuda", data_parallel_section),
+                ("calibration", calibration_section), ("imbalance", imbalance_section)]
     for name, section in sections:
         data = load(name)
         if data:

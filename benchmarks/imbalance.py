@@ -8,7 +8,7 @@ last evaluation gives macro-F1 and the rare class's recall and precision (its co
 from the run store). The tables give the median over the seeds with the spread. Results go to
 benchmarks/results/imbalance.json; benchmarks/report.py turns them into docs/benchmarks.md.
 
-Usage: benchmarks/imbalance.sh [--seeds 1 2 3] [--ham 1000] [--ratio 20]
+Usage: benchmarks/imbalance.sh [--seeds 1 2 3] [--ham 500] [--ratio 20]
 """
 import argparse
 import csv
@@ -85,7 +85,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data", default=str(common.DEFAULT_DATA))
     parser.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3])
-    parser.add_argument("--ham", type=int, default=1000, help="ham e-mails in training")
+    parser.add_argument("--ham", type=int, default=500, help="ham e-mails in training")
     parser.add_argument("--ratio", type=int, default=20, help="ham per spam e-mail")
     parser.add_argument("--max-length", type=int, default=128)
     parser.add_argument("--batch-size", type=int, default=16)

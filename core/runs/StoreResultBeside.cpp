@@ -15,22 +15,6 @@ namespace bert::store {
 namespace {
 constexpr const char* kResultBeside = "result.json";
 
-nlohmann::json evalToJson(const EvalMetrics& m) {
-    nlohmann::json json = {{"step", m.step},
-                           {"epoch", m.epoch},
-                           {"loss", std::isfinite(m.loss) ? nlohmann::json(m.loss) : nullptr},
-                           {"accuracy", m.accuracy},
-                           {"macro_f1", m.macroF1},
-                           {"confusion", confusionToJson(m.confusion)}};
-    if (!m.task.is_null()) {
-        json["task"] = m.task;
-    }
-    if (!m.calibration.is_null()) {
-        json["calibration"] = m.calibration;
-    }
-    return json;
-}
-
 EvalMetrics evalFromJson(const nlohmann::json& json) {
     EvalMetrics m;
     m.step = jsonField<std::size_t>(json, "step", 0, {});
@@ -52,8 +36,8 @@ void saveResultBeside(const std::filesystem::path& runFolder, const RunResult& r
                                  {"steps", result.steps},
                                  {"seconds", result.seconds},
                                  {"peak_memory_bytes", result.peakMemoryBytes},
-                                 {"final", evalToJson(result.finalEval)},
-                                 {"best", evalToJson(result.bestEval)},
+                                 {"final", toJson(result.finalEval)},
+                                 {"best", toJson(result.bestEval)},
                                  {"last_checkpoint", result.lastCheckpoint.string()},
                                  {"best_checkpoint", result.bestCheckpoint.string()}};
     try {

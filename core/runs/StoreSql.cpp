@@ -196,19 +196,6 @@ const char* const kMigrations[] = {
 };
 static_assert(std::size(kMigrations) == kSchemaVersion);
 
-nlohmann::json evalJson(const EvalMetrics& m) {
-    nlohmann::json json = {{"step", m.step},        {"epoch", m.epoch},
-                           {"loss", m.loss},        {"accuracy", m.accuracy},
-                           {"macro_f1", m.macroF1}, {"confusion", confusionToJson(m.confusion)}};
-    if (!m.task.is_null()) {
-        json["task"] = m.task;
-    }
-    if (!m.calibration.is_null()) {
-        json["calibration"] = m.calibration;
-    }
-    return json;
-}
-
 // How long a statement waits for another process's lock before it fails with "database is
 // locked". BERT_STUDIO_DB_BUSY_MS overrides it (a slow network file system, or tests).
 constexpr int kDefaultBusyTimeoutMs = 10000;
@@ -634,8 +621,8 @@ void writeRunResult(SQLite::Database& db, std::int64_t runId, const RunResult& r
         "error = ? WHERE id = ?");
     update.bind(1, toString(result.status));
     update.bind(2, nowIso());
-    const nlohmann::json metrics = {{"final", evalJson(result.finalEval)},
-                                    {"best", evalJson(result.bestEval)},
+    const nlohmann::json metrics = {{"final", toJson(result.finalEval)},
+                                    {"best", toJson(result.bestEval)},
                                     {"steps", result.steps},
                                     {"last_checkpoint", result.lastCheckpoint.string()},
                                     {"best_checkpoint", result.bestCheckpoint.string()}};

@@ -57,19 +57,6 @@ double numberOf(const Json& json, const char* key) {
                                                : std::numeric_limits<double>::quiet_NaN();
 }
 
-Json evaluationJson(const EvalMetrics& metrics) {
-    Json json = {{"step", metrics.step},        {"epoch", metrics.epoch},
-                 {"loss", metrics.loss},        {"accuracy", metrics.accuracy},
-                 {"macro_f1", metrics.macroF1}, {"confusion", confusionToJson(metrics.confusion)}};
-    if (!metrics.task.is_null()) {
-        json["task"] = metrics.task;
-    }
-    if (!metrics.calibration.is_null()) {
-        json["calibration"] = metrics.calibration;
-    }
-    return json;
-}
-
 EvalMetrics evaluationOf(const Json& json) {
     EvalMetrics metrics;
     metrics.step = json.value("step", std::size_t{0});
@@ -150,7 +137,7 @@ void JsonLinesObserver::onStep(const StepMetrics& m) {
 }
 
 void JsonLinesObserver::onEvaluation(const EvalMetrics& metrics) {
-    auto json = evaluationJson(metrics);
+    auto json = toJson(metrics);
     json["event"] = "evaluation";
     write(json.dump(kCompact, ' ', false, kReplaceInvalidUtf8));
 }
@@ -184,8 +171,8 @@ void JsonLinesObserver::onFinished(const RunResult& result) {
                {"error", result.error},
                {"store_failure", result.storeFailure},
                {"steps", result.steps},
-               {"final_eval", evaluationJson(result.finalEval)},
-               {"best_eval", evaluationJson(result.bestEval)},
+               {"final_eval", toJson(result.finalEval)},
+               {"best_eval", toJson(result.bestEval)},
                {"peak_memory_bytes", result.peakMemoryBytes},
                {"measured", breakdownJson(result.measured)},
                {"last_checkpoint", result.lastCheckpoint.string()},

@@ -1,7 +1,10 @@
 #include "train/TrainerEvents.h"
 
 #include <array>
+#include <cmath>
 #include <utility>
+
+#include "task/singlelabel/ConfusionMetrics.h"
 
 namespace bert {
 
@@ -92,6 +95,23 @@ nlohmann::json MemoryBreakdown::toJson() const {
             {"allocator_overhead", allocatorOverhead},
             {"outside_allocator", outsideAllocator},
             {"process_total", processTotal()}};
+}
+
+nlohmann::json toJson(const EvalMetrics& metrics) {
+    nlohmann::json json = {
+        {"step", metrics.step},
+        {"epoch", metrics.epoch},
+        {"loss", std::isfinite(metrics.loss) ? nlohmann::json(metrics.loss) : nullptr},
+        {"accuracy", metrics.accuracy},
+        {"macro_f1", metrics.macroF1},
+        {"confusion", confusionToJson(metrics.confusion)}};
+    if (!metrics.task.is_null()) {
+        json["task"] = metrics.task;
+    }
+    if (!metrics.calibration.is_null()) {
+        json["calibration"] = metrics.calibration;
+    }
+    return json;
 }
 
 }  // namespace bert

@@ -50,6 +50,11 @@ struct EvalMetrics {
     nlohmann::json calibration;
 };
 
+/// An evaluation as JSON, the one form the event stream, the run store's result and a run
+/// folder's result.json write: step, epoch, loss (null when not finite), accuracy, macro_f1,
+/// confusion, and task and calibration where the evaluation has them.
+nlohmann::json toJson(const EvalMetrics& metrics);
+
 /// One finished epoch: how much of what was computed was padding.
 struct EpochSummary {
     std::size_t epoch = 0;  ///< 1-based

@@ -1,6 +1,7 @@
 #include "runs/RunTask.h"
 
 #include <cstdio>
+#include <optional>
 
 #include "Error.h"
 #include "io/InputFile.h"
@@ -20,9 +21,11 @@ TaskSettings taskSettingsOfRun(const RunRecord& run, const std::vector<EvalMetri
                         .value_or(allTaskKinds().front());
     // How the run made long texts fit (a run from before the setting truncated).
     const auto training = run.config.value("/job/training"_json_pointer, nlohmann::json());
+    std::optional<TrainingConfig> config;
     if (training.is_object()) {
         try {
-            settings.longText = TrainingConfig::fromJson(training).longTextSpec();
+            config = TrainingConfig::fromJson(training);
+            settings.longText = config->longTextSpec();
         } catch (const InputError&) {
             // A stored config this version cannot read: its texts were truncated.
         }
@@ -36,7 +39,7 @@ TaskSettings taskSettingsOfRun(const RunRecord& run, const std::vector<EvalMetri
     }
     // Temperature scaling, when the run asked for it: the temperature fitted at that evaluation
     // (none where the fit found no minimum: the probabilities stay the model's).
-    if (best != nullptr && training.is_object() && training.value("temperature_scaling", false)) {
+    if (best != nullptr && config && config->temperatureScaling) {
         if (const auto calibration = CalibrationReport::fromJson(best->calibration);
             calibration && calibration->temperature) {
             settings.temperature = calibration->temperature;

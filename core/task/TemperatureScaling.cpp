@@ -92,8 +92,9 @@ TemperatureFit fitTemperature(const at::Tensor& logitsIn, const at::Tensor& labe
     const double t = temperature.item<double>();
     // A minimum, not a slope that flattens out: a set predicted without an error, ever more
     // sure, has its loss falling all the way to T -> 0 (and its derivative vanishing on the way).
+    const double atT = std::isfinite(t) ? meanNll(logits, labels, t) : 0.0;
     if (!std::isfinite(t) || t < kSmallestTemperature ||
-        meanNll(logits, labels, t * kNeighbourRatio) < meanNll(logits, labels, t)) {
+        meanNll(logits, labels, t * kNeighbourRatio) < atT) {
         fit.problem =
             "no temperature minimises the validation loss (it falls as the temperature "
             "goes to 0: the set is predicted without error)";
@@ -101,7 +102,7 @@ TemperatureFit fitTemperature(const at::Tensor& logitsIn, const at::Tensor& labe
     }
     // Nor one that flattens out as T grows: a model no better than chance is best at uniform
     // probabilities, T -> infinity.
-    if (meanNll(logits, labels, t / kNeighbourRatio) < meanNll(logits, labels, t)) {
+    if (meanNll(logits, labels, t / kNeighbourRatio) < atT) {
         fit.problem =
             "no temperature minimises the validation loss (it falls as the temperature "
             "grows: the model's probabilities are no better than uniform ones)";
@@ -113,7 +114,7 @@ TemperatureFit fitTemperature(const at::Tensor& logitsIn, const at::Tensor& labe
         return fit;
     }
     fit.temperature = t;
-    fit.nllAfter = meanNll(logits, labels, t);
+    fit.nllAfter = atT;
     return fit;
 }
 

@@ -357,26 +357,20 @@ TEST_F(CliTasks, EceIsSaidForSingleLabelAndItsOwnSettingsRefusedForOtherTasks) {
     writeTaskCsv(dir_ / "tasks.csv", 40);
     for (const std::string task : {"multi-label", "regression"}) {
         const auto column = task == "regression" ? "words" : "labels";
-        const auto scaling =
-            runCli(taskArgs(db_, dir_.path(), dir_ / "tasks.csv",
-                            {"--label-column", column, "--task", task, "--temperature-scaling"}),
-                   dir_.path());
-        EXPECT_EQ(scaling.code, 2) << scaling.err;
-        EXPECT_NE(scaling.err.find("--temperature-scaling calibrates single-label classification "
-                                   "(one softmax per text), not " +
-                                   task),
-                  std::string::npos)
-            << scaling.err;
-        const auto sampling =
-            runCli(taskArgs(db_, dir_.path(), dir_ / "tasks.csv",
-                            {"--label-column", column, "--task", task, "--balanced-sampling"}),
-                   dir_.path());
-        EXPECT_EQ(sampling.code, 2) << sampling.err;
-        EXPECT_NE(sampling.err.find("--balanced-sampling draws single-label classes equally "
-                                    "often, not " +
-                                    task),
-                  std::string::npos)
-            << sampling.err;
+        const std::pair<const char*, std::string> refusals[] = {
+            {"--temperature-scaling",
+             "--temperature-scaling calibrates single-label classification (one softmax per "
+             "text), not "},
+            {"--balanced-sampling",
+             "--balanced-sampling draws single-label classes equally "
+             "often, not "}};
+        for (const auto& [flag, said] : refusals) {
+            const auto refused = runCli(taskArgs(db_, dir_.path(), dir_ / "tasks.csv",
+                                                 {"--label-column", column, "--task", task, flag}),
+                                        dir_.path());
+            EXPECT_EQ(refused.code, 2) << refused.err;
+            EXPECT_NE(refused.err.find(said + task), std::string::npos) << refused.err;
+        }
     }
     const auto runs = runCli({"--db", db_, "runs", "list"}, dir_.path());
     EXPECT_EQ(runs.out.find("\n2 "), std::string::npos) << "a refused run was stored:\n"

@@ -1530,6 +1530,85 @@
     </message>
 </context>
 <context>
+    <name>bert::ui::ExamplesView</name>
+    <message>
+        <source>Search the texts, truths and predictions</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Wrong only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>any</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Loss</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>P(truth)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Truth</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Predicted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Missed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Added</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Line</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Text</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Double-click an example (or press Enter) to try it in Try it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sea&amp;rch:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;True:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pre&amp;dicted:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This run kept no per-example results: it was not evaluated, or it was trained by a version of BERT Studio that did not keep them.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The evaluation at step %1 (the best): all %2 validation examples, highest loss first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The evaluation at step %1 (the best): the %2 of %3 validation examples with the highest loss, highest first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Residual</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>bert::ui::HelpDialog</name>
     <message>
         <source>Memory techniques</source>
@@ -2089,10 +2168,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Rows: the true label. Columns: the predicted label.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Precision</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2161,6 +2236,10 @@
             <numerusform>%n class never predicted: %1. Its %2 validation examples are all given other labels. Try class weighting (balanced), more epochs or a higher learning rate.</numerusform>
             <numerusform>%n classes never predicted: %1. Their %2 validation examples are all given other labels. Try class weighting (balanced), more epochs or a higher learning rate.</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Rows: the true label. Columns: the predicted label. Click a cell to list its examples (of the best evaluation).</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -2321,6 +2400,10 @@
     </message>
     <message>
         <source>&amp;Close</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>E&amp;xamples</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3105,6 +3188,10 @@
     </message>
     <message>
         <source>Window %1 (tokens %2 to %3) gave the answer its highest score.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run %1 has no model on disk to try (its checkpoints were removed, or it has none yet).</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

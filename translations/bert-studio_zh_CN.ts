@@ -1520,6 +1520,85 @@
     </message>
 </context>
 <context>
+    <name>bert::ui::ExamplesView</name>
+    <message>
+        <source>Search the texts, truths and predictions</source>
+        <translation>搜索文本、真实值和预测</translation>
+    </message>
+    <message>
+        <source>&amp;Wrong only</source>
+        <translation>只看错误(&amp;W)</translation>
+    </message>
+    <message>
+        <source>any</source>
+        <translation>任意</translation>
+    </message>
+    <message>
+        <source>Loss</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <source>P(truth)</source>
+        <translation>真实值概率</translation>
+    </message>
+    <message>
+        <source>Truth</source>
+        <translation>真实值</translation>
+    </message>
+    <message>
+        <source>Predicted</source>
+        <translation>预测</translation>
+    </message>
+    <message>
+        <source>Missed</source>
+        <translation>漏掉</translation>
+    </message>
+    <message>
+        <source>Added</source>
+        <translation>多出</translation>
+    </message>
+    <message>
+        <source>Line</source>
+        <translation>行</translation>
+    </message>
+    <message>
+        <source>Text</source>
+        <translation>文本</translation>
+    </message>
+    <message>
+        <source>Double-click an example (or press Enter) to try it in Try it.</source>
+        <translation>双击一个示例（或按回车）可在“试用”中试用它。</translation>
+    </message>
+    <message>
+        <source>Sea&amp;rch:</source>
+        <translation>搜索(&amp;R)：</translation>
+    </message>
+    <message>
+        <source>&amp;True:</source>
+        <translation>真实(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>Pre&amp;dicted:</source>
+        <translation>预测(&amp;D)：</translation>
+    </message>
+    <message>
+        <source>This run kept no per-example results: it was not evaluated, or it was trained by a version of BERT Studio that did not keep them.</source>
+        <translation>此运行没有保存逐个示例的结果：它没有经过评估，或者训练它的 BERT Studio 版本不保存这些结果。</translation>
+    </message>
+    <message>
+        <source>The evaluation at step %1 (the best): all %2 validation examples, highest loss first.</source>
+        <translation>第 %1 步的评估（最佳）：全部 %2 个验证示例，损失最高的在前。</translation>
+    </message>
+    <message>
+        <source>The evaluation at step %1 (the best): the %2 of %3 validation examples with the highest loss, highest first.</source>
+        <translation>第 %1 步的评估（最佳）：%3 个验证示例中损失最高的 %2 个，最高的在前。</translation>
+    </message>
+    <message>
+        <source>Residual</source>
+        <translation>残差</translation>
+    </message>
+</context>
+<context>
     <name>bert::ui::HelpDialog</name>
     <message>
         <source>Memory techniques</source>
@@ -2077,10 +2156,6 @@
         <translation>每行除以该真实标签的样本数：对角线即该类别的召回率。</translation>
     </message>
     <message>
-        <source>Rows: the true label. Columns: the predicted label.</source>
-        <translation>行：真实标签。列：预测标签。</translation>
-    </message>
-    <message>
         <source>Precision</source>
         <translation>精确率</translation>
     </message>
@@ -2147,6 +2222,10 @@
         <translation>
             <numerusform>%n 个类别从未被预测：%1。它们的 %2 个验证样本全部被判为其他标签。可尝试类别加权（balanced）、更多轮数或更高的学习率。</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Rows: the true label. Columns: the predicted label. Click a cell to list its examples (of the best evaluation).</source>
+        <translation>行：真实标签。列：预测标签。点击一个单元格可列出它的示例（来自最佳评估）。</translation>
     </message>
 </context>
 <context>
@@ -2308,6 +2387,10 @@
     <message>
         <source>&amp;Close</source>
         <translation>关闭(&amp;C)</translation>
+    </message>
+    <message>
+        <source>E&amp;xamples</source>
+        <translation>示例(&amp;X)</translation>
     </message>
 </context>
 <context>
@@ -3090,6 +3173,10 @@
     <message>
         <source>Window %1 (tokens %2 to %3) gave the answer its highest score.</source>
         <translation>第 %1 个窗口（第 %2 到 %3 个词元）给这个答案的得分最高。</translation>
+    </message>
+    <message>
+        <source>Run %1 has no model on disk to try (its checkpoints were removed, or it has none yet).</source>
+        <translation>运行 %1 在磁盘上没有可试用的模型（它的检查点已被删除，或者还没有）。</translation>
     </message>
 </context>
 <context>

@@ -96,4 +96,17 @@ void showRun(const std::filesystem::path& database, std::int64_t runId, std::ost
 void compareRuns(const std::filesystem::path& database, const std::vector<std::int64_t>& runIds,
                  std::ostream& out);
 
+/// `runs examples`: which of a run's validation examples to print, and how.
+struct ExamplesArguments {
+    std::int64_t run = 0;
+    std::size_t worst = 0;      ///< the first N by loss (0: all that are kept)
+    bool wrongOnly = false;     ///< only the examples predicted wrong
+    std::filesystem::path csv;  ///< write them as CSV there instead of printing
+    bool json = false;
+};
+/// Prints (or writes) the per-example results of a run's best evaluation, highest loss first.
+/// Throws InputError for a run without them.
+void showExamples(const std::filesystem::path& database, const ExamplesArguments& args,
+                  std::ostream& out);
+
 }  // namespace bert::cli

@@ -286,7 +286,8 @@ int main(int argc, char** argv) {
         "Replace a folder an earlier export wrote (never other files, a runs folder, the run's "
         "data or its base model)");
 
-    auto* runs = app.add_subcommand("runs", "List, show, compare, rename or delete stored runs");
+    auto* runs = app.add_subcommand(
+        "runs", "List, show, compare, rename or delete stored runs, or read their examples");
     runs->require_subcommand(1);
     bool listJson = false;
     auto* runsList = runs->add_subcommand("list", "All runs");
@@ -307,6 +308,16 @@ int main(int argc, char** argv) {
     runsDelete->add_flag("--force", deleteForce,
                          "Delete a run that is marked as training (its lease not yet expired) "
                          "when you know its process is gone");
+    bert::cli::ExamplesArguments examplesArgs;
+    auto* runsExamples = runs->add_subcommand(
+        "examples", "The validation examples of a run's best evaluation, highest loss first");
+    runsExamples->add_option("run", examplesArgs.run, "Run id")->required();
+    runsExamples->add_option("--worst", examplesArgs.worst,
+                             "Only the N examples with the highest loss (default: all kept)");
+    runsExamples->add_flag("--wrong", examplesArgs.wrongOnly,
+                           "Only the examples predicted wrong (every task but regression)");
+    runsExamples->add_option("--csv", examplesArgs.csv, "Write them to this CSV file");
+    runsExamples->add_flag("--json", examplesArgs.json, "Print JSON");
     std::int64_t renameRun = 0;
     std::string newName;
     auto* runsRename = runs->add_subcommand("rename", "Rename a run");
@@ -422,6 +433,8 @@ int main(int argc, char** argv) {
             bert::cli::listRuns(database, listJson, std::cout);
         } else if (runsShow->parsed()) {
             bert::cli::showRun(database, showRun, std::cout);
+        } else if (runsExamples->parsed()) {
+            bert::cli::showExamples(database, examplesArgs, std::cout);
         } else if (runsCompare->parsed()) {
             bert::cli::compareRuns(database, compareRuns, std::cout);
         } else if (runsDelete->parsed()) {

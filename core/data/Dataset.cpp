@@ -11,6 +11,7 @@
 
 #include "Error.h"
 #include "io/InputFile.h"
+#include "text/Utf8.h"
 
 namespace bert {
 
@@ -332,6 +333,19 @@ TokenizedSet tokenizeTexts(const ExampleSet& set, const Tokenizer& tokenizer, st
         out.lengths.push_back(encoding.size());
     }
     return out;
+}
+
+std::vector<ExampleSource> sourcesOf(const ExampleSet& set) {
+    std::vector<ExampleSource> sources;
+    sources.reserve(set.examples.size());
+    for (const auto& example : set.examples) {
+        ExampleSource source;
+        source.line = example.line;
+        source.text = utf8::prefix(example.text, kExampleTextBytes);
+        source.pair = utf8::prefix(example.pair, kExampleTextBytes);
+        sources.push_back(std::move(source));
+    }
+    return sources;
 }
 
 std::vector<std::size_t> labelCounts(const ExampleSet& set, const LabelMap& labels) {

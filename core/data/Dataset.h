@@ -109,6 +109,21 @@ Split stratifiedSplit(const ExampleSet& all, double validationFraction, std::uin
 /// and never all (none of a class of one).
 std::size_t stratifiedValidationCount(std::size_t classSize, double validationFraction);
 
+/// Where a validation example comes from, for its per-example results (task/ExampleResults.h):
+/// its line in its file and its text (and a pair's second text), each cut to kExampleTextBytes;
+/// a tagged sentence's words too, which its entities are quoted from.
+struct ExampleSource {
+    std::size_t line = 0;
+    std::string text;
+    std::string pair;
+    std::vector<std::string> words;
+};
+/// The most of a text an example's source keeps: enough to read it and try it again, bounded
+/// so that a large validation set of long e-mails stays a few MiB.
+inline constexpr std::size_t kExampleTextBytes = 1000;
+/// The sources of set's examples, in order.
+std::vector<ExampleSource> sourcesOf(const ExampleSet& set);
+
 /// Examples tokenized once (truncated to maxLength), with their targets and token counts kept.
 /// Which target vector is filled follows the run's task (task/TaskKind.h); the others are empty.
 struct TokenizedSet {
@@ -129,6 +144,9 @@ struct TokenizedSet {
     /// window comes from, in order, a document's windows next to each other; empty when every
     /// example is its own document.
     std::vector<std::size_t> documents;
+    /// Validation sets (and their documents): each example's source (ExampleSource), whose
+    /// per-example results name it; empty for training sets and windows.
+    std::vector<ExampleSource> sources;
 
     std::size_t size() const { return encodings.size(); }
 };

@@ -52,6 +52,9 @@ void RunRecorder::onStep(const StepMetrics& metrics) {
 void RunRecorder::onEvaluation(const EvalMetrics& metrics) {
     push(metrics);
 }
+void RunRecorder::onBestExamples(std::shared_ptr<const EvaluationExamples> examples) {
+    push(std::move(examples));
+}
 void RunRecorder::onEpochEnd(const EpochSummary& summary) {
     push(summary);
 }
@@ -313,6 +316,8 @@ void RunRecorder::write(const std::vector<Item>& items) {
             store::writeRunStart(db, runId_, *start);
         } else if (const auto* result = std::get_if<RunResult>(&item)) {
             store::writeRunResult(db, runId_, *result);
+        } else if (const auto* examples = std::get_if<BestExamples>(&item)) {
+            store::writeExamples(db, runId_, **examples);
         }
     }
     transaction.commit();

@@ -47,6 +47,7 @@ public:
     void onStarted(const RunStart& start) override;
     void onStep(const StepMetrics& metrics) override;
     void onEvaluation(const EvalMetrics& metrics) override;
+    void onBestExamples(std::shared_ptr<const EvaluationExamples> examples) override;
     void onEpochEnd(const EpochSummary& summary) override;
     void onEvent(const TrainerEvent& event) override;
     void onFinished(const RunResult& result) override;
@@ -60,8 +61,10 @@ public:
     std::string lastError() const;
 
 private:
+    /// A best evaluation's examples, shared with the event that carried them.
+    using BestExamples = std::shared_ptr<const EvaluationExamples>;
     using Item = std::variant<RunStart, StepMetrics, EvalMetrics, EpochSummary, TrainerEvent,
-                              CheckpointInfo, RunResult>;
+                              CheckpointInfo, RunResult, BestExamples>;
     void writerLoop();
     void write(const std::vector<Item>& items);
     void push(Item item);

@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "task/ExampleResults.h"
 #include "train/TrainerEvents.h"
 
 namespace SQLite {
@@ -94,7 +95,7 @@ public:
     RunStore& operator=(const RunStore&) = delete;
 
     /// The schema version this build writes.
-    static constexpr int kSchemaVersion = 7;
+    static constexpr int kSchemaVersion = 8;
     /// Default location: $BERT_STUDIO_DB, else $XDG_DATA_HOME
     /// (~/.local/share)/bert-studio/runs.sqlite.
     static std::filesystem::path defaultLocation();
@@ -131,6 +132,10 @@ public:
     std::vector<TrainerEvent> events(std::int64_t runId);
     std::vector<EpochSummary> epochs(std::int64_t runId);
     std::vector<CheckpointRecord> checkpoints(std::int64_t runId);
+    /// The per-example results of the run's best evaluation (task/ExampleResults.h), highest
+    /// loss first; nullopt for a run that has none (stored before they were kept, or not yet
+    /// evaluated).
+    std::optional<EvaluationExamples> examples(std::int64_t runId);
 
     bool readOnly() const { return access_ == Access::ReadOnly; }
     /// Runs found interrupted (and marked so) when this store was opened read-write.

@@ -193,6 +193,34 @@ const char* const kMigrations[] = {
     R"SQL(
     ALTER TABLE evaluations ADD COLUMN calibration_json TEXT;
     )SQL",
+    // 8: the per-example results of the evaluation whose weights a run serves (its best;
+    // task/ExampleResults.h), highest loss first (position 0), replaced when a better one comes.
+    R"SQL(
+    CREATE TABLE example_sets (
+        run_id INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+        step INTEGER NOT NULL,
+        evaluated INTEGER NOT NULL
+    );
+    CREATE TABLE examples (
+        run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+        position INTEGER NOT NULL,
+        example INTEGER NOT NULL,
+        line INTEGER NOT NULL,
+        text TEXT NOT NULL,
+        pair TEXT NOT NULL,
+        truth TEXT NOT NULL,
+        predicted TEXT NOT NULL,
+        truth_class INTEGER,
+        predicted_class INTEGER,
+        truth_probability REAL,
+        loss REAL,
+        correct INTEGER,
+        missed_json TEXT,
+        added_json TEXT,
+        residual REAL,
+        PRIMARY KEY (run_id, position)
+    );
+    )SQL",
 };
 static_assert(std::size(kMigrations) == kSchemaVersion);
 

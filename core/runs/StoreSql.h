@@ -12,12 +12,18 @@
 #include <sqlite3.h>
 
 #include "Error.h"
+#include "task/ExampleResults.h"
 #include "train/TrainerEvents.h"
 
 namespace bert::store {
 
 /// The database file's absolute path with every symbolic link resolved (of the folders, and of
 /// the file itself when it exists); empty stays empty.
+/// Replaces the run's stored per-example results with examples (runs/StoreExamples.cpp).
+void writeExamples(SQLite::Database& db, std::int64_t runId, const EvaluationExamples& examples);
+/// The run's stored per-example results; nullopt when it has none or the schema predates them.
+std::optional<EvaluationExamples> readExamples(SQLite::Database& db, std::int64_t runId);
+
 std::filesystem::path realPathOf(const std::filesystem::path& databaseFile);
 
 /// Opens the database, changing nothing in it; ReadWrite creates the file and its folder. Throws

@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "data/TokenBatch.h"
+#include "task/ExampleResults.h"
 #include "task/TrainingData.h"
 
 namespace bert {
@@ -43,6 +44,10 @@ struct TaskScores {
     /// Whether the probabilities mean what they say (task/Calibration.h, CalibrationReport's
     /// JSON): single-label; null for the other tasks.
     nlohmann::json calibration;
+    /// Every scored example's result (task/ExampleResults.h), in any order, without its source
+    /// (the trainer adds it); empty where the evaluation kept too little to say (single-label
+    /// over kCalibrationValues logits).
+    std::vector<ExampleResult> examples;
 };
 
 /// One evaluation's running sums for a task: fed batch by batch, read from the device once.

@@ -142,4 +142,15 @@ std::size_t length(std::string_view text) noexcept {
     return count;
 }
 
+std::string prefix(std::string_view text, std::size_t maxBytes) {
+    if (text.size() <= maxBytes) {
+        return std::string(text);
+    }
+    std::size_t end = maxBytes;
+    while (end > 0 && isContinuation(static_cast<unsigned char>(text[end]))) {
+        --end;  // text[end] starts the character that would be cut
+    }
+    return std::string(text.substr(0, end)) + "\u2026";
+}
+
 }  // namespace bert::utf8

@@ -35,4 +35,9 @@ std::string fromWindows1252(std::string_view text);
 /// Number of code points in valid UTF-8 text.
 std::size_t length(std::string_view text) noexcept;
 
+/// The longest start of valid UTF-8 text that fits in maxBytes and ends at a code point's end
+/// (never half a character), with "…" appended when text was cut (the ellipsis may take the
+/// result up to 3 bytes past maxBytes).
+std::string prefix(std::string_view text, std::size_t maxBytes);
+
 }  // namespace bert::utf8

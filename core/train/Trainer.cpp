@@ -458,6 +458,9 @@ void Trainer::trainLoop(const std::atomic<bool>& cancel, RunResult& result, std:
             bestStep_ = rank.step;
             bestValue_ = metricOf(eval, config_.bestMetric);
             result.bestEval = eval;
+            if (eval.examples) {
+                observer_.onBestExamples(eval.examples);
+            }
             saveCheckpoint(CheckpointKind::Best, metricOf(eval, config_.bestMetric));
             if (improved) {
                 evaluationsWithoutImprovement_ = 0;

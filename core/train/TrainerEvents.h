@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -10,6 +11,8 @@
 #include "memory/MemorySample.h"
 
 namespace bert {
+
+struct EvaluationExamples;  // task/ExampleResults.h
 
 /// One optimizer step, as plain numbers (no tensors survive the step).
 struct StepMetrics {
@@ -48,6 +51,10 @@ struct EvalMetrics {
     /// Single-label: whether the probabilities mean what they say and the temperature that
     /// makes them (task/Calibration.h, CalibrationReport's JSON); null otherwise.
     nlohmann::json calibration;
+    /// What the model said of each validation example (task/ExampleResults.h), highest loss
+    /// first; null where the evaluation kept none. Shared: the event is copied to every
+    /// observer and the run's best, the rows are not. Not part of toJson.
+    std::shared_ptr<const EvaluationExamples> examples;
 };
 
 /// An evaluation as JSON, the one form the event stream, the run store's result and a run
@@ -192,6 +199,10 @@ public:
     /// each batch (under data parallel, of this rank's share; N grows when an out-of-memory
     /// halves the evaluation batch). onEvaluation follows the last.
     virtual void onEvaluationProgress(std::size_t /*batchesDone*/, std::size_t /*batches*/) {}
+    /// The per-example results of an evaluation that has just become the run's best (after its
+    /// onEvaluation, before its best checkpoint is written): the examples of the weights the run
+    /// serves, which the run store keeps in place of the previous best's.
+    virtual void onBestExamples(std::shared_ptr<const EvaluationExamples> /*examples*/) {}
     virtual void onEpochEnd(const EpochSummary& /*summary*/) {}
     virtual void onEvent(const TrainerEvent& /*event*/) {}
     virtual void onFinished(const RunResult& /*result*/) {}
@@ -218,6 +229,9 @@ public:
     }
     void onEvaluationProgress(std::size_t done, std::size_t batches) override {
         each([&](auto* o) { o->onEvaluationProgress(done, batches); });
+    }
+    void onBestExamples(std::shared_ptr<const EvaluationExamples> e) override {
+        each([&](auto* o) { o->onBestExamples(e); });
     }
     void onEpochEnd(const EpochSummary& s) override {
         each([&](auto* o) { o->onEpochEnd(s); });

@@ -143,6 +143,14 @@ EvalMetrics Trainer::evaluate() {
     metrics.confusion = std::move(scores.confusion);
     metrics.task = std::move(scores.report);
     metrics.calibration = std::move(scores.calibration);
+    if (!scores.examples.empty()) {
+        // Each document's source when windows were scored as their documents.
+        auto examples =
+            keepWorst(std::move(scores.examples),
+                      windows ? data_.validationDocuments.sources : data_.validation.sources);
+        examples.step = position_.step;
+        metrics.examples = std::make_shared<const EvaluationExamples>(std::move(examples));
+    }
     return metrics;
 }
 

@@ -1,6 +1,8 @@
 // Issue 29: each task type from the command line as a user runs it: the task guessed from the
 // data and said before training, the run trained and stored with the task's figures, `runs
 // show` printing them, and the exported folder naming transformers' class and problem_type.
+#include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -31,6 +33,38 @@ std::vector<nlohmann::json> predictJson(const std::string& db, const std::filesy
         lines.push_back(nlohmann::json::parse(line));
     }
     return lines;
+}
+
+/// `runs examples 1 --worst count --json`'s rows, and predict --json's line for each of their
+/// texts (the run's served model).
+struct WorstExamples {
+    nlohmann::json rows;
+    std::vector<nlohmann::json> predicted;
+};
+WorstExamples worstExamples(const std::string& db, const std::filesystem::path& dir, int count) {
+    const auto outcome = runCli(
+        {"--db", db, "runs", "examples", "1", "--worst", std::to_string(count), "--json"}, dir);
+    EXPECT_EQ(outcome.code, 0) << outcome.err;
+    WorstExamples worst;
+    worst.rows = nlohmann::json::parse(outcome.out)["examples"];
+    EXPECT_EQ(static_cast<int>(worst.rows.size()), count);
+    std::vector<std::string> texts;
+    for (const auto& row : worst.rows) {
+        texts.push_back(row["text"].get<std::string>());
+    }
+    worst.predicted = predictJson(db, dir, {"--run", "1"}, texts);
+    EXPECT_EQ(worst.predicted.size(), worst.rows.size());
+    return worst;
+}
+
+/// Items joined as a run's examples join them, or none when there are no items.
+std::string joinedOr(const std::vector<std::string>& items, const std::string& separator,
+                     const std::string& none) {
+    std::string text;
+    for (const auto& item : items) {
+        text += (text.empty() ? "" : separator) + item;
+    }
+    return text.empty() ? none : text;
 }
 
 nlohmann::json exportedConfig(const std::filesystem::path& folder) {
@@ -71,6 +105,21 @@ TEST_F(CliTasks, MultiLabelIsGuessedTrainedShownAndExportedAsTransformersMultiLa
     const auto show = runCli({"--db", db_, "runs", "show", "1"}, dir_.path());
     ASSERT_EQ(show.code, 0) << show.err;
     EXPECT_NE(show.out.find("subset accuracy"), std::string::npos) << show.out;
+
+    // The worst examples' labels are predict's, at the run's threshold; what they miss and add
+    // is the difference from the truth.
+    const auto worst = worstExamples(db_, dir_.path(), 4);
+    for (std::size_t i = 0; i < worst.predicted.size(); ++i) {
+        const auto& row = worst.rows[i];
+        EXPECT_EQ(
+            row["predicted"].get<std::string>(),
+            joinedOr(worst.predicted[i]["labels"].get<std::vector<std::string>>(), ", ", "(none)"))
+            << row.dump();
+        for (const auto& missed : row.value("missed", nlohmann::json::array())) {
+            EXPECT_NE(row["truth"].get<std::string>().find(missed.get<std::string>()),
+                      std::string::npos);
+        }
+    }
 
     // Compared with a single-label run, each is judged by its own task's metric, named (it read
     // "best accuracy", the multi-label run's subset accuracy).
@@ -176,6 +225,23 @@ TEST_F(CliTasks, RegressionIsChosenStandardisedTrainedAndExportedWithOneOutput) 
     EXPECT_EQ(trained.err.find("task:"), std::string::npos) << "nothing is guessed when told";
     EXPECT_NE(trained.out.find("validation RMSE"), std::string::npos) << trained.out;
 
+    // The largest residuals first, each predict's number less the truth, in words.
+    const auto worst = worstExamples(db_, dir_.path(), 3);
+    for (std::size_t i = 0; i < worst.predicted.size(); ++i) {
+        const auto& row = worst.rows[i];
+        const double value = worst.predicted[i]["value"].get<double>();
+        EXPECT_NEAR(std::stod(row["predicted"].get<std::string>()), value,
+                    1e-4 * std::max(1.0, std::abs(value)))
+            << row.dump();
+        EXPECT_NEAR(row["residual"].get<double>(),
+                    value - std::stod(row["truth"].get<std::string>()), 1e-3)
+            << row.dump();
+        if (i > 0) {
+            EXPECT_GE(std::abs(worst.rows[i - 1]["residual"].get<double>()),
+                      std::abs(row["residual"].get<double>()));
+        }
+    }
+
     const auto folder = dir_ / "exported";
     ASSERT_EQ(runCli({"--db", db_, "export", "1", folder.string()}, dir_.path()).code, 0);
     const auto config = exportedConfig(folder);
@@ -203,6 +269,19 @@ TEST_F(CliTasks, ACoNLLFileTrainsATokenClassifierExportedForAutoModelForTokenCla
     ASSERT_EQ(trained.code, 0) << trained.err;
     EXPECT_NE(trained.err.find("task: token-classification"), std::string::npos) << trained.err;
     EXPECT_NE(trained.out.find("validation entity-F1"), std::string::npos) << trained.out;
+
+    // The worst sentences' entities, quoted as predict finds them in the same text.
+    const auto worst = worstExamples(db_, dir_.path(), 3);
+    for (std::size_t i = 0; i < worst.predicted.size(); ++i) {
+        std::vector<std::string> entities;
+        for (const auto& entity : worst.predicted[i]["entities"]) {
+            entities.push_back(entity["type"].get<std::string>() + ": " +
+                               entity["text"].get<std::string>());
+        }
+        EXPECT_EQ(worst.rows[i]["predicted"].get<std::string>(),
+                  joinedOr(entities, "; ", "(no entity)"))
+            << worst.rows[i].dump();
+    }
 
     const auto folder = dir_ / "exported";
     ASSERT_EQ(runCli({"--db", db_, "export", "1", folder.string()}, dir_.path()).code, 0);

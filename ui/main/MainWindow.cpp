@@ -168,6 +168,12 @@ MainWindow::MainWindow(std::filesystem::path database, QWidget* parent)
     connect(runs_, &RunsPage::runsChanged, tryIt_, &TryItPage::refreshRuns);
     // "Train again": the run's dataset, model and settings into the form.
     connect(runs_, &RunsPage::trainAgainRequested, this, &MainWindow::trainAgain);
+    // An example double-clicked in a run's Examples opens in Try it with the run's model.
+    connect(runs_, &RunsPage::tryRequested, this,
+            [this](qint64 runId, const QString& text, const QString& pair) {
+                tabs_->setCurrentWidget(tryIt_);
+                tryIt_->tryExample(runId, text, pair);
+            });
 
     createMenus();
     connect(tabs_, &QTabWidget::currentChanged, this, &MainWindow::updateShortcuts);

@@ -84,7 +84,11 @@ ModelReport::ModelReport(std::vector<EvalMetrics> evaluations, std::vector<std::
         tr("Each row divided by its true label's count: the diagonal is "
            "that class's recall."));
     confusion_ = new QTableWidget(this);
-    confusion_->setToolTip(tr("Rows: the true label. Columns: the predicted label."));
+    confusion_->setToolTip(
+        tr("Rows: the true label. Columns: the predicted label. Click a cell "
+           "to list its examples (of the best evaluation)."));
+    connect(confusion_, &QTableWidget::cellClicked, this,
+            [this](int truth, int predicted) { Q_EMIT cellChosen(truth, predicted); });
     classes_ = new QTableWidget(this);
     classes_->setColumnCount(4);
     classes_->setHorizontalHeaderLabels({tr("Precision"), tr("Recall"), tr("F1"), tr("Support")});

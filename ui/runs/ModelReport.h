@@ -54,6 +54,10 @@ public:
     void setTemperatureScaling(bool applied);
     ReliabilityDiagram* reliabilityDiagram() const { return calibration_; }
 
+Q_SIGNALS:
+    /// A cell of the confusion matrix was clicked: its true and predicted classes.
+    void cellChosen(int truth, int predicted);
+
 protected:
     void resizeEvent(QResizeEvent* event) override;
 

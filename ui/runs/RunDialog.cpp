@@ -10,6 +10,7 @@
 
 #include "common/Guard.h"
 #include "common/MetricsCharts.h"
+#include "runs/ExamplesView.h"
 #include "runs/MetricsCsv.h"
 #include "runs/ModelReport.h"
 #include "runs/RunStore.h"
@@ -35,9 +36,21 @@ RunDialog::RunDialog(const std::filesystem::path& database, qint64 runId, QWidge
                               this);
     report_->setTemperatureScaling(
         run && run->config.value("/job/training/temperature_scaling"_json_pointer, false));
+    examples_ = new ExamplesView(store.examples(runId),
+                                 run ? run->labels : std::vector<std::string>{}, this);
     tabs_ = new QTabWidget(this);
     tabs_->addTab(charts_, tr("&Curves"));
     tabs_->addTab(report_, tr("&Model quality"));
+    tabs_->addTab(examples_, tr("E&xamples"));
+    // A cell of the confusion matrix lists its examples.
+    connect(report_, &ModelReport::cellChosen, this, [this](int truth, int predicted) {
+        examples_->showCell(truth, predicted);
+        tabs_->setCurrentWidget(examples_);
+    });
+    connect(examples_, &ExamplesView::tryRequested, this,
+            [this, runId](const QString& text, const QString& pair) {
+                Q_EMIT tryRequested(runId, text, pair);
+            });
     auto* savePng = new QPushButton(tr("Save charts as &PNG…"), this);
     connect(savePng, &QPushButton::clicked, this, [this] {
         const auto file = QFileDialog::getSaveFileName(this, tr("Save charts"), QString(),

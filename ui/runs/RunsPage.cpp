@@ -366,10 +366,11 @@ QString RunsPage::exportFolderName(qint64 runId) const {
 }
 
 QDialog* RunsPage::openRun(qint64 runId) {
-    QDialog* dialog = nullptr;
+    RunDialog* dialog = nullptr;
     guarded(this, tr("Open run %1").arg(runId),
             [&] { dialog = new RunDialog(database_, runId, this); });
     if (dialog != nullptr) {
+        connect(dialog, &RunDialog::tryRequested, this, &RunsPage::tryRequested);
         dialog->setAttribute(Qt::WA_DeleteOnClose);
         dialog->show();
     }

@@ -70,6 +70,8 @@ Q_SIGNALS:
     void runsChanged();
     /// "Train again with these settings": the main window loads the run's job into the form.
     void trainAgainRequested(qint64 runId);
+    /// An example of a run's Examples was double-clicked: try it with the run's model.
+    void tryRequested(qint64 runId, const QString& text, const QString& pair);
     /// An export ended: error is empty when the folder was written.
     void exportFinished(qint64 runId, const QString& folder, const QString& error);
 

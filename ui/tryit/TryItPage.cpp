@@ -202,6 +202,26 @@ void TryItPage::chooseRun(qint64 runId) {
     }
 }
 
+void TryItPage::tryExample(qint64 runId, const QString& text, const QString& pair) {
+    if (busy_) {
+        return;  // one classification at a time; the example stays in its list
+    }
+    const int index = source_->findData(static_cast<qlonglong>(runId), kRunIdRole);
+    text_->setPlainText(text);
+    pair_->setText(pair);
+    if (index < 0) {
+        // Another model would answer for the run's example: say so instead.
+        clearResult();
+        error_->setText(tr("Run %1 has no model on disk to try (its checkpoints were removed, "
+                           "or it has none yet).")
+                            .arg(runId));
+        return;
+    }
+    userChose_ = true;  // the user asked for this run's model
+    source_->setCurrentIndex(index);
+    classify(text);
+}
+
 void TryItPage::followRun(qint64 runId) {
     if (!userChose_) {
         chooseRun(runId);

@@ -65,6 +65,9 @@ public:
     /// below the threshold).
     int resultRows() const;
     void chooseRun(qint64 runId);
+    /// Puts text (and a pair's second text) on the page and classifies it with run runId's
+    /// model, as the user chose: an example from a run's Examples.
+    void tryExample(qint64 runId, const QString& text, const QString& pair);
     /// A run finished: it becomes the chosen model, unless the user chose one.
     void followRun(qint64 runId);
     /// What the page says about the text of the last result (cut at the max length, unknown

@@ -74,6 +74,7 @@ TrainingData prepareMultiLabelData(const DataRequest& request) {
     data.train.targets = multiHotRows(train, map);
     data.validation = tokenizeTexts(validation.examples, request.tokenizer, request.maxLength);
     data.validation.targets = multiHotRows(validation, map);
+    data.validation.sources = sourcesOf(validation.examples);
     data.fingerprint = train.examples.fingerprint;
     data.noteReading(train.examples);
     return data;

@@ -2,6 +2,8 @@
 // transformers' problem_type "multi_label_classification" (BCEWithLogitsLoss, the mean over
 // examples x labels). The evaluation keeps every probability, so that the decision threshold
 // can be tuned on validation and its curve drawn.
+#include <algorithm>
+#include <cmath>
 #include <optional>
 
 #include <ATen/ATen.h>
@@ -87,7 +89,64 @@ public:
                 calibrationOf(figures, std::vector<bool>(truth.begin(), truth.end()));
             scores.calibration = calibration.toJson();
         }
+        scores.examples = examplesOf(figures, used);
         return scores;
+    }
+
+    /// Each example's labels at the threshold served, the labels it missed and added, the
+    /// least probability it gave its truth and its binary cross-entropy (the mean over the
+    /// labels, as the loss).
+    std::vector<ExampleResult> examplesOf(const std::vector<double>& probabilities,
+                                          double threshold) const {
+        const std::size_t width = labels_.size();
+        std::vector<ExampleResult> rows;
+        if (probabilities.size() != set_.size() * width || width == 0) {
+            return rows;
+        }
+        // log(p) as BCE-with-logits computes it would be exact; from the probability it is
+        // clamped as torch's binary_cross_entropy clamps log to -100.
+        auto logOf = [](double p) { return std::max(std::log(p), -100.0); };
+        auto listed = [](const std::vector<std::string>& names) {
+            std::string text;
+            for (const auto& name : names) {
+                text += (text.empty() ? "" : ", ") + name;
+            }
+            return text.empty() ? std::string("(none)") : text;
+        };
+        rows.resize(set_.size());
+        for (std::size_t i = 0; i < set_.size(); ++i) {
+            auto& row = rows[i];
+            row.example = i;
+            std::vector<std::string> truth;
+            std::vector<std::string> predicted;
+            double loss = 0.0;
+            double least = 1.0;
+            for (std::size_t l = 0; l < width; ++l) {
+                const double p = probabilities[i * width + l];
+                const bool present = set_.targets[i][l] > 0.5F;
+                const bool chosen = p >= threshold;
+                const double pTruth = present ? p : 1.0 - p;
+                loss -= logOf(pTruth);
+                least = std::min(least, pTruth);
+                if (present) {
+                    truth.push_back(labels_[l]);
+                }
+                if (chosen) {
+                    predicted.push_back(labels_[l]);
+                }
+                if (present && !chosen) {
+                    row.missed.push_back(labels_[l]);
+                } else if (chosen && !present) {
+                    row.added.push_back(labels_[l]);
+                }
+            }
+            row.truth = listed(truth);
+            row.predicted = listed(predicted);
+            row.truthProbability = least;
+            row.loss = loss / static_cast<double>(width);
+            row.correct = row.missed.empty() && row.added.empty();
+        }
+        return rows;
     }
 
 private:

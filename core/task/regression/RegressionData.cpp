@@ -49,6 +49,7 @@ TrainingData prepareRegressionData(const DataRequest& request) {
     data.validation.targets = scaledRows(validation.targets, data.scaling);
     data.train.values = train.targets;
     data.validation.values = validation.targets;
+    data.validation.sources = sourcesOf(validation.examples);
     data.fingerprint = train.examples.fingerprint;
     data.noteReading(train.examples);
     return data;

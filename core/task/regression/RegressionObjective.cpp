@@ -68,6 +68,16 @@ public:
                          // The Model quality tab's scatter and residuals.
                          {"predicted", predicted},
                          {"truth", truth}};
+        // Each example's residual and squared error, in the target's units.
+        scores.examples.resize(predicted.size());
+        for (std::size_t i = 0; i < predicted.size(); ++i) {
+            auto& row = scores.examples[i];
+            row.example = i;
+            row.truth = exampleNumber(truth[i]);
+            row.predicted = exampleNumber(predicted[i]);
+            row.residual = predicted[i] - truth[i];
+            row.loss = *row.residual * *row.residual;
+        }
         return scores;
     }
 

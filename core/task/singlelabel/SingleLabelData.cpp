@@ -22,6 +22,7 @@ TrainingData prepareSingleLabelData(const DataRequest& request) {
     data.train = tokenizeExamples(trainSet, request.tokenizer, data.labels, request.maxLength);
     data.validation =
         tokenizeExamples(validation, request.tokenizer, data.labels, request.maxLength);
+    data.validation.sources = sourcesOf(validation);
     data.fingerprint = all.fingerprint;
     data.noteReading(all);
     return data;

@@ -1,6 +1,8 @@
 // Single-label classification: softmax cross-entropy over the classes, optionally weighted, and
 // the confusion matrix counted on the device (read once per evaluation: train/HostReads.h) with
 // every example's logits, whose calibration (task/TemperatureScaling.h) the evaluation reports.
+#include <cmath>
+
 #include <ATen/ATen.h>
 
 #include "data/Batch.h"
@@ -28,20 +30,21 @@ at::Tensor labelsOf(const TokenizedSet& set, const std::vector<std::size_t>& exa
 class SingleLabelEvaluation final : public TaskEvaluation {
 public:
     SingleLabelEvaluation(const TokenizedSet& set, std::vector<std::size_t> order,
-                          std::size_t classes, c10::Device device)
+                          std::vector<std::string> names, c10::Device device)
         : set_(set),
           order_(std::move(order)),
-          classes_(classes),
+          names_(std::move(names)),
+          classes_(names_.size()),
           // In double: exact below 2^53 examples, and summed over ranks as it is.
-          counts_(at::zeros({static_cast<std::int64_t>(classes * classes)},
+          counts_(at::zeros({static_cast<std::int64_t>(classes_ * classes_)},
                             at::TensorOptions().dtype(at::kDouble).device(device))),
           // Every example's logits in its own place (zeros where another rank's are), for the
           // calibration: summed over ranks, each rank's rows come together. Not kept past
           // kCalibrationValues (a validation set of 100,000 texts in 84 classes): no
           // calibration then.
-          logits_(set.size() * classes <= kCalibrationValues
+          logits_(set.size() * classes_ <= kCalibrationValues
                       ? at::zeros({static_cast<std::int64_t>(set.size()),
-                                   static_cast<std::int64_t>(classes)},
+                                   static_cast<std::int64_t>(classes_)},
                                   at::TensorOptions().dtype(at::kDouble).device(device))
                       : at::Tensor()) {}
 
@@ -86,13 +89,40 @@ public:
                     .clone();
             const auto labels = at::tensor(set_.labels, at::kLong);
             scores.calibration = calibrationReport(logits, labels).toJson();
+            scores.examples = examplesOf(logits);
         }
         return scores;
+    }
+
+    /// Each example's class, its probability of the true class and its cross-entropy, from its
+    /// logits [examples, classes] in double.
+    std::vector<ExampleResult> examplesOf(const at::Tensor& logits) const {
+        const auto logProbabilities = logits.log_softmax(-1).contiguous();
+        const auto predicted = logits.argmax(-1).contiguous();
+        const auto* lp = logProbabilities.data_ptr<double>();
+        const auto* chosen = predicted.data_ptr<std::int64_t>();
+        std::vector<ExampleResult> rows(set_.size());
+        for (std::size_t i = 0; i < rows.size(); ++i) {
+            auto& row = rows[i];
+            const auto truth = static_cast<std::size_t>(set_.labels[i]);
+            const auto guess = static_cast<std::size_t>(chosen[i]);
+            const double logTruth = lp[i * classes_ + truth];
+            row.example = i;
+            row.truthClass = static_cast<int>(truth);
+            row.predictedClass = static_cast<int>(guess);
+            row.truth = truth < names_.size() ? names_[truth] : std::to_string(truth);
+            row.predicted = guess < names_.size() ? names_[guess] : std::to_string(guess);
+            row.truthProbability = std::exp(logTruth);
+            row.loss = -logTruth;
+            row.correct = truth == guess;
+        }
+        return rows;
     }
 
 private:
     const TokenizedSet& set_;
     std::vector<std::size_t> order_;
+    std::vector<std::string> names_;
     std::size_t classes_;
     at::Tensor counts_;
     at::Tensor logits_;
@@ -102,19 +132,20 @@ class SingleLabelObjective final : public TaskObjective {
 public:
     SingleLabelObjective(const TrainingData& data, const ObjectiveOptions& options,
                          c10::Device device)
-        : classes_(data.labels.size()), focalGamma_(options.focalGamma) {
+        : names_(data.labels.names), focalGamma_(options.focalGamma) {
+        const auto classes = names_.size();
         if (options.balanced) {
             // scikit-learn's "balanced": N / (classes x n_c). A class absent from the training
             // set gets weight 0 (it has no examples to weigh).
-            std::vector<double> counts(classes_, 0.0);
+            std::vector<double> counts(classes, 0.0);
             for (const auto label : data.train.labels) {
                 counts[static_cast<std::size_t>(label)] += 1.0;
             }
-            std::vector<float> weights(classes_, 0.0F);
-            for (std::size_t c = 0; c < classes_; ++c) {
+            std::vector<float> weights(classes, 0.0F);
+            for (std::size_t c = 0; c < classes; ++c) {
                 if (counts[c] > 0.0) {
                     weights[c] = static_cast<float>(static_cast<double>(data.train.size()) /
-                                                    (static_cast<double>(classes_) * counts[c]));
+                                                    (static_cast<double>(classes) * counts[c]));
                 }
             }
             weights_ = at::tensor(weights, at::kFloat).to(device);
@@ -147,11 +178,11 @@ public:
     std::unique_ptr<TaskEvaluation> startEvaluation(const TokenizedSet& set,
                                                     const std::vector<std::size_t>& order,
                                                     c10::Device device) const override {
-        return std::make_unique<SingleLabelEvaluation>(set, order, classes_, device);
+        return std::make_unique<SingleLabelEvaluation>(set, order, names_, device);
     }
 
 private:
-    std::size_t classes_;
+    std::vector<std::string> names_;
     double focalGamma_;
     at::Tensor weights_;  ///< undefined: unweighted
 };

@@ -7,6 +7,7 @@
 #include "Error.h"
 #include "data/TaggedReader.h"
 #include "task/TaskKinds.h"
+#include "text/Utf8.h"
 #include "tokenizer/WordEncoding.h"
 
 namespace bert {
@@ -63,6 +64,26 @@ TokenizedSet encodeTagged(const TargetedExamples<TaggedSentence>& part,
     return out;
 }
 
+/// Where each sentence of part comes from, with its words, which its entities are quoted from.
+std::vector<ExampleSource> taggedSources(const TargetedExamples<TaggedSentence>& part) {
+    std::vector<ExampleSource> sources;
+    for (const auto& sentence : part.targets) {
+        ExampleSource source;
+        source.line = sentence.line;
+        // Span JSON keeps the original text; the other layouts are words.
+        std::string text = sentence.text;
+        if (text.empty()) {
+            for (const auto& word : sentence.words) {
+                text += (text.empty() ? "" : " ") + word;
+            }
+        }
+        source.text = utf8::prefix(text, kExampleTextBytes);
+        source.words = sentence.words;
+        sources.push_back(std::move(source));
+    }
+    return sources;
+}
+
 }  // namespace
 
 TrainingData prepareTokenData(const DataRequest& request) {
@@ -81,6 +102,7 @@ TrainingData prepareTokenData(const DataRequest& request) {
     data.train = encodeTagged(train, ids, request.tokenizer, request.maxLength, data.wordsCut);
     data.validation =
         encodeTagged(validation, ids, request.tokenizer, request.maxLength, data.wordsCut);
+    data.validation.sources = taggedSources(validation);
     data.fingerprint = train.examples.fingerprint;
     // Span JSON keeps each word's place in its text: its words are characters.
     if (!train.targets.empty() && !train.targets.front().wordSpans.empty()) {

@@ -2,6 +2,9 @@
 // a tag (a word's first sub-word), as transformers' ...ForTokenClassification with labels
 // aligned the usual way (-100 elsewhere): the mean over those tokens. The evaluation keeps each
 // tagged token's prediction, from which entity-level figures are computed as seqeval does.
+#include <algorithm>
+#include <cmath>
+
 #include <ATen/ATen.h>
 
 #include "data/Batch.h"
@@ -42,7 +45,8 @@ public:
           // One slot per tagged token, and a last one that untagged rows write to.
           predictions_(at::zeros({offsets_.back() + 1},
                                  at::TensorOptions().dtype(at::kDouble).device(device))),
-          confidence_(at::zeros_like(predictions_)) {}
+          confidence_(at::zeros_like(predictions_)),
+          truthProbability_(at::zeros_like(predictions_)) {}
 
     void add(const at::Tensor& logits, const at::Tensor& targets, std::size_t) override {
         // targets: [rows, 2], each row's tag and its slot (-1: not tagged); logits [rows, tags]
@@ -53,15 +57,20 @@ public:
         // from the device, a wait for the GPU at every evaluation batch.
         const auto scratch = at::full_like(slots, offsets_.back());
         const auto slotOrScratch = at::where(slots >= 0, slots, scratch);
-        const auto [confidence, predicted] =
-            logits.reshape({rows.size(0), -1}).to(at::kDouble).softmax(-1).max(-1);
+        const auto probabilities = logits.reshape({rows.size(0), -1}).to(at::kDouble).softmax(-1);
+        const auto [confidence, predicted] = probabilities.max(-1);
         predictions_.index_put_({slotOrScratch}, predicted.to(at::kDouble));
         confidence_.index_put_({slotOrScratch}, confidence);
+        // The true tag's probability, each sentence's results' (untagged rows read tag 0 into
+        // the scratch slot).
+        const auto truth = rows.select(1, 0).clamp_min(0).unsqueeze(-1);
+        truthProbability_.index_put_({slotOrScratch}, probabilities.gather(-1, truth).squeeze(-1));
     }
 
     at::Tensor figures() override {
         return at::cat({predictions_.narrow(0, 0, offsets_.back()),
-                        confidence_.narrow(0, 0, offsets_.back())});
+                        confidence_.narrow(0, 0, offsets_.back()),
+                        truthProbability_.narrow(0, 0, offsets_.back())});
     }
 
     TaskScores finish(const std::vector<double>& figures) const override {
@@ -105,7 +114,72 @@ public:
             calibration.before = calibrationOf(confidence, correct);
             scores.calibration = calibration.toJson();
         }
+        if (figures.size() == 3 * slots) {
+            scores.examples = examplesOf(predicted, figures.data() + 2 * slots);
+        }
         return scores;
+    }
+
+    /// Each sentence's entities, true and predicted, those missed and added, the least
+    /// probability of a word's true tag and the mean cross-entropy over its words.
+    /// truthProbabilities: each tagged token's, in slot order.
+    std::vector<ExampleResult> examplesOf(const std::vector<std::vector<std::int64_t>>& predicted,
+                                          const double* truthProbabilities) const {
+        const bool characters = wordSplit_ == WordSplit::Characters;
+        std::vector<ExampleResult> rows(set_.size());
+        for (std::size_t i = 0; i < set_.size(); ++i) {
+            auto& row = rows[i];
+            row.example = i;
+            // The sentence's tagged tokens are its words, in order (a word's first sub-word).
+            std::vector<std::string> truthTags;
+            std::vector<std::string> predictedTags;
+            double loss = 0.0;
+            double least = 1.0;
+            auto slot = static_cast<std::size_t>(offsets_[i]);
+            const auto& truth = set_.tokenLabels[i];
+            for (std::size_t t = 0; t < truth.size(); ++t) {
+                if (truth[t] == kIgnoredLabel) {
+                    continue;
+                }
+                truthTags.push_back(tags_[static_cast<std::size_t>(truth[t])]);
+                predictedTags.push_back(tags_[static_cast<std::size_t>(predicted[i][t])]);
+                const double p = truthProbabilities[slot++];
+                loss -= std::max(std::log(p), -100.0);
+                least = std::min(least, p);
+            }
+            const auto* words = i < set_.sources.size() ? &set_.sources[i].words : nullptr;
+            auto describe = [&](const EntitySpan& entity) {
+                return entityText(entity.type,
+                                  words != nullptr ? *words : std::vector<std::string>{},
+                                  entity.begin, entity.end, characters);
+            };
+            const auto trueEntities = entitiesOf(truthTags, mode_);
+            const auto predictedEntities = entitiesOf(predictedTags, mode_);
+            std::string truthText;
+            for (const auto& entity : trueEntities) {
+                truthText += (truthText.empty() ? "" : "; ") + describe(entity);
+                if (std::find(predictedEntities.begin(), predictedEntities.end(), entity) ==
+                    predictedEntities.end()) {
+                    row.missed.push_back(describe(entity));
+                }
+            }
+            std::string predictedText;
+            for (const auto& entity : predictedEntities) {
+                predictedText += (predictedText.empty() ? "" : "; ") + describe(entity);
+                if (std::find(trueEntities.begin(), trueEntities.end(), entity) ==
+                    trueEntities.end()) {
+                    row.added.push_back(describe(entity));
+                }
+            }
+            row.truth = truthText.empty() ? "(no entity)" : truthText;
+            row.predicted = predictedText.empty() ? "(no entity)" : predictedText;
+            if (!truthTags.empty()) {
+                row.truthProbability = least;
+                row.loss = loss / static_cast<double>(truthTags.size());
+            }
+            row.correct = row.missed.empty() && row.added.empty();
+        }
+        return rows;
     }
 
 private:
@@ -115,7 +189,8 @@ private:
     WordSplit wordSplit_;
     std::vector<std::int64_t> offsets_;
     at::Tensor predictions_;
-    at::Tensor confidence_;  ///< the predicted tag's probability, per slot
+    at::Tensor confidence_;        ///< the predicted tag's probability, per slot
+    at::Tensor truthProbability_;  ///< the true tag's probability, per slot
 };
 
 class TokenObjective final : public TaskObjective {

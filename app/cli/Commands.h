@@ -96,6 +96,20 @@ void showRun(const std::filesystem::path& database, std::int64_t runId, std::ost
 void compareRuns(const std::filesystem::path& database, const std::vector<std::int64_t>& runIds,
                  std::ostream& out);
 
+/// `clean`: the job whose training file is searched for label errors, and what to write.
+struct CleanArguments {
+    TrainArguments train;
+    std::size_t folds = 5;
+    std::size_t show = 20;          ///< rows printed (0: all)
+    std::filesystem::path output;   ///< the ranked list as CSV
+    std::filesystem::path cleaned;  ///< a corrected copy of the training file
+    bool relabel = false;           ///< in the copy, the likely label instead of dropping the row
+};
+/// `clean`: returns the exit code (0 done, 130 cancelled); throws InputError for a job that
+/// cannot be cleaned.
+int clean(const CleanArguments& args, const std::atomic<bool>& cancel, std::ostream& out,
+          std::ostream& err);
+
 /// `runs examples`: which of a run's validation examples to print, and how.
 struct ExamplesArguments {
     std::int64_t run = 0;

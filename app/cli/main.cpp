@@ -248,6 +248,24 @@ int main(int argc, char** argv) {
                        "Find the largest micro-batch that fits (forecast, then trial steps), "
                        "keeping the effective batch");
 
+    bert::cli::CleanArguments cleanArgs;
+    cleanArgs.train.job.modelFolder = defaultModel;
+    auto* clean = app.add_subcommand(
+        "clean",
+        "Find likely label errors of a training file: trained on k folds, each example "
+        "predicted by a model that did not see it, ranked by confident learning");
+    addTrainingFlags(*clean, cleanArgs.train);
+    clean->add_option("--folds", cleanArgs.folds, "Folds (models trained)")
+        ->capture_default_str()
+        ->check(CLI::Range(2, 50));
+    clean->add_option("--show", cleanArgs.show, "Examples printed (0: all)")->capture_default_str();
+    clean->add_option("--output,-o", cleanArgs.output, "Write the ranked list as CSV");
+    clean->add_option("--cleaned", cleanArgs.cleaned,
+                      "Write a copy of the training file without the examples found (a new "
+                      "file: yours is never changed)");
+    clean->add_flag("--relabel", cleanArgs.relabel,
+                    "In --cleaned, give the examples found their likely label instead");
+
     bert::cli::ResumeArguments resumeArgs;
     auto* resume = app.add_subcommand(
         "resume", "Continue an interrupted or cancelled run from its last checkpoint");
@@ -331,9 +349,10 @@ int main(int argc, char** argv) {
             if (std::string(argv[i]) == "--config") {
                 for (int j = 1; j < i; ++j) {
                     const std::string word = argv[j];
-                    if (word == "train" || word == "estimate") {
-                        bert::cli::loadConfigFile(argv[i + 1],
-                                                  word == "train" ? trainArgs : estimateArgs);
+                    if (word == "train" || word == "estimate" || word == "clean") {
+                        bert::cli::loadConfigFile(argv[i + 1], word == "train"   ? trainArgs
+                                                               : word == "clean" ? cleanArgs.train
+                                                                                 : estimateArgs);
                     }
                 }
             }
@@ -387,7 +406,7 @@ int main(int argc, char** argv) {
         }
         inspectFolder = bert::resolveModelFolder(inspectFolder).string();
         // Only the commands that train watch for a stop; the others end on the signal itself.
-        if (train->parsed() || resume->parsed()) {
+        if (train->parsed() || resume->parsed() || clean->parsed()) {
             stopRunsOnSignals();
         }
         // A reader of --events-fd that goes away must not kill a run (EventStream.h).
@@ -411,6 +430,8 @@ int main(int argc, char** argv) {
                                                 cancelRequested, std::cerr);
             }
             return bert::cli::train(trainArgs, database, cancelRequested, std::cout, std::cerr);
+        } else if (clean->parsed()) {
+            return bert::cli::clean(cleanArgs, cancelRequested, std::cout, std::cerr);
         } else if (estimate->parsed()) {
             bert::cli::estimate(estimateArgs, estimateTrial, estimateLargest, std::cout);
         } else if (resume->parsed()) {

@@ -968,6 +968,14 @@
         <source>Single-label: each epoch draws as many examples as the training set holds, with replacement, every class equally likely (PyTorch&apos;s WeightedRandomSampler with weights 1 / the class&apos;s count): a rare class is seen as often as a common one, its examples repeated, a common class&apos;s partly left out.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Rare class under (%)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A class (a label) with less than this share of the examples is rare: the Dataset tab and the run&apos;s warnings name it with what weighs it up (class weighting, focal loss, balanced sampling). Changes no training.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>bert::ui::CompareDialog</name>

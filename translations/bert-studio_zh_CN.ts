@@ -968,6 +968,14 @@
         <source>Single-label: each epoch draws as many examples as the training set holds, with replacement, every class equally likely (PyTorch&apos;s WeightedRandomSampler with weights 1 / the class&apos;s count): a rare class is seen as often as a common one, its examples repeated, a common class&apos;s partly left out.</source>
         <translation>单标签：每轮有放回地抽取与训练集同样多的样本，每个类别被抽中的可能性相同（按 1 / 该类样本数加权抽样）：稀有类别与常见类别出现得一样频繁，其样本会重复，常见类别的样本则部分被跳过。</translation>
     </message>
+    <message>
+        <source>Rare class under (%)</source>
+        <translation>稀有类别阈值（%）</translation>
+    </message>
+    <message>
+        <source>A class (a label) with less than this share of the examples is rare: the Dataset tab and the run&apos;s warnings name it with what weighs it up (class weighting, focal loss, balanced sampling). Changes no training.</source>
+        <translation>示例占比低于此值的类别（标签）视为稀有：数据集页和运行的警告会指出它，并说明如何提高它的权重（类别加权、焦点损失、均衡采样）。不改变训练。</translation>
+    </message>
 </context>
 <context>
     <name>bert::ui::CompareDialog</name>

@@ -100,10 +100,11 @@ std::vector<std::string> jobWarnings(const PreparedJob& prepared, const Training
     // The task's own: imbalanced classes, a target far from unit scale.
     const auto& task = taskOf(prepared.data.task);
     auto warnings = task.dataWarnings(prepared.data);
-    // A class under 5% of the examples, unless the run already weighs it up.
+    // A class under the rare share of the examples (5% unless chosen), unless the run already
+    // weighs it up.
     if (training.classWeighting == ClassWeighting::Off && training.focalGamma == 0.0 &&
         !training.balancedSampling) {
-        if (auto rare = task.rareLabelsWarning(prepared.data, kRareLabelShare); !rare.empty()) {
+        if (auto rare = task.rareLabelsWarning(prepared.data, training.rareLabelShare / 100.0); !rare.empty()) {
             warnings.push_back(std::move(rare));
         }
     }

@@ -91,6 +91,22 @@ void addLossOptions(std::vector<OptionDescriptor>& table) {
          .kind = K::Flag,
          .summary = whenOn(&TrainingConfig::temperatureScaling, "temperature scaling")},
         &TrainingConfig::temperatureScaling));
+    table.push_back(bindField(
+        {.key = "rare_label_share",
+         .flag = "--rare-share",
+         .alias = "",
+         .label = QT_TRANSLATE_NOOP("TrainingOptions", "Rare class under (%)"),
+         .help = QT_TRANSLATE_NOOP(
+             "TrainingOptions",
+             "A class (a label) with less than this share of the examples is rare: the Dataset "
+             "tab and the run's warnings name it with what weighs it up (class weighting, focal "
+             "loss, balanced sampling). Changes no training."),
+         .group = G::Optimisation,
+         .kind = K::Real,
+         .minimum = 0.1,
+         .maximum = 50.0,
+         .decimals = 1},
+        &TrainingConfig::rareLabelShare));
 }
 
 }  // namespace bert

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "data/LabelCheck.h"
 #include "data/LongText.h"
 
 namespace bert {
@@ -99,6 +100,9 @@ struct TrainingConfig {
     /// Single-label: each epoch draws its examples with replacement, every class equally
     /// likely (data/Sampler.h balancedWeights).
     bool balancedSampling = false;
+    /// Under this percentage of the examples a class (a label) is rare: the run's warning and
+    /// the Dataset tab name it with what weighs it up (data/LabelCheck.h). Changes no training.
+    double rareLabelShare = 100.0 * kRareLabelShare;
     BestMetric bestMetric = BestMetric::Task;
     /// Stop after this many evaluations in a row without a better bestMetric (0: never).
     std::size_t earlyStoppingPatience = 0;

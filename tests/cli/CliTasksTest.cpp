@@ -355,6 +355,15 @@ TEST_F(CliTasks, ARareClassIsNamedWithItsRemediesUnlessTheRunWeighsItUp) {
         ASSERT_EQ(weighed.code, 0) << weighed.err;
         EXPECT_EQ(weighed.err.find("rare classes"), std::string::npos) << weighed.err;
     }
+    // A share the user chose: 3% is rare under 4%, not under 2.5%.
+    for (const auto& [share, rare] : {std::pair<const char*, bool>{"2.5", false}, {"4", true}}) {
+        const auto chosen = runCli(
+            taskArgs(db_, dir_.path(), dir_ / "rare.csv", {"--rare-share", share, "--epochs", "1"}),
+            dir_.path());
+        ASSERT_EQ(chosen.code, 0) << chosen.err;
+        EXPECT_EQ(chosen.err.find("rare classes: \"spam\" 3.0%") != std::string::npos, rare)
+            << "--rare-share " << share << ": " << chosen.err;
+    }
     // Multi-label: a label on 3 of 100 examples.
     {
         std::ofstream out(dir_ / "rare-labels.csv");

@@ -36,6 +36,7 @@ TrainingConfig everyOptionChanged() {
     c.focalGamma = 2.5;
     c.balancedSampling = true;
     c.temperatureScaling = true;
+    c.rareLabelShare = 2.5;
     c.lrSchedule = LrSchedule::Cosine;
     c.bestMetric = BestMetric::MacroF1;
     c.earlyStoppingPatience = 3;

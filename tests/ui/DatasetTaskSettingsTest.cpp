@@ -12,7 +12,10 @@
 
 #include "TaskDatasetFixture.h"
 #include "common/Language.h"
+#include "main/MainWindow.h"
 #include "runs/TrainingJob.h"
+#include "training/OptionForm.h"
+#include "training/TechniquesPage.h"
 
 namespace bert::test {
 namespace {
@@ -225,6 +228,24 @@ TEST_F(DatasetTaskSettings, ARareClassIsNamedWithTheFormsRemedies) {
         EXPECT_TRUE(window_->grab().save(QString::fromLocal8Bit(shots) +
                                          QStringLiteral("/dataset-rare-class.png")));
     }
+    // The share is the user's: typed into the form's "Rare class under (%)", the tab follows.
+    auto* techniques = window_->techniquesPage();
+    auto* share = qobject_cast<QDoubleSpinBox*>(techniques->options()->editor("rare_label_share"));
+    ASSERT_NE(share, nullptr);
+    window_->tabs()->setCurrentWidget(techniques);
+    const auto typeShare = [&](const QString& value) {
+        share->setFocus();
+        share->selectAll();
+        QTest::keyClicks(share, value);
+        QTest::keyClick(share, Qt::Key_Tab);
+    };
+    typeShare(QStringLiteral("2.5"));
+    EXPECT_DOUBLE_EQ(techniques->config().rareLabelShare, 2.5);
+    EXPECT_FALSE(page()->summaryText().contains(QStringLiteral("Rare")))
+        << "3% is not rare under 2.5%: " << page()->summaryText().toStdString();
+    typeShare(QStringLiteral("4"));
+    EXPECT_TRUE(page()->summaryText().contains(QStringLiteral("Rare classes: \"spam\" 3.0%")))
+        << page()->summaryText().toStdString();
 
     const auto even = dir_ / "even.csv";
     {

@@ -10,6 +10,7 @@
 
 #include "data/Dataset.h"
 #include "data/DatasetProfile.h"
+#include "data/LabelCheck.h"
 #include "data/LongText.h"
 #include "data/TaggedReader.h"
 #include "data/UnknownTokens.h"
@@ -76,6 +77,8 @@ public:
     /// Max length and batch size for the padding estimates.
     void setBatching(std::size_t maxLength, std::size_t batchSize,
                      const LongTextSpec& longText = {});
+    /// Under this share of the examples (a fraction) a class is rare: the summary names it.
+    void setRareShare(double share);
     /// The max length and batch size the padding estimates are for now.
     std::pair<std::size_t, std::size_t> batching() const { return {maxLength_, batchSize_}; }
 
@@ -223,6 +226,7 @@ private:
     UnknownTokenShare unknown_;
     std::size_t maxLength_ = 128;
     std::size_t batchSize_ = 16;
+    double rareShare_ = kRareLabelShare;
     LongTextSpec longText_;  ///< what the lengths' sentence says of texts over maxLength_
 
     QPushButton* openButton_;

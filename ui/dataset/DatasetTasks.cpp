@@ -253,6 +253,16 @@ void DatasetPage::readExamples() {
     examples_ = std::move(read.examples);
 }
 
+void DatasetPage::setRareShare(double share) {
+    if (share == rareShare_) {
+        return;
+    }
+    rareShare_ = share;
+    if (hasData()) {
+        refreshTaskSummary();
+    }
+}
+
 void DatasetPage::refreshTaskSummary() {
     taskTable_->hide();
     DatasetSummaryParts parts;
@@ -264,6 +274,7 @@ void DatasetPage::refreshTaskSummary() {
     parts.tagSummary = tagged_ && tagSummary_ ? &*tagSummary_ : nullptr;
     parts.labelsFromColumns = labelsFromColumns();
     parts.separator = labelSeparator();
+    parts.rareShare = rareShare_;
     parts.labelColumn = QString::fromStdString(dataSpec().columns.label);
     parts.file = file_;
     parts.showError = [this](const QString& message) { showError(message); };

@@ -24,10 +24,10 @@
 
 namespace bert::ui {
 
-QString rareLabelsSentence(const char* noun,
+QString rareLabelsSentence(const char* noun, double share,
                            const std::vector<std::pair<std::string, std::size_t>>& counts,
                            std::size_t total) {
-    const auto warning = rareLabelWarning(noun, counts, total, kRareLabelShare);
+    const auto warning = rareLabelWarning(noun, counts, total, share);
     if (warning.empty()) {
         return {};
     }

@@ -23,10 +23,10 @@ QT_END_NAMESPACE
 
 namespace bert::ui {
 
-/// The engine's sentence on the classes (labels) under kRareLabelShare of total examples and
+/// The engine's sentence on the classes (labels) under share (a fraction) of total examples and
 /// what weighs them up (data/LabelCheck.h rareLabelWarning), translated, as a sentence to add
 /// to a summary (" Rare classes: ..."); empty when none is rare.
-QString rareLabelsSentence(const char* noun,
+QString rareLabelsSentence(const char* noun, double share,
                            const std::vector<std::pair<std::string, std::size_t>>& counts,
                            std::size_t total);
 

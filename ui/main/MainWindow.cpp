@@ -92,6 +92,7 @@ MainWindow::MainWindow(std::filesystem::path database, QWidget* parent)
     connect(techniques_, &TechniquesPage::configChanged, this, [this] {
         const auto config = techniques_->config();
         dataset_->setBatching(config.maxLength, config.batchSize, config.longTextSpec());
+        dataset_->setRareShare(config.rareLabelShare / 100.0);
         QSettings().setValue(QStringLiteral("training/last"),
                              QString::fromStdString(config.toJson().dump()));
         updatePlan();

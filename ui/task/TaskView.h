@@ -14,6 +14,7 @@
 #include <QStringList>
 
 #include "data/Dataset.h"
+#include "data/LabelCheck.h"
 #include "runs/RunStore.h"
 #include "task/TrainingData.h"
 #include "task/multilabel/LabelSets.h"
@@ -44,8 +45,9 @@ struct DatasetSummaryParts {
     const ExampleSet* examples = nullptr;              ///< a table's examples, when read
     const std::vector<LabelSet>* labelSets = nullptr;  ///< multi-label's, when read
     const TagSummary* tagSummary = nullptr;            ///< a tagged file's, when open
-    bool labelsFromColumns = false;  ///< multi-label from one 0/1 column per label
-    char separator = ';';            ///< multi-label: between the labels of a cell
+    bool labelsFromColumns = false;      ///< multi-label from one 0/1 column per label
+    char separator = ';';                ///< multi-label: between the labels of a cell
+    double rareShare = kRareLabelShare;  ///< under this share of the examples a class is rare
     QString labelColumn;
     QString file;
     std::function<void(const QString&)> showError;

@@ -99,7 +99,7 @@ public:
                  : QString()) +
             QLatin1Char(' ') +
             DatasetPage::tr("The table counts the examples that have both labels.") +
-            rareLabelsSentence("labels", rareCandidates, set.examples.size()) +
+            rareLabelsSentence("labels", parts.rareShare, rareCandidates, set.examples.size()) +
             parts.readingNotice(set, false));
         if (map.size() < 2) {
             parts.showError(parts.labelsFromColumns

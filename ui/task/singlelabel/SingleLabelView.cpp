@@ -44,11 +44,12 @@ public:
         // A rare class, named with what weighs it up (the run says the same before training).
         const std::vector<std::pair<std::string, std::size_t>> named(classes.begin(),
                                                                      classes.end());
-        parts.summary->setText(DatasetPage::tr("%n examples in %1 classes.", nullptr,
-                                               static_cast<int>(set.examples.size()))
-                                   .arg(classes.size()) +
-                               rareLabelsSentence("classes", named, set.examples.size()) +
-                               parts.readingNotice(set, true));
+        parts.summary->setText(
+            DatasetPage::tr("%n examples in %1 classes.", nullptr,
+                            static_cast<int>(set.examples.size()))
+                .arg(classes.size()) +
+            rareLabelsSentence("classes", parts.rareShare, named, set.examples.size()) +
+            parts.readingNotice(set, true));
         if (classes.size() < 2) {
             parts.showError(
                 DatasetPage::tr("%1 has a single class: a classifier needs at least two labels.")

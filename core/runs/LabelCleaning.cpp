@@ -97,9 +97,11 @@ std::vector<std::size_t> stratifiedFolds(const std::vector<std::string>& labels,
 LabelCleaningReport findLabelErrors(const TrainingJob& job, std::size_t folds,
                                     const std::atomic<bool>& cancel,
                                     const std::function<void(const std::string&)>& progress) {
-    if (job.data.task.kind != TaskKind::SingleLabel) {
+    // One class per example, its probabilities a softmax: single-label classification.
+    const auto& task = taskOf(job.data.task.kind);
+    if (!task.oneClassPerExample()) {
         throw InputError("clean finds label errors of single-label classification, not " +
-                         std::string(taskOf(job.data.task.kind).id()));
+                         std::string(task.id()));
     }
     if (folds < 2) {
         throw InputError(
@@ -166,10 +168,10 @@ LabelCleaningReport findLabelErrors(const TrainingJob& job, std::size_t folds,
         // The held-out examples as the fold's model reads them: the job's max length and its
         // long-text strategy, probabilities as trained (no temperature).
         TaskSettings settings;
-        settings.kind = TaskKind::SingleLabel;
+        settings.kind = job.data.task.kind;
         settings.longText = job.training.longTextSpec();
         if (settings.longText.pooling == WindowPooling::Task) {
-            settings.longText.pooling = taskOf(settings.kind).windowPooling();
+            settings.longText.pooling = task.windowPooling();
         }
         std::vector<std::string> texts;
         std::vector<std::string> pairs;

@@ -663,12 +663,20 @@ def label_errors_section(data):
            "trained once on the flipped labels and once on the cleaned copy (`--cleaned`, the found e-mails "
            "left out), both scored on the test set.", "",
            "| found | of them flipped | precision | recall | precision of the first "
-           f"{data['flipped']} | time to clean |", "|---|---|---|---|---|---|",
+           f"{data['flipped']} |", "|---|---|---|---|---|",
            f"| {data['found']} | {data['right']} | {data['precision']:.3f} | {data['recall']:.3f} | "
-           f"{data['top_precision']:.3f} | {data['clean_seconds'] / 60:.1f} min |", "",
+           f"{data['top_precision']:.3f} |", "",
            "| trained on | test accuracy | test macro-F1 |", "|---|---|---|",
            f"| the flipped labels | {data['noisy']['accuracy']:.4f} | {data['noisy']['macro_f1']:.4f} |",
            f"| the cleaned copy | {data['cleaned']['accuracy']:.4f} | {data['cleaned']['macro_f1']:.4f} |"]
+    tests = round(data["examples"] / (1 - 0.2) * 0.2)  # the test share the script holds out
+    change = data["cleaned"]["accuracy"] - data["noisy"]["accuracy"]
+    out += ["", f"What it says: confident learning found {data['recall']:.0%} of the flipped labels, and "
+            f"{data['precision']:.0%} of what it found was flipped (the rest are e-mails whose own label the "
+            "held-out models doubt: worth a look too). Training again without them changed the test accuracy by "
+            f"{change:+.4f} ({round(change * tests):+d} of about {tests} e-mails): at 5% random flips MiniLM "
+            f"already learns past the noise ({data['noisy']['accuracy']:.4f} on the test set), so here the list "
+            "is what is worth having, not the retraining."]
     return out + ["", "Reproduce: `benchmarks/label_errors.sh`, then `python3 benchmarks/report.py`.", ""]
 
 

@@ -60,7 +60,7 @@ std::string examplesCsv(const ColumnSpec& columns, const std::vector<const Examp
     return csv;
 }
 
-/// A trainer's events, said as progress: none but the evaluations, which a fold's line sums up.
+/// A fold trains silently: its line (accuracy on the held-out labels) says what it did.
 class Quiet final : public TrainerObserver {};
 
 }  // namespace

@@ -10,24 +10,6 @@
 
 namespace bert::cli {
 
-namespace {
-
-/// text on one line, cut to width code points with "…".
-std::string shortText(const std::string& text, std::size_t width) {
-    std::string flat;
-    std::size_t points = 0;
-    for (const char c : text) {
-        const bool starts = (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-        if (starts && points++ == width - 1) {
-            return flat + "…";
-        }
-        flat += c == '\n' || c == '\r' || c == '\t' ? ' ' : c;
-    }
-    return flat;
-}
-
-}  // namespace
-
 int clean(const CleanArguments& args, const std::atomic<bool>& cancel, std::ostream& out,
           std::ostream& err) {
     std::string note;
@@ -67,8 +49,8 @@ int clean(const CleanArguments& args, const std::atomic<bool>& cancel, std::ostr
         char head[96];
         std::snprintf(head, sizeof head, "%5zu  line %-7zu p(given) %.4f  ", r + 1, row.line,
                       row.quality);
-        out << head << shortText(row.given, 20) << " -> " << shortText(row.likely, 20) << "  "
-            << shortText(row.text, 70) << "\n";
+        out << head << oneLineCell(row.given, 20) << " -> " << oneLineCell(row.likely, 20) << "  "
+            << oneLineCell(row.text, 70) << "\n";
     }
     if (shown < report.rows.size()) {
         out << "      … and " << report.rows.size() - shown << " more (--show 0, or --output)\n";

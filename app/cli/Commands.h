@@ -110,6 +110,10 @@ struct CleanArguments {
 int clean(const CleanArguments& args, const std::atomic<bool>& cancel, std::ostream& out,
           std::ostream& err);
 
+/// text on one line (newlines and tabs as spaces), cut to width code points with "…": a cell
+/// of the tables `runs examples` and `clean` print.
+std::string oneLineCell(const std::string& text, std::size_t width);
+
 /// `runs examples`: which of a run's validation examples to print, and how.
 struct ExamplesArguments {
     std::int64_t run = 0;

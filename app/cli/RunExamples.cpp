@@ -15,8 +15,15 @@ namespace bert::cli {
 
 namespace {
 
-/// text on one line, cut to width code points with "…": a table cell.
-std::string cell(const std::string& text, std::size_t width) {
+std::string number(double value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.4f", value);
+    return text;
+}
+
+}  // namespace
+
+std::string oneLineCell(const std::string& text, std::size_t width) {
     std::string flat;
     for (const char c : text) {
         flat += c == '\n' || c == '\r' || c == '\t' ? ' ' : c;
@@ -29,22 +36,6 @@ std::string cell(const std::string& text, std::size_t width) {
     }
     return flat;
 }
-
-std::string number(double value) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.4f", value);
-    return text;
-}
-
-std::string joined(const std::vector<std::string>& items) {
-    std::string out;
-    for (const auto& item : items) {
-        out += (out.empty() ? "" : "; ") + item;
-    }
-    return out;
-}
-
-}  // namespace
 
 void showExamples(const std::filesystem::path& database, const ExamplesArguments& args,
                   std::ostream& out) {
@@ -88,14 +79,13 @@ void showExamples(const std::filesystem::path& database, const ExamplesArguments
     }
     // What is shown: every kept example, or the worst few ("the 3 of 16 ... with the highest
     // loss"), the wrong ones among them when asked.
-    const EvaluationExamples shown{examples->step, examples->evaluated, rows};
     out << "Run " << args.run << ", the evaluation at step " << examples->step << " (best): ";
     if (args.wrongOnly) {
         out << rows.size() << " of the " << examples->evaluated
             << " validation examples, predicted wrong, highest loss first\n";
     } else {
-        out << shown.describeKept()
-            << (shown.evaluated <= shown.rows.size() ? ", highest loss first" : "") << "\n";
+        out << describeKept(rows.size(), examples->evaluated)
+            << (examples->evaluated <= rows.size() ? ", highest loss first" : "") << "\n";
     }
     const bool regression = !rows.empty() && rows.front().residual.has_value();
     out << "  loss      " << (regression ? "residual  " : "p(truth)  ") << "line    "
@@ -108,15 +98,18 @@ void showExamples(const std::filesystem::path& database, const ExamplesArguments
                 ? number(row.residual.value_or(0.0)).c_str()
                 : (row.truthProbability ? number(*row.truthProbability) : std::string("-")).c_str(),
             row.line);
-        out << head << cell(row.truth, 40) << " -> " << cell(row.predicted, 40) << "\n";
+        out << head << oneLineCell(row.truth, 40) << " -> " << oneLineCell(row.predicted, 40)
+            << "\n";
         if (!row.missed.empty()) {
-            out << std::string(30, ' ') << "missed: " << cell(joined(row.missed), 80) << "\n";
+            out << std::string(30, ' ') << "missed: " << oneLineCell(joinedList(row.missed), 80)
+                << "\n";
         }
         if (!row.added.empty()) {
-            out << std::string(30, ' ') << "added: " << cell(joined(row.added), 80) << "\n";
+            out << std::string(30, ' ') << "added: " << oneLineCell(joinedList(row.added), 80)
+                << "\n";
         }
         out << std::string(30, ' ')
-            << cell(row.pair.empty() ? row.text : row.text + " | " + row.pair, 90) << "\n";
+            << oneLineCell(row.pair.empty() ? row.text : row.text + " | " + row.pair, 90) << "\n";
     }
 }
 

@@ -239,6 +239,15 @@ void writeLabelErrorsCsv(const LabelCleaningReport& report, const std::filesyste
     writeFileAtomically(file, csv);
 }
 
+void refuseTrainingFileAsCopy(const TrainingJob& job, const std::filesystem::path& file) {
+    std::error_code error;
+    if (std::filesystem::equivalent(file, job.data.trainFile, error)) {
+        throw InputError(file,
+                         "is the training file itself; the cleaned copy goes to a new "
+                         "file beside it, never over your data");
+    }
+}
+
 void writeCleanedFile(const TrainingJob& job, const LabelCleaningReport& report,
                       const std::filesystem::path& file, bool relabel) {
     std::error_code error;

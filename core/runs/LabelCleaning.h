@@ -62,6 +62,9 @@ void writeLabelErrorsCsv(const LabelCleaningReport& report, const std::filesyste
 void writeCleanedFile(const TrainingJob& job, const LabelCleaningReport& report,
                       const std::filesystem::path& file, bool relabel);
 
+/// Throws InputError when file is job's training file: the corrected copy goes beside it.
+void refuseTrainingFileAsCopy(const TrainingJob& job, const std::filesystem::path& file);
+
 /// Stratified folds of examples by label: each class's examples shuffled with seed and dealt to
 /// the folds in turn, so that every fold holds each class's share. Each example's fold, in
 /// [0, folds). Throws InputError naming file and the class that has fewer examples than folds.

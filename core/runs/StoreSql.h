@@ -6,10 +6,10 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <sqlite3.h>
 #include <string>
 
 #include <SQLiteCpp/SQLiteCpp.h>
-#include <sqlite3.h>
 
 #include "Error.h"
 #include "task/ExampleResults.h"
@@ -19,6 +19,10 @@ namespace bert::store {
 
 /// The database file's absolute path with every symbolic link resolved (of the folders, and of
 /// the file itself when it exists); empty stays empty.
+/// The statements that migrate the schema from version to version + 1, for version in
+/// [0, RunStore::kSchemaVersion) (runs/StoreSchema.cpp). Append a migration, never edit one.
+const char* migrationFrom(int version);
+
 /// Replaces the run's stored per-example results with examples (runs/StoreExamples.cpp).
 void writeExamples(SQLite::Database& db, std::int64_t runId, const EvaluationExamples& examples);
 /// The run's stored per-example results; nullopt when it has none or the schema predates them.
@@ -124,8 +128,8 @@ auto guarded(const std::filesystem::path& file, const std::string& operation, Fn
         // the words every write failure of the store uses.
         const bool writeFailed = error.getErrorCode() == SQLITE_FULL ||
                                  error.getExtendedErrorCode() == SQLITE_IOERR_WRITE;
-        throw StoreError(file, operation + (writeFailed ? ": could not be written: " : ": ") +
-                                   error.what());
+        throw StoreError(
+            file, operation + (writeFailed ? ": could not be written: " : ": ") + error.what());
     } catch (const std::filesystem::filesystem_error& error) {
         throw StoreError(file, operation + ": " + error.what());
     } catch (const nlohmann::json::exception& error) {

@@ -104,7 +104,8 @@ std::vector<std::string> jobWarnings(const PreparedJob& prepared, const Training
     // weighs it up.
     if (training.classWeighting == ClassWeighting::Off && training.focalGamma == 0.0 &&
         !training.balancedSampling) {
-        if (auto rare = task.rareLabelsWarning(prepared.data, training.rareLabelShare / 100.0); !rare.empty()) {
+        if (auto rare = task.rareLabelsWarning(prepared.data, training.rareLabelShare / 100.0);
+            !rare.empty()) {
             warnings.push_back(std::move(rare));
         }
     }

@@ -20,22 +20,26 @@ std::string grouped(std::size_t count) {
     return digits;
 }
 
-std::string joined(const std::vector<std::string>& items) {
+}  // namespace
+
+std::string describeKept(std::size_t kept, std::size_t evaluated) {
+    if (evaluated <= kept) {
+        return "all " + grouped(evaluated) + " validation examples";
+    }
+    return "the " + grouped(kept) + " of " + grouped(evaluated) +
+           " validation examples with the highest loss";
+}
+
+std::string EvaluationExamples::describeKept() const {
+    return bert::describeKept(rows.size(), evaluated);
+}
+
+std::string joinedList(const std::vector<std::string>& items) {
     std::string out;
     for (const auto& item : items) {
         out += (out.empty() ? "" : "; ") + item;
     }
     return out;
-}
-
-}  // namespace
-
-std::string EvaluationExamples::describeKept() const {
-    if (evaluated <= rows.size()) {
-        return "all " + grouped(evaluated) + " validation examples";
-    }
-    return "the " + grouped(rows.size()) + " of " + grouped(evaluated) +
-           " validation examples with the highest loss";
 }
 
 EvaluationExamples keepWorst(std::vector<ExampleResult> rows,
@@ -94,7 +98,7 @@ void writeExamplesCsv(const std::vector<ExampleResult>& rows, std::ostream& out)
             << (row.truthProbability ? fixedNumber(*row.truthProbability, "%.6g") : "") << ','
             << fixedNumber(row.loss, "%.6g") << ','
             << (row.correct ? (*row.correct ? "yes" : "no") : "") << ','
-            << csvField(joined(row.missed)) << ',' << csvField(joined(row.added)) << ','
+            << csvField(joinedList(row.missed)) << ',' << csvField(joinedList(row.added)) << ','
             << (row.residual ? fixedNumber(*row.residual, "%.6g") : "") << '\n';
     }
 }

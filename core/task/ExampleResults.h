@@ -67,6 +67,12 @@ struct EvaluationExamples {
     std::string describeKept() const;
 };
 
+/// "all 600 validation examples" when kept is evaluated, else "the 20,000 of 31,250 validation
+/// examples with the highest loss".
+std::string describeKept(std::size_t kept, std::size_t evaluated);
+/// Items joined by "; ": the labels or entities a row missed or added, as written and shown.
+std::string joinedList(const std::vector<std::string>& items);
+
 /// The rows of an evaluation from every example's result, in any order: sorted by loss (highest
 /// first, ties by the example's place), cut to kExampleRows, each given its source (line, text)
 /// from sources where it has one.

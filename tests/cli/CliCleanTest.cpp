@@ -2,6 +2,7 @@
 // confident learning, as a user runs it: the labels flipped on purpose are the ones listed, the
 // corrected copy leaves them out (or relabels them) in a new file, the user's file is never
 // changed, and what cannot be cleaned is refused with exit code 2 before anything trains.
+#include <algorithm>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -13,7 +14,20 @@
 namespace bert::test {
 namespace {
 
-using CliClean = CliFixture;
+/// The fixture's training flags (tiny model, reviews' columns, batch 8, length 32) for `clean`
+/// on data, 4 epochs at learning rate 3e-3, then extra.
+class CliClean : public CliFixture {
+protected:
+    std::vector<std::string> cleanArgs(const std::filesystem::path& data,
+                                       const std::vector<std::string>& extra) const {
+        auto args = trainArgs({"--epochs", "4"});
+        args[2] = "clean";
+        args[6] = data.string();  // --train
+        *(std::find(args.begin(), args.end(), "--lr") + 1) = "3e-3";
+        args.insert(args.end(), extra.begin(), extra.end());
+        return args;
+    }
+};
 
 /// 60 reviews of two kinds (the even rows "loved it", the odd "very bad"), the labels of rows
 /// flipped; returns the file's lines of the flipped rows (the header is line 1).
@@ -32,32 +46,6 @@ std::set<std::size_t> writeFlippedReviews(const std::filesystem::path& file,
         }
     }
     return lines;
-}
-
-std::vector<std::string> cleanArgs(const std::string& db, const std::filesystem::path& model,
-                                   const std::filesystem::path& data,
-                                   const std::vector<std::string>& extra) {
-    std::vector<std::string> args = {"--db",
-                                     db,
-                                     "clean",
-                                     "--model",
-                                     model.string(),
-                                     "--train",
-                                     data.string(),
-                                     "--text-column",
-                                     "review",
-                                     "--label-column",
-                                     "sentiment",
-                                     "--batch-size",
-                                     "8",
-                                     "--max-length",
-                                     "32",
-                                     "--lr",
-                                     "3e-3",
-                                     "--epochs",
-                                     "4"};
-    args.insert(args.end(), extra.begin(), extra.end());
-    return args;
 }
 
 std::vector<std::vector<std::string>> csvRows(const std::filesystem::path& file) {
@@ -90,8 +78,7 @@ TEST_F(CliClean, TheFlippedLabelsAreFoundAndTheCorrectedCopyLeavesThemOut) {
     const auto list = dir_ / "issues.csv";
     const auto cleaned = dir_ / "flipped.cleaned.csv";
     const auto outcome = runCli(
-        cleanArgs(db_, dir_ / "model", data,
-                  {"--folds", "3", "--output", list.string(), "--cleaned", cleaned.string()}),
+        cleanArgs(data, {"--folds", "3", "--output", list.string(), "--cleaned", cleaned.string()}),
         dir_.path());
     ASSERT_EQ(outcome.code, 0) << outcome.err;
     EXPECT_NE(outcome.out.find("4 of 60 examples (6.7%) have a label that is likely wrong"),
@@ -123,10 +110,9 @@ TEST_F(CliClean, TheFlippedLabelsAreFoundAndTheCorrectedCopyLeavesThemOut) {
 
     // Relabelled instead: all 60, every label now its kind's.
     const auto relabelled = dir_ / "flipped.relabelled.csv";
-    const auto again = runCli(
-        cleanArgs(db_, dir_ / "model", data,
-                  {"--folds", "3", "--cleaned", relabelled.string(), "--relabel", "--show", "2"}),
-        dir_.path());
+    const auto again = runCli(cleanArgs(data, {"--folds", "3", "--cleaned", relabelled.string(),
+                                               "--relabel", "--show", "2"}),
+                              dir_.path());
     ASSERT_EQ(again.code, 0) << again.err;
     EXPECT_NE(again.out.find("… and 2 more"), std::string::npos) << again.out;
     const auto all = csvRows(relabelled);
@@ -140,14 +126,13 @@ TEST_F(CliClean, WhatCannotBeCleanedIsRefusedBeforeAnythingTrains) {
     const auto data = dir_ / "flipped.csv";
     writeFlippedReviews(data, {1});
     // More folds than a class has examples: the class named.
-    const auto folds = runCli(cleanArgs(db_, dir_ / "model", data, {"--folds", "40"}), dir_.path());
+    const auto folds = runCli(cleanArgs(data, {"--folds", "40"}), dir_.path());
     EXPECT_EQ(folds.code, 2) << folds.err;
     EXPECT_NE(folds.err.find("has 29 examples, fewer than the 40 folds"), std::string::npos)
         << folds.err;
     EXPECT_EQ(folds.err.find("fold 1/"), std::string::npos) << "nothing trained";
     // The user's own file as the corrected copy.
-    const auto over =
-        runCli(cleanArgs(db_, dir_ / "model", data, {"--cleaned", data.string()}), dir_.path());
+    const auto over = runCli(cleanArgs(data, {"--cleaned", data.string()}), dir_.path());
     EXPECT_EQ(over.code, 2) << over.err;
     EXPECT_NE(over.err.find("is the training file itself"), std::string::npos) << over.err;
     // A task other than single-label.

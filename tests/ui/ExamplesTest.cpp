@@ -8,10 +8,10 @@
 
 #include <QCheckBox>
 #include <QLineEdit>
+#include <QSignalSpy>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTest>
-#include <QSignalSpy>
 
 #include "StudioFixture.h"
 #include "dataset/DatasetPage.h"

@@ -38,14 +38,6 @@ public:
     }
 };
 
-QString joined(const std::vector<std::string>& items) {
-    QStringList list;
-    for (const auto& item : items) {
-        list << QString::fromStdString(item);
-    }
-    return list.join(QStringLiteral("; "));
-}
-
 /// A text on one line, for a cell (the tooltip holds it whole).
 QString oneLine(const std::string& text) {
     return QString::fromStdString(text).simplified();
@@ -180,8 +172,10 @@ void ExamplesView::fill() {
         }
         table_->setItem(r, kTruth, truth);
         table_->setItem(r, kPredicted, predicted);
-        table_->setItem(r, kMissed, new QTableWidgetItem(joined(row.missed)));
-        table_->setItem(r, kAdded, new QTableWidgetItem(joined(row.added)));
+        table_->setItem(r, kMissed,
+                        new QTableWidgetItem(QString::fromStdString(joinedList(row.missed))));
+        table_->setItem(r, kAdded,
+                        new QTableWidgetItem(QString::fromStdString(joinedList(row.added))));
         table_->setItem(r, kLine, new NumberItem(static_cast<double>(row.line), 0));
         auto text = oneLine(row.text);
         if (!row.pair.empty()) {
